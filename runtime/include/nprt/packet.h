@@ -1,0 +1,159 @@
+/*===- packet.h - packet buffers and byte-order accessors -------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * A packet is a buffer with headroom in front of the frame so that encap
+ * elements can prepend headers without copying. The accessors are inline
+ * because generated handlers call them per field; they define what an
+ * out-of-range access does (reads give 0, writes are ignored) so the C
+ * target and the reference semantics agree on every input.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPRT_PACKET_H
+#define NPRT_PACKET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPRT_PKT_HEADROOM 128u
+
+struct nprt_pool;
+
+typedef struct nprt_pkt {
+  uint8_t *data;     /* first byte of the frame */
+  uint32_t len;      /* frame bytes from data */
+  uint32_t headroom; /* bytes usable in front of data */
+  uint32_t tailroom; /* bytes usable after data + len */
+  uint32_t in_port;  /* input device the packet came from */
+  uint32_t paint;    /* Click's paint annotation */
+  uint32_t out_port; /* free annotation, used by routing elements */
+  uint64_t anno;     /* free 64-bit user annotation */
+  int64_t ts_sec;    /* capture time stamp */
+  int64_t ts_frac;   /* micro- or nanoseconds, as the input pcap had */
+  struct nprt_pool *pool; /* owner, NULL when heap-allocated */
+  struct nprt_pkt *next;  /* free-list link */
+} nprt_pkt;
+
+/* Metadata field numbers used by generated code. */
+enum nprt_meta {
+  NPRT_META_IN_PORT = 0,
+  NPRT_META_PAINT = 1,
+  NPRT_META_OUT_PORT = 2,
+  NPRT_META_ANNO = 3,
+};
+
+static inline uint32_t nprt_pkt_len(const nprt_pkt *p) { return p->len; }
+
+/* Reads `width` (1..64) bits starting `bit_off` bits into the frame, most
+ * significant bit first (network order). Bits past the end read as 0. */
+static inline uint64_t nprt_pkt_get_bits(const nprt_pkt *p, uint32_t bit_off,
+                                         uint32_t width) {
+  uint64_t v = 0;
+  uint32_t end = bit_off + width;
+  if ((bit_off & 7u) == 0 && (width & 7u) == 0 && end <= p->len * 8u) {
+    const uint8_t *b = p->data + (bit_off >> 3);
+    for (uint32_t i = 0; i < width / 8u; ++i)
+      v = (v << 8) | b[i];
+    return v;
+  }
+  for (uint32_t i = bit_off; i < end; ++i) {
+    uint32_t byte = i >> 3;
+    uint64_t bit = byte < p->len ? (p->data[byte] >> (7u - (i & 7u))) & 1u : 0;
+    v = (v << 1) | bit;
+  }
+  return v;
+}
+
+/* Writes the low `width` bits of `v` at `bit_off`; bits past the end of the
+ * frame are ignored. Returns false if any bit fell outside the frame. */
+static inline bool nprt_pkt_set_bits(nprt_pkt *p, uint32_t bit_off,
+                                     uint32_t width, uint64_t v) {
+  uint32_t end = bit_off + width;
+  if ((bit_off & 7u) == 0 && (width & 7u) == 0 && end <= p->len * 8u) {
+    uint8_t *b = p->data + (bit_off >> 3);
+    for (uint32_t i = width / 8u; i-- > 0; v >>= 8)
+      b[i] = (uint8_t)v;
+    return true;
+  }
+  bool inside = true;
+  for (uint32_t i = end; i-- > bit_off; v >>= 1) {
+    uint32_t byte = i >> 3;
+    if (byte >= p->len) {
+      inside = false;
+      continue;
+    }
+    uint8_t mask = (uint8_t)(1u << (7u - (i & 7u)));
+    p->data[byte] = (uint8_t)((p->data[byte] & ~mask) | ((v & 1u) ? mask : 0));
+  }
+  return inside;
+}
+
+static inline uint64_t nprt_pkt_get_meta(const nprt_pkt *p, uint32_t field) {
+  switch (field) {
+  case NPRT_META_IN_PORT:
+    return p->in_port;
+  case NPRT_META_PAINT:
+    return p->paint;
+  case NPRT_META_OUT_PORT:
+    return p->out_port;
+  default:
+    return p->anno;
+  }
+}
+
+static inline void nprt_pkt_set_meta(nprt_pkt *p, uint32_t field, uint64_t v) {
+  switch (field) {
+  case NPRT_META_IN_PORT:
+    p->in_port = (uint32_t)v;
+    break;
+  case NPRT_META_PAINT:
+    p->paint = (uint32_t)v;
+    break;
+  case NPRT_META_OUT_PORT:
+    p->out_port = (uint32_t)v;
+    break;
+  default:
+    p->anno = v;
+    break;
+  }
+}
+
+/* Removes `n` bytes from the front (Click's Strip). Returns false, leaving
+ * the packet unchanged, if the frame is shorter than `n`. */
+static inline bool nprt_pkt_pull(nprt_pkt *p, uint32_t n) {
+  if (n > p->len)
+    return false;
+  p->data += n;
+  p->len -= n;
+  p->headroom += n;
+  return true;
+}
+
+/* Prepends `n` bytes (Click's Unstrip); their content is unspecified until
+ * written. Returns false if the headroom is too small. */
+static inline bool nprt_pkt_push(nprt_pkt *p, uint32_t n) {
+  if (n > p->headroom)
+    return false;
+  p->data -= n;
+  p->len += n;
+  p->headroom -= n;
+  return true;
+}
+
+/* Shortens the frame to `n` bytes (no-op if it is already shorter). */
+static inline void nprt_pkt_truncate(nprt_pkt *p, uint32_t n) {
+  if (n < p->len) {
+    p->tailroom += p->len - n;
+    p->len = n;
+  }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPRT_PACKET_H */

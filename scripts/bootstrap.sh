@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what npcc needs on Debian 12 and configures build/. Idempotent:
+# prints nothing when everything is already present and configured.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+packages=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
+  libantlr4-runtime-dev libpcap-dev ninja-build cmake g++ googletest
+  libgtest-dev default-jre-headless maven ccache python3)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The ANTLR tool must match the 4.9 C++ runtime Debian ships.
+jar="$HOME/.m2/repository/org/antlr/antlr4/4.9/antlr4-4.9-complete.jar"
+if [ ! -f "$jar" ]; then
+  echo "bootstrap: fetching ANTLR 4.9 tool"
+  mvn -q dependency:get -Dartifact=org.antlr:antlr4:4.9:jar:complete >/dev/null
+fi
+
+if [ ! -f "$root/build/build.ninja" ]; then
+  launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  echo "bootstrap: configuring build/"
+  cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DANTLR_JAR="$jar" "${launcher[@]}" >/dev/null
+fi
