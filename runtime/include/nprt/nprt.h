@@ -62,6 +62,10 @@ nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port);
 uint64_t nprt_recv_val(nprt_inst *self, uint32_t port);
 /* True when a value can be received from `port` without blocking. */
 bool nprt_poll(nprt_inst *self, uint32_t port);
+/* Non-blocking receive: NULL (or 0) when nothing is available. After
+ * nprt_poll returned true, the next try_recv on that port succeeds. */
+nprt_pkt *nprt_try_recv_pkt(nprt_inst *self, uint32_t port);
+uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port);
 /* Blocking send (lossless) or drop-and-count when full (lossy channel). A
  * send to an unconnected port or a terminated consumer is a counted drop. */
 void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p);
