@@ -1,0 +1,147 @@
+//===- npdump.cpp - Print a pcap as stable text ---------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One line per frame for FileCheck, or the count object of npgen --report
+// (--summary), or the number of frames (--count). See README.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/common/ArgParser.h"
+#include "tools/common/TrafficCounts.h"
+#include "tools/npdump/FrameDecoder.h"
+#include "tools/npdump/FramePrinter.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <pcap/pcap.h>
+
+using namespace npcc::tools;
+
+static const char *const HelpText = R"(usage: npdump [options] FILE
+
+Prints each frame of the pcap FILE ('-' for stdin) as one stable line:
+  0 len=60 ether 02:00:00:00:00:01 > 02:00:00:00:00:02 type=0x0800 ipv4
+    10.0.0.1 > 192.168.0.2 ttl=64 proto=17 csum=ok udp 1234 > 80
+(on one line). Broken fields are named: csum=bad, version=V, ihl=N,
+totlen=T>A (IP total length T above the A bytes present), l4csum=bad, and
+'truncated' where a header is cut. ARP prints 'arp request who-has A tell B'
+or 'arp reply A is-at MAC'; other ethertypes print only type=0xNNNN.
+
+Options:
+  --summary   print the JSON count object of 'npgen --report' (without
+              "seed"), counted from the bytes
+  --count     print only the number of frames
+  --hex       add a hex dump of each frame
+  --time      add ts=SECONDS.NANOSECONDS to each line
+  --help      this text
+)";
+
+namespace {
+struct DumpOptions {
+  bool Summary = false, Count = false, Hex = false, Time = false, Help = false;
+  std::string File;
+};
+} // namespace
+
+static std::string parseDumpOptions(int Argc, char **Argv, DumpOptions &O) {
+  auto Switch = [](const char *Name, bool &Out) {
+    return Flag{Name, false, [&Out](const std::string &) {
+                  Out = true;
+                  return std::string();
+                }};
+  };
+  std::vector<Flag> Flags = {
+      Switch("--summary", O.Summary), Switch("--count", O.Count),
+      Switch("--hex", O.Hex),         Switch("--time", O.Time),
+      Switch("--help", O.Help),       Switch("-h", O.Help),
+  };
+  std::vector<std::string> Operands;
+  std::string Error = parseArgs(Argc, Argv, Flags, Operands);
+  if (!Error.empty() || O.Help)
+    return Error;
+  if (O.Summary && O.Count)
+    return "--summary and --count cannot be combined";
+  if (Operands.empty())
+    return "no input file (see --help)";
+  if (Operands.size() > 1)
+    return "unexpected argument '" + Operands[1] + "'";
+  O.File = Operands.front();
+  return "";
+}
+
+/// Reads every frame of the file; returns an error ("FILE: reason") or "".
+static std::string dump(const DumpOptions &O) {
+  FILE *In = O.File == "-" ? stdin : std::fopen(O.File.c_str(), "rb");
+  if (!In)
+    return O.File + ": " + std::strerror(errno);
+  char ErrBuf[PCAP_ERRBUF_SIZE] = "";
+  pcap_t *Pcap = pcap_fopen_offline_with_tstamp_precision(
+      In, PCAP_TSTAMP_PRECISION_NANO, ErrBuf);
+  if (!Pcap) {
+    if (In != stdin)
+      std::fclose(In);
+    return O.File + ": " + ErrBuf;
+  }
+  if (pcap_datalink(Pcap) != DLT_EN10MB) {
+    std::string Error = O.File + ": unsupported link type " +
+                        std::to_string(pcap_datalink(Pcap)) +
+                        " (expected Ethernet)";
+    pcap_close(Pcap);
+    return Error;
+  }
+
+  TrafficCounts Counts;
+  std::unordered_set<FlowKey, FlowKeyHash> Flows;
+  PrintOptions Print{O.Hex, O.Time};
+  std::string Out;
+  uint64_t Index = 0;
+  pcap_pkthdr *Hdr = nullptr;
+  const u_char *Data = nullptr;
+  int Rc;
+  while ((Rc = pcap_next_ex(Pcap, &Hdr, &Data)) == 1) {
+    DecodedFrame F = decodeFrame(Data, Hdr->caplen);
+    if (O.Summary) {
+      countFrame(F, Counts, Flows);
+    } else if (!O.Count) {
+      uint64_t Ns =
+          uint64_t(Hdr->ts.tv_sec) * 1000000000 + uint64_t(Hdr->ts.tv_usec);
+      printFrame(F, Index, Ns, Print, Out);
+      if (Out.size() > (1 << 16)) {
+        std::fwrite(Out.data(), 1, Out.size(), stdout);
+        Out.clear();
+      }
+    }
+    ++Index;
+  }
+  std::fwrite(Out.data(), 1, Out.size(), stdout);
+  std::string Error;
+  if (Rc == PCAP_ERROR)
+    Error = O.File + ": " + pcap_geterr(Pcap);
+  pcap_close(Pcap);
+  if (!Error.empty())
+    return Error;
+  if (O.Summary)
+    std::fputs(countsToJson(Counts, std::nullopt).c_str(), stdout);
+  else if (O.Count)
+    std::printf("%llu\n", static_cast<unsigned long long>(Index));
+  return "";
+}
+
+int main(int Argc, char **Argv) {
+  DumpOptions Opts;
+  std::string Error = parseDumpOptions(Argc, Argv, Opts);
+  if (Error.empty() && Opts.Help) {
+    std::fputs(HelpText, stdout);
+    return 0;
+  }
+  if (Error.empty())
+    Error = dump(Opts);
+  if (!Error.empty()) {
+    std::fflush(stdout);
+    printError("npdump", Error);
+    return 1;
+  }
+  return 0;
+}
