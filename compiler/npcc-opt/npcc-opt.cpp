@@ -1,0 +1,39 @@
+//===- npcc-opt.cpp - mlir-opt with the npcc dialects and passes ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Parses, verifies, transforms and prints IR of the npcc dialects and of the
+// upstream dialects handler bodies use; the lit tests drive every pass
+// through it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/NP/IR/NPDialect.h"
+#include "dialects/NP/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<npcc::np::NPDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::emitc::EmitCDialect,
+                  mlir::func::FuncDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect>();
+
+  npcc::np::registerNPPasses();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "npcc optimizer driver\n", registry));
+}

@@ -1,0 +1,278 @@
+//===- NPGraphOps.cpp - graphs, instances and connections -----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Checks that run over a whole graph (ends of connections, one producer and
+// one consumer per channel, every port connected, no recursive graphs) run
+// in GraphOp::verifySymbolUses: at that point the module and every element
+// and graph it holds have been verified.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
+
+using namespace mlir;
+using namespace npcc::np;
+
+//===----------------------------------------------------------------------===//
+// InstanceOp
+//===----------------------------------------------------------------------===//
+
+Operation *InstanceOp::resolveCallee(SymbolTableCollection &symbols) {
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  if (!module)
+    return nullptr;
+  Operation *callee = symbols.lookupSymbolIn(module, getCalleeAttr());
+  return isa_and_nonnull<ElementOp, GraphOp>(callee) ? callee : nullptr;
+}
+
+LogicalResult InstanceOp::verify() {
+  StringRef placement = getPlacement();
+  if (placement != "npu" && placement != "fpga" && placement != "host")
+    return emitOpError() << "placement must be 'npu', 'fpga' or 'host', "
+                            "found '"
+                         << placement << "'";
+  return success();
+}
+
+LogicalResult InstanceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  if (resolveCallee(symbolTable))
+    return success();
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  Operation *callee =
+      module ? symbolTable.lookupSymbolIn(module, getCalleeAttr()) : nullptr;
+  if (!callee)
+    return emitOpError() << "no element or graph named '" << getCallee() << "'";
+  InFlightDiagnostic diag = emitOpError()
+                            << "'" << getCallee()
+                            << "' is not an 'np.element' or 'np.graph'";
+  diag.attachNote(callee->getLoc()) << "declared here";
+  return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// ConnectOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConnectOp::verify() {
+  for (SymbolRefAttr end : {getSrc(), getDst()})
+    if (end.getNestedReferences().size() > 1)
+      return emitOpError() << "end " << end
+                           << " must be '@instance::@port' or '@port'";
+  int64_t depth = getDepthAttr().getInt();
+  if (depth < 0)
+    return emitOpError() << "depth must not be negative, found " << depth;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GraphOp
+//===----------------------------------------------------------------------===//
+
+void GraphOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                    bool top) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  if (top)
+    state.addAttribute(getTopAttrName(state.name), builder.getUnitAttr());
+  state.addRegion()->emplaceBlock();
+}
+
+PortOp GraphOp::lookupPort(StringRef name) {
+  return dyn_cast_or_null<PortOp>(
+      mlir::SymbolTable::lookupSymbolIn(getOperation(), name));
+}
+
+LogicalResult GraphOp::resolveEnd(SymbolRefAttr end,
+                                  SymbolTableCollection &symbols,
+                                  InstanceOp &instance, PortOp &port) {
+  instance = {};
+  port = {};
+  if (end.getNestedReferences().empty()) {
+    port = dyn_cast_or_null<PortOp>(
+        symbols.lookupSymbolIn(*this, end.getRootReference()));
+    return success(port != nullptr);
+  }
+  if (end.getNestedReferences().size() != 1)
+    return failure();
+  instance = dyn_cast_or_null<InstanceOp>(
+      symbols.lookupSymbolIn(*this, end.getRootReference()));
+  if (!instance)
+    return failure();
+  Operation *callee = instance.resolveCallee(symbols);
+  if (!callee)
+    return failure();
+  port = dyn_cast_or_null<PortOp>(
+      symbols.lookupSymbolIn(callee, end.getLeafReference()));
+  return success(port != nullptr);
+}
+
+LogicalResult GraphOp::verify() {
+  for (Operation &op : *getBody()) {
+    if (isa<PortOp, InstanceOp, ConnectOp>(op))
+      continue;
+    InFlightDiagnostic diag = emitOpError()
+                              << "may contain only 'np.port', 'np.instance' "
+                                 "and 'np.connect', found '"
+                              << op.getName() << "'";
+    diag.attachNote(op.getLoc()) << "found here";
+    return diag;
+  }
+  return success();
+}
+
+/// `inst.port` for an instance port, `port` for a boundary port.
+static std::string endName(InstanceOp instance, PortOp port) {
+  if (!instance)
+    return port.getSymName().str();
+  return (instance.getSymName() + "." + port.getSymName()).str();
+}
+
+namespace {
+/// Finds instantiation cycles through graph instances.
+struct CycleFinder {
+  SymbolTableCollection &symbols;
+  GraphOp root;
+  llvm::DenseSet<Operation *> visited;
+  SmallVector<InstanceOp> path;
+
+  /// Returns true when `graph` reaches `root`; `path` then holds the
+  /// instances along the cycle.
+  bool reachesRoot(GraphOp graph) {
+    for (InstanceOp inst : graph.getBody()->getOps<InstanceOp>()) {
+      auto callee = dyn_cast_or_null<GraphOp>(inst.resolveCallee(symbols));
+      if (!callee)
+        continue;
+      path.push_back(inst);
+      if (callee == root ||
+          (visited.insert(callee).second && reachesRoot(callee)))
+        return true;
+      path.pop_back();
+    }
+    return false;
+  }
+};
+} // namespace
+
+static LogicalResult verifyNoRecursion(GraphOp graph,
+                                       SymbolTableCollection &symbols) {
+  CycleFinder finder{symbols, graph, {}, {}};
+  if (!finder.reachesRoot(graph))
+    return success();
+  SmallString<64> cycle("'" + graph.getSymName().str() + "'");
+  for (InstanceOp inst : finder.path)
+    cycle += (" -> '" + inst.getCallee() + "'").str();
+  InFlightDiagnostic diag = graph.emitOpError() << "instantiates itself";
+  diag.attachNote(finder.path.front().getLoc())
+      << "through this instance: " << cycle;
+  return diag;
+}
+
+LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (failed(verifyNoRecursion(*this, symbols)))
+    return failure();
+
+  // The connection that uses each (instance or graph, port) pair.
+  llvm::DenseMap<std::pair<Operation *, Operation *>, ConnectOp> users;
+  for (ConnectOp connect : getBody()->getOps<ConnectOp>()) {
+    InstanceOp ends[2];
+    PortOp ports[2];
+    for (int i = 0; i < 2; ++i) {
+      SymbolRefAttr end = i == 0 ? connect.getSrc() : connect.getDst();
+      if (succeeded(resolveEnd(end, symbols, ends[i], ports[i])))
+        continue;
+      if (!end.getNestedReferences().empty() && !ends[i])
+        return connect.emitOpError()
+               << "graph '" << getSymName() << "' has no instance named '"
+               << end.getRootReference().getValue() << "'";
+      if (ends[i]) {
+        InFlightDiagnostic diag = connect.emitOpError()
+                                  << "'" << ends[i].getCallee()
+                                  << "' has no port named '"
+                                  << end.getLeafReference().getValue() << "'";
+        diag.attachNote(ends[i].getLoc()) << "instance declared here";
+        return diag;
+      }
+      return connect.emitOpError()
+             << "graph '" << getSymName() << "' has no boundary port named '"
+             << end.getRootReference().getValue() << "'";
+    }
+
+    // A source produces into the channel, a destination consumes from it.
+    for (int i = 0; i < 2; ++i) {
+      bool producesInside = ends[i] ? ports[i].isOutput() : ports[i].isInput();
+      if (producesInside == (i == 0))
+        continue;
+      InFlightDiagnostic diag =
+          connect.emitOpError()
+          << (i == 0 ? "source '" : "destination '")
+          << endName(ends[i], ports[i])
+          << (i == 0 ? "' must be an output port of an instance or an input "
+                       "boundary port"
+                     : "' must be an input port of an instance or an output "
+                       "boundary port");
+      diag.attachNote(ports[i].getLoc()) << "declared here";
+      return diag;
+    }
+
+    if (ports[0].getType() != ports[1].getType()) {
+      InFlightDiagnostic diag =
+          connect.emitOpError()
+          << "connection from '" << endName(ends[0], ports[0]) << "' of type "
+          << ports[0].getType() << " to '" << endName(ends[1], ports[1])
+          << "' of type " << ports[1].getType();
+      diag.attachNote(ports[0].getLoc()) << "declared here";
+      diag.attachNote(ports[1].getLoc()) << "declared here";
+      return diag;
+    }
+
+    for (int i = 0; i < 2; ++i) {
+      Operation *owner = ends[i] ? ends[i].getOperation() : getOperation();
+      auto [it, inserted] = users.try_emplace({owner, ports[i]}, connect);
+      if (inserted)
+        continue;
+      InFlightDiagnostic diag = connect.emitOpError()
+                                << "port '" << endName(ends[i], ports[i])
+                                << "' is already connected";
+      diag.attachNote(it->second.getLoc()) << "first connection here";
+      return diag;
+    }
+  }
+
+  // Every port of every instance and every boundary port is connected.
+  for (Operation &op : *getBody()) {
+    if (auto port = dyn_cast<PortOp>(op)) {
+      if (users.count({getOperation(), port}))
+        continue;
+      return port.emitOpError()
+             << (port.isInput() ? "input" : "output") << " boundary port '"
+             << port.getSymName() << "' of graph '" << getSymName()
+             << "' is not connected";
+    }
+    auto inst = dyn_cast<InstanceOp>(op);
+    if (!inst)
+      continue;
+    Operation *callee = inst.resolveCallee(symbols);
+    if (!callee)
+      return inst.emitOpError() << "has no element or graph to instantiate";
+    for (PortOp port : callee->getRegion(0).getOps<PortOp>()) {
+      if (users.count({inst, port}))
+        continue;
+      InFlightDiagnostic diag = inst.emitOpError()
+                                << (port.isInput() ? "input" : "output")
+                                << " port '" << port.getSymName()
+                                << "' of instance '" << inst.getSymName()
+                                << "' is not connected";
+      diag.attachNote(port.getLoc()) << "declared here";
+      return diag;
+    }
+  }
+  return success();
+}

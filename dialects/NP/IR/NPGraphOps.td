@@ -1,0 +1,119 @@
+//===- NPGraphOps.td - graphs, instances and connections ----*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_NP_IR_NPGRAPHOPS_TD
+#define NPCC_DIALECTS_NP_IR_NPGRAPHOPS_TD
+
+def NP_GraphOp : NP_Op<"graph", [
+    Symbol, SymbolTable, SingleBlock, NoTerminator, IsolatedFromAbove,
+    HasParent<"::mlir::ModuleOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a composition of element and graph instances";
+  let description = [{
+    A graph instantiates elements and other graphs (`np.instance`) and
+    connects their ports (`np.connect`). Its own `np.port`s are the boundary
+    of a compound element: an `in` boundary port is a source inside the
+    graph, an `out` boundary port a sink. The unit attribute `top` marks the
+    graph the program runs; `np-flatten-graph` inlines every compound
+    instance into it.
+
+    Every channel has one producer and one consumer: each instance port and
+    each boundary port is used by exactly one `np.connect`. A graph may not
+    instantiate itself, directly or through other graphs.
+
+    Example:
+
+    ```mlir
+    np.graph @Router attributes {top} {
+      np.instance @src of @FromDevice_0
+      np.instance @cnt of @Counter_0 {placement = "fpga"}
+      np.instance @dst of @ToDevice_0
+      np.connect @src::@out to @cnt::@in depth 64
+      np.connect lossy @cnt::@out to @dst::@in depth 8
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, UnitAttr:$top);
+  let regions = (region SizedRegion<1>:$bodyRegion);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $bodyRegion";
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  // Creates the body block.
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, CArg<"bool", "false">:$top)>
+  ];
+  let extraClassDeclaration = [{
+    /// The boundary port named `name`, or null.
+    PortOp lookupPort(::llvm::StringRef name);
+    /// Resolves one end of a connection in this graph: `@inst::@port` names
+    /// a port of the element or graph `inst` instantiates (`instance` is set),
+    /// a flat `@port` a boundary port of this graph (`instance` is null).
+    /// Returns failure, without diagnostics, when an end does not resolve.
+    ::mlir::LogicalResult resolveEnd(::mlir::SymbolRefAttr end,
+                                     ::mlir::SymbolTableCollection &symbols,
+                                     InstanceOp &instance, PortOp &port);
+  }];
+}
+
+def NP_InstanceOp : NP_Op<"instance", [
+    Symbol, HasParent<"GraphOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an instance of an element or graph";
+  let description = [{
+    Instantiates the `np.element` or `np.graph` named `callee` (a symbol of
+    the enclosing module). `placement` says where the instance runs: `npu`
+    (the default), `fpga` or `host`. `args` keeps the NPL argument list for
+    display only; the front end has already specialised the callee.
+
+    Example:
+
+    ```mlir
+    np.instance @cnt of @Counter_0 {args = [64], placement = "fpga"}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       FlatSymbolRefAttr:$callee,
+                       DefaultValuedStrAttr<StrAttr, "npu">:$placement,
+                       OptionalAttr<ArrayAttr>:$args);
+  let assemblyFormat = "$sym_name `of` $callee attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The element or graph this instance instantiates, or null.
+    ::mlir::Operation *
+    resolveCallee(::mlir::SymbolTableCollection &symbols);
+  }];
+}
+
+def NP_ConnectOp : NP_Op<"connect", [HasParent<"GraphOp">]> {
+  let summary = "a channel from an output to an input";
+  let description = [{
+    Connects `src` to `dst` with a FIFO of `depth` entries; depth 0 is a CSP
+    rendezvous. An end `@inst::@port` names a port of an instance; a flat
+    `@port` names a boundary port of the enclosing graph. The source is an
+    `out` port of an instance or an `in` boundary port, the destination an
+    `in` port of an instance or an `out` boundary port, and both ports have
+    the same type.
+
+    A connection is lossless by default: the sender blocks while the FIFO is
+    full. With `lossy` the sender drops the packet instead and the drop is
+    counted.
+
+    Example:
+
+    ```mlir
+    np.connect @a::@out to @b::@in depth 64
+    np.connect lossy @b::@out to @c::@in depth 8
+    np.connect @in to @a::@in depth 0
+    ```
+  }];
+  let arguments = (ins SymbolRefAttr:$src, SymbolRefAttr:$dst,
+                       I64Attr:$depth, UnitAttr:$lossy);
+  let assemblyFormat =
+      "(`lossy` $lossy^)? $src `to` $dst `depth` $depth attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // NPCC_DIALECTS_NP_IR_NPGRAPHOPS_TD

@@ -1,0 +1,41 @@
+//===- NPOps.h - np dialect operations ----------------------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_NP_IR_NPOPS_H
+#define NPCC_DIALECTS_NP_IR_NPOPS_H
+
+#include "dialects/NP/IR/NPDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace npcc::np {
+class ElementOp;
+class GraphOp;
+class HandlerOp;
+class InitOp;
+class InstanceOp;
+class PortOp;
+class SignalOp;
+class YieldOp;
+} // namespace npcc::np
+
+#define GET_OP_CLASSES
+#include "dialects/NP/IR/NPOps.h.inc"
+
+namespace npcc::np {
+
+/// The type of the packet metadata field `field` (`in_port`, `paint`,
+/// `out_port`: i32; `anno`: i64), or null for an unknown field.
+mlir::Type getMetaFieldType(mlir::MLIRContext *context, llvm::StringRef field);
+
+} // namespace npcc::np
+
+#endif // NPCC_DIALECTS_NP_IR_NPOPS_H

@@ -1,0 +1,356 @@
+//===- NPPacketOps.td - channel and packet operations -------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_NP_IR_NPPACKETOPS_TD
+#define NPCC_DIALECTS_NP_IR_NPPACKETOPS_TD
+
+//===----------------------------------------------------------------------===//
+// Channel operations
+//===----------------------------------------------------------------------===//
+
+// An operation that names ports of the enclosing element. Channel
+// operations have no declared memory effects, so they are never removed,
+// hoisted or merged.
+class NP_PortUserOp<string mnemonic, list<Trait> traits = []>
+    : NP_Op<mnemonic, traits # [
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let hasVerifier = 1;
+}
+
+def NP_RecvOp : NP_PortUserOp<"recv"> {
+  let summary = "blocking receive from an input port";
+  let description = [{
+    Waits until the channel feeding `port` holds a value and removes it. The
+    result type is the port's type.
+
+    Example:
+
+    ```mlir
+    %p = np.recv @in : !np.pkt
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$port);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$port attr-dict `:` type($result)";
+}
+
+def NP_TryRecvOp : NP_PortUserOp<"try_recv"> {
+  let summary = "non-blocking receive from an input port";
+  let description = [{
+    Removes a value from the channel feeding `port` if there is one. `ok` is
+    true when a value was received; otherwise `value` is a null packet or 0.
+
+    Example:
+
+    ```mlir
+    %ok, %p = np.try_recv @in : !np.pkt
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$port);
+  let results = (outs I1:$ok, AnyType:$value);
+  let assemblyFormat = "$port attr-dict `:` type($value)";
+}
+
+def NP_SendOp : NP_PortUserOp<"send"> {
+  let summary = "send a value on an output port";
+  let description = [{
+    Appends `value` to the channel behind `port`. On a lossless channel the
+    sender blocks while the channel is full; on a lossy one the value is
+    dropped and counted. Sending a packet passes its ownership on.
+
+    Example:
+
+    ```mlir
+    np.send @out, %p : !np.pkt
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$port, AnyType:$value);
+  let assemblyFormat = "$port `,` $value attr-dict `:` type($value)";
+}
+
+def NP_SelectOp : NP_PortUserOp<"select"> {
+  let summary = "wait until one of several input ports is ready";
+  let description = [{
+    CSP alternation: blocks until at least one of `ports` can be received
+    from and returns the position in the list of a ready port. It does not
+    receive; the handler follows with `np.recv` on the chosen port.
+
+    Example:
+
+    ```mlir
+    %idx = np.select [@a, @b]
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefArrayAttr:$ports);
+  let results = (outs I32:$index);
+  let assemblyFormat = "$ports attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Packet buffers and devices
+//===----------------------------------------------------------------------===//
+
+def NP_DropOp : NP_Op<"drop"> {
+  let summary = "release a packet (an explicit, counted drop)";
+  let description = [{
+    Returns the packet to its pool. Drops are explicit so they can be
+    counted; a packet is never dropped silently.
+
+    Example:
+
+    ```mlir
+    np.drop %p
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemFree<NP_PacketResource>]>:$pkt);
+  let assemblyFormat = "$pkt attr-dict";
+}
+
+def NP_CloneOp : NP_Op<"clone"> {
+  let summary = "copy a packet";
+  let description = [{
+    Returns a new packet with the bytes and metadata of `pkt` (Click's Tee).
+
+    Example:
+
+    ```mlir
+    %q = np.clone %p
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt);
+  let results = (outs Res<NP_PacketType, "the copy",
+                          [MemAlloc<NP_PacketResource>]>:$result);
+  let assemblyFormat = "$pkt attr-dict";
+}
+
+def NP_PktNewOp : NP_Op<"pkt_new"> {
+  let summary = "allocate a packet";
+  let description = [{
+    Returns a new packet whose frame is `len` zero bytes long.
+
+    Example:
+
+    ```mlir
+    %p = np.pkt_new %len : i32
+    ```
+  }];
+  let arguments = (ins I32:$len);
+  let results = (outs Res<NP_PacketType, "the new packet",
+                          [MemAlloc<NP_PacketResource>]>:$result);
+  let assemblyFormat = "$len attr-dict `:` type($len)";
+}
+
+def NP_DeviceRecvOp : NP_Op<"device_recv"> {
+  let summary = "receive a packet from a network device";
+  let description = [{
+    Blocks until device `dev` delivers a frame (from a pcap file when
+    emulated). At the end of the input the element terminates.
+
+    Example:
+
+    ```mlir
+    %p = np.device_recv %dev
+    ```
+  }];
+  let arguments = (ins I32:$dev);
+  let results = (outs NP_PacketType:$result);
+  let assemblyFormat = "$dev attr-dict";
+}
+
+def NP_DeviceSendOp : NP_Op<"device_send"> {
+  let summary = "transmit a packet on a network device";
+  let description = [{
+    Hands `pkt` to device `dev`, which takes ownership.
+
+    Example:
+
+    ```mlir
+    np.device_send %dev, %p
+    ```
+  }];
+  let arguments = (ins I32:$dev, NP_PacketType:$pkt);
+  let assemblyFormat = "$dev `,` $pkt attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Packet contents
+//===----------------------------------------------------------------------===//
+
+def NP_PktLenOp : NP_Op<"pkt_len"> {
+  let summary = "the length of a packet's frame in bytes";
+  let description = [{
+    Example:
+
+    ```mlir
+    %n = np.pkt_len %p
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt);
+  let results = (outs I32:$len);
+  let assemblyFormat = "$pkt attr-dict";
+}
+
+def NP_PktGetOp : NP_Op<"pkt_get"> {
+  let summary = "read a bit field of a packet";
+  let description = [{
+    Reads the `width`-bit field that starts `bitoff` bits after the start of
+    the frame, in network bit order (bit 0 is the most significant bit of
+    byte 0), and returns it as an integer of that width. A header field
+    access becomes a constant offset, so it compiles to a load at a constant
+    offset. `header` and `field` name the NPL header field, for readability.
+
+    Example:
+
+    ```mlir
+    %off = arith.constant 96 : i32
+    %type = np.pkt_get %p, %off {width = 16 : i32, header = "eth", field = "type"} : i16
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt,
+                       I32:$bitoff, I32Attr:$width,
+                       OptionalAttr<StrAttr>:$header,
+                       OptionalAttr<StrAttr>:$field);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$pkt `,` $bitoff attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let builders = [
+    // Derives `width` from the result type.
+    OpBuilder<(ins "::mlir::IntegerType":$resultType, "::mlir::Value":$pkt,
+                   "::mlir::Value":$bitoff)>
+  ];
+}
+
+def NP_PktSetOp : NP_Op<"pkt_set"> {
+  let summary = "write a bit field of a packet";
+  let description = [{
+    Writes `value` into the `width`-bit field that starts `bitoff` bits after
+    the start of the frame, in network bit order; `width` equals the width of
+    `value`'s type. `header` and `field` are for readability.
+
+    Example:
+
+    ```mlir
+    %off = arith.constant 176 : i32
+    np.pkt_set %p, %off, %ttl {width = 8 : i32, header = "ip", field = "ttl"} : i8
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>,
+                            MemWrite<NP_PacketResource>]>:$pkt,
+                       I32:$bitoff, AnySignlessInteger:$value, I32Attr:$width,
+                       OptionalAttr<StrAttr>:$header,
+                       OptionalAttr<StrAttr>:$field);
+  let assemblyFormat =
+      "$pkt `,` $bitoff `,` $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+  let builders = [
+    // Derives `width` from the type of `value`.
+    OpBuilder<(ins "::mlir::Value":$pkt, "::mlir::Value":$bitoff,
+                   "::mlir::Value":$value)>
+  ];
+}
+
+def NP_MetaGetOp : NP_Op<"meta_get"> {
+  let summary = "read a metadata field of a packet";
+  let description = [{
+    Reads packet metadata: `in_port`, `paint` and `out_port` are `i32`,
+    `anno` (the annotation word) is `i64`.
+
+    Example:
+
+    ```mlir
+    %color = np.meta_get %p "paint" : i32
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt,
+                       StrAttr:$field);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$pkt $field attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def NP_MetaSetOp : NP_Op<"meta_set"> {
+  let summary = "write a metadata field of a packet";
+  let description = [{
+    Writes packet metadata; the fields and their types are those of
+    `np.meta_get`.
+
+    Example:
+
+    ```mlir
+    np.meta_set %p "paint", %color : i32
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>,
+                            MemWrite<NP_PacketResource>]>:$pkt,
+                       StrAttr:$field, AnySignlessInteger:$value);
+  let assemblyFormat = "$pkt $field `,` $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+class NP_PktResizeOp<string mnemonic> : NP_Op<mnemonic> {
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>,
+                            MemWrite<NP_PacketResource>]>:$pkt,
+                       I32:$bytes);
+  let results = (outs I1:$ok);
+  let assemblyFormat = "$pkt `,` $bytes attr-dict";
+}
+
+def NP_PktPullOp : NP_PktResizeOp<"pkt_pull"> {
+  let summary = "remove bytes from the front of a packet";
+  let description = [{
+    Removes `bytes` bytes from the front of the frame (Click's Strip). `ok`
+    is false, and the packet unchanged, when the frame is shorter.
+
+    Example:
+
+    ```mlir
+    %ok = np.pkt_pull %p, %c14
+    ```
+  }];
+}
+
+def NP_PktPushOp : NP_PktResizeOp<"pkt_push"> {
+  let summary = "prepend bytes to a packet";
+  let description = [{
+    Prepends `bytes` bytes (of unspecified value) to the frame, using the
+    headroom (Click's EtherEncap). `ok` is false, and the packet unchanged,
+    when the headroom is too small.
+
+    Example:
+
+    ```mlir
+    %ok = np.pkt_push %p, %c14
+    ```
+  }];
+}
+
+def NP_PktTruncateOp : NP_Op<"pkt_truncate"> {
+  let summary = "shorten a packet";
+  let description = [{
+    Cuts the frame to `len` bytes; a frame that is not longer is unchanged.
+
+    Example:
+
+    ```mlir
+    np.pkt_truncate %p, %len
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>,
+                            MemWrite<NP_PacketResource>]>:$pkt,
+                       I32:$len);
+  let assemblyFormat = "$pkt `,` $len attr-dict";
+}
+
+#endif // NPCC_DIALECTS_NP_IR_NPPACKETOPS_TD

@@ -1,0 +1,211 @@
+//===- NPStructureOps.cpp - elements, ports, state, regions ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// Verifiers and builders of the ops that make up an element. This file also
+// holds the generated op definitions of the whole dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace npcc::np;
+
+//===----------------------------------------------------------------------===//
+// ElementOp
+//===----------------------------------------------------------------------===//
+
+void ElementOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                      StringAttr origin, DictionaryAttr params) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  if (origin)
+    state.addAttribute(getOriginAttrName(state.name), origin);
+  if (params)
+    state.addAttribute(getParamsAttrName(state.name), params);
+  state.addRegion()->emplaceBlock();
+}
+
+PortOp ElementOp::lookupPort(StringRef name) {
+  return dyn_cast_or_null<PortOp>(
+      mlir::SymbolTable::lookupSymbolIn(getOperation(), name));
+}
+
+template <typename OpTy> static OpTy findFirst(Block *block) {
+  auto ops = block->getOps<OpTy>();
+  return ops.empty() ? OpTy() : *ops.begin();
+}
+
+InitOp ElementOp::getInit() { return findFirst<InitOp>(getBody()); }
+HandlerOp ElementOp::getHandler() { return findFirst<HandlerOp>(getBody()); }
+SignalOp ElementOp::getSignal() { return findFirst<SignalOp>(getBody()); }
+
+LogicalResult ElementOp::verify() {
+  Operation *first[3] = {nullptr, nullptr, nullptr};
+  for (Operation &op : *getBody()) {
+    if (isa<PortOp, StateOp>(op))
+      continue;
+    int kind = isa<InitOp>(op)      ? 0
+               : isa<HandlerOp>(op) ? 1
+               : isa<SignalOp>(op)  ? 2
+                                    : -1;
+    if (kind < 0) {
+      InFlightDiagnostic diag =
+          emitOpError() << "may contain only 'np.port', 'np.state', "
+                           "'np.init', 'np.handler' and 'np.signal', found '"
+                        << op.getName() << "'";
+      diag.attachNote(op.getLoc()) << "found here";
+      return diag;
+    }
+    if (first[kind]) {
+      InFlightDiagnostic diag = emitOpError()
+                                << "has more than one '" << op.getName() << "'";
+      diag.attachNote(op.getLoc()) << "second one here";
+      return diag;
+    }
+    first[kind] = &op;
+  }
+  if (!first[1])
+    return emitOpError() << "has no 'np.handler'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PortOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PortOp::verify() {
+  Type type = getType();
+  if (!isa<PacketType>(type) && !type.isSignlessInteger())
+    return emitOpError() << "type must be '!np.pkt' or a signless integer, "
+                            "found "
+                         << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StateOp
+//===----------------------------------------------------------------------===//
+
+/// The tensor type an initial value of a state of type `type` has, or null
+/// when `type` is not a valid state type.
+static RankedTensorType getInitialValueType(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape())
+    return {};
+  return RankedTensorType::get(memref.getShape(), memref.getElementType());
+}
+
+/// `memref<4xi32> (= dense<...>)?`; the initial value's type is implied.
+static ParseResult parseStateTypeAndInitialValue(OpAsmParser &parser,
+                                                 TypeAttr &typeAttr,
+                                                 ElementsAttr &initialValue) {
+  Type type;
+  if (parser.parseType(type))
+    return failure();
+  typeAttr = TypeAttr::get(type);
+  if (failed(parser.parseOptionalEqual()))
+    return success();
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute value;
+  if (RankedTensorType valueType = getInitialValueType(type)) {
+    if (parser.parseAttribute(value, valueType))
+      return failure();
+  } else if (parser.parseAttribute(value)) {
+    return failure();
+  }
+  initialValue = dyn_cast<ElementsAttr>(value);
+  if (!initialValue)
+    return parser.emitError(loc, "initial value must be an elements attribute");
+  return success();
+}
+
+static void printStateTypeAndInitialValue(OpAsmPrinter &printer, StateOp,
+                                          TypeAttr typeAttr,
+                                          ElementsAttr initialValue) {
+  printer << typeAttr.getValue();
+  if (!initialValue)
+    return;
+  printer << " = ";
+  if (initialValue.getType() == getInitialValueType(typeAttr.getValue()))
+    printer.printAttributeWithoutType(initialValue);
+  else
+    printer.printAttribute(initialValue);
+}
+
+LogicalResult StateOp::verify() {
+  auto memref = dyn_cast<MemRefType>(getType());
+  if (!memref || !memref.hasStaticShape() || memref.getRank() < 1 ||
+      !memref.getElementType().isSignlessInteger() ||
+      !memref.getLayout().isIdentity())
+    return emitOpError() << "type must be a statically shaped memref of "
+                            "signless integers, found "
+                         << getType();
+  if (ElementsAttr value = getInitialValueAttr()) {
+    if (value.getShapedType() != getInitialValueType(memref))
+      return emitOpError() << "initial value of type " << value.getShapedType()
+                           << " does not match the state type " << memref;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StateRefOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StateRefOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto element = (*this)->getParentOfType<ElementOp>();
+  if (!element)
+    return emitOpError() << "must be nested in an 'np.element'";
+  auto state = dyn_cast_or_null<StateOp>(
+      symbolTable.lookupSymbolIn(element, getStateAttr()));
+  if (!state)
+    return emitOpError() << "'" << getState()
+                         << "' does not name an 'np.state' of element '"
+                         << element.getSymName() << "'";
+  if (getType() != state.getType()) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "result type " << getType()
+                              << " does not match the type " << state.getType()
+                              << " of state '" << getState() << "'";
+    diag.attachNote(state.getLoc()) << "declared here";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InitOp, HandlerOp, SignalOp
+//===----------------------------------------------------------------------===//
+
+void InitOp::build(OpBuilder &builder, OperationState &state) {
+  ensureTerminator(*state.addRegion(), builder, state.location);
+}
+
+void HandlerOp::build(OpBuilder &builder, OperationState &state) {
+  ensureTerminator(*state.addRegion(), builder, state.location);
+}
+
+void SignalOp::build(OpBuilder &builder, OperationState &state) {
+  Region *body = state.addRegion();
+  body->emplaceBlock().addArgument(builder.getI64Type(), state.location);
+  ensureTerminator(*body, builder, state.location);
+}
+
+LogicalResult SignalOp::verifyRegions() {
+  Block *body = getBody();
+  if (body->getNumArguments() != 1 ||
+      !body->getArgument(0).getType().isSignlessInteger(64))
+    return emitOpError() << "body must have exactly one argument, of type "
+                            "'i64'";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/NP/IR/NPOps.cpp.inc"

@@ -1,0 +1,229 @@
+//===- NPStructureOps.td - elements, ports, state, regions --*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_NP_IR_NPSTRUCTUREOPS_TD
+#define NPCC_DIALECTS_NP_IR_NPSTRUCTUREOPS_TD
+
+def NP_ElementOp : NP_Op<"element", [
+    Symbol, SymbolTable, SingleBlock, NoTerminator, IsolatedFromAbove,
+    HasParent<"::mlir::ModuleOp">]> {
+  let summary = "a packet-processing element (a CSP process)";
+  let description = [{
+    An element is one process of the dataflow graph: ports, persistent
+    state, and up to three regions. `np.init` runs once before the first
+    packet, `np.handler` runs whenever the element can make progress, and
+    `np.signal` runs when the host sends a control message. The body holds
+    only `np.port`, `np.state`, `np.init`, `np.handler` (required) and
+    `np.signal`, at most one of each region op.
+
+    The front end specialises an NPL element once per distinct argument
+    list, as ClickNP generates one kernel per element instance: `origin`
+    keeps the NPL name and `params` the argument values that were folded
+    into the body.
+
+    Example:
+
+    ```mlir
+    np.element @Counter_0 attributes {origin = "Counter"} {
+      np.port @in in : !np.pkt
+      np.port @out out : !np.pkt
+      np.state @count : memref<1xi64> = dense<0>
+      np.handler {
+        %p = np.recv @in : !np.pkt
+        np.send @out, %p : !np.pkt
+      }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<StrAttr>:$origin,
+                       OptionalAttr<DictionaryAttr>:$params);
+  let regions = (region SizedRegion<1>:$bodyRegion);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $bodyRegion";
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  // Creates the body block.
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name,
+                   CArg<"::mlir::StringAttr", "{}">:$origin,
+                   CArg<"::mlir::DictionaryAttr", "{}">:$params)>
+  ];
+  let extraClassDeclaration = [{
+    /// The port named `name`, or null.
+    PortOp lookupPort(::llvm::StringRef name);
+    /// The region ops; null when absent (the verifier requires a handler).
+    InitOp getInit();
+    HandlerOp getHandler();
+    SignalOp getSignal();
+  }];
+}
+
+def NP_PortOp : NP_Op<"port", [
+    Symbol, ParentOneOf<["ElementOp", "GraphOp"]>]> {
+  let summary = "a typed port of an element or a boundary port of a graph";
+  let description = [{
+    Declares a port. In an `np.element`, `in` ports are read with `np.recv`,
+    `np.try_recv` and `np.select` and `out` ports written with `np.send`. In
+    an `np.graph`, ports are the boundary of a compound element: an `in`
+    port is fed from outside and is a source inside the graph, an `out` port
+    is a sink inside the graph. The type is `!np.pkt` or a signless integer.
+
+    Example:
+
+    ```mlir
+    np.port @in in : !np.pkt
+    np.port @ctl out : i32
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       NP_PortDirection:$direction,
+                       TypeAttr:$type);
+  let assemblyFormat = "$sym_name `` $direction `:` $type attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool isInput() { return getDirection() == PortDirection::In; }
+    bool isOutput() { return getDirection() == PortDirection::Out; }
+  }];
+}
+
+def NP_StateOp : NP_Op<"state", [Symbol, HasParent<"ElementOp">]> {
+  let summary = "persistent state of an element";
+  let description = [{
+    Declares state that persists across packets, as a statically shaped
+    memref of integers, optionally initialised. Handlers access it through
+    `np.state_ref`, so upstream `memref.load`/`memref.store` and their
+    lowerings apply unchanged.
+
+    Example:
+
+    ```mlir
+    np.state @count : memref<1xi64> = dense<0>
+    np.state @table : memref<256xi32>
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttr:$type,
+                       OptionalAttr<ElementsAttr>:$initial_value);
+  let assemblyFormat = [{
+    $sym_name `:` custom<StateTypeAndInitialValue>($type, $initial_value)
+    attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() {
+      return ::llvm::cast<::mlir::MemRefType>(getType());
+    }
+  }];
+}
+
+def NP_StateRefOp : NP_Op<"state_ref", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the memref of an element's state";
+  let description = [{
+    Returns the memref that holds the `np.state` named `state` of the
+    enclosing element. The result type must equal the state's type.
+
+    Example:
+
+    ```mlir
+    %m = np.state_ref @count : memref<1xi64>
+    %c0 = arith.constant 0 : index
+    %v = memref.load %m[%c0] : memref<1xi64>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$state);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat = "$state attr-dict `:` type($result)";
+}
+
+class NP_BodyOp<string mnemonic, list<Trait> traits = []>
+    : NP_Op<mnemonic, traits # [
+        HasParent<"ElementOp">, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let regions = (region SizedRegion<1>:$bodyRegion);
+  let assemblyFormat = "attr-dict-with-keyword $bodyRegion";
+  let skipDefaultBuilders = 1;
+  // Creates the block (with its arguments) and the `np.yield`.
+  let builders = [OpBuilder<(ins)>];
+}
+
+def NP_InitOp : NP_BodyOp<"init", [NoRegionArguments]> {
+  let summary = "code run once before the element processes packets";
+  let description = [{
+    The body runs once when the element starts, before the first run of the
+    handler; it typically fills state tables.
+
+    Example:
+
+    ```mlir
+    np.init {
+      %m = np.state_ref @count : memref<1xi64>
+      %c0 = arith.constant 0 : index
+      %z = arith.constant 0 : i64
+      memref.store %z, %m[%c0] : memref<1xi64>
+    }
+    ```
+  }];
+}
+
+def NP_HandlerOp : NP_BodyOp<"handler", [NoRegionArguments]> {
+  let summary = "code run whenever the element can make progress";
+  let description = [{
+    The handler is the element's loop body: the executor runs it again and
+    again, and it blocks in `np.recv`, `np.select` or `np.send` until a
+    channel is ready (ClickNP's `.handler`). Every element has exactly one.
+
+    Example:
+
+    ```mlir
+    np.handler {
+      %p = np.recv @in : !np.pkt
+      np.send @out, %p : !np.pkt
+    }
+    ```
+  }];
+}
+
+def NP_SignalOp : NP_BodyOp<"signal"> {
+  let summary = "code run when the host sends a control message";
+  let description = [{
+    The body runs between two runs of the handler when the host signals the
+    element (ClickNP's `.signal`). Its one block argument, of type `i64`, is
+    the message.
+
+    Example:
+
+    ```mlir
+    np.signal {
+    ^bb0(%msg: i64):
+      %m = np.state_ref @count : memref<1xi64>
+      %c0 = arith.constant 0 : index
+      memref.store %msg, %m[%c0] : memref<1xi64>
+    }
+    ```
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def NP_YieldOp : NP_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["InitOp", "HandlerOp", "SignalOp"]>]> {
+  let summary = "terminator of the init, handler and signal regions";
+  let description = [{
+    Ends the body of `np.init`, `np.handler` and `np.signal`. It is implied
+    by the custom syntax and printed only in the generic form.
+
+    Example:
+
+    ```mlir
+    np.handler {
+      np.yield
+    }
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // NPCC_DIALECTS_NP_IR_NPSTRUCTUREOPS_TD

@@ -1,0 +1,84 @@
+//===- Passes.td - np dialect passes ------------------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD
+#define NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FlattenGraph : Pass<"np-flatten-graph", "::mlir::ModuleOp"> {
+  let summary = "Inline compound elements into the top graph";
+  let description = [{
+    Turns the hierarchy of graphs into one flat graph of element instances,
+    the form every back end expects. This is not an optimization: the
+    program's channels, depths and placements are unchanged.
+
+    The top graph is the one named by the `top` option; without it, the
+    graph carrying the `top` attribute; without that, the one graph that no
+    other graph instantiates. Several candidates, or none, is an error. A
+    module without graphs is left alone.
+
+    Every instance of a graph (a compound element) in the top graph is
+    replaced, recursively, by the instances inside it. An inner instance
+    `inner` of a compound instance `outer` is renamed `outer/inner`, as Click
+    names the elements of a compound. Two connections that meet at a
+    boundary port of the compound become one channel: it keeps the depth of
+    the *outer* connection and is lossy if either connection is. A boundary
+    input wired straight to a boundary output inside the compound joins the
+    two outer connections; the channel takes the larger of their depths.
+    An inner instance with the default placement (`npu`) inherits the
+    placement of the compound instance.
+
+    Afterwards the top graph carries the `top` attribute and instantiates
+    only elements, and graphs that no remaining instance refers to are
+    erased.
+
+    Example: with
+
+    ```mlir
+    np.graph @Pair {
+      np.port @in in : !np.pkt
+      np.port @out out : !np.pkt
+      np.instance @a of @Fwd
+      np.instance @b of @Fwd
+      np.connect @in to @a::@in depth 0
+      np.connect @a::@out to @b::@in depth 4
+      np.connect @b::@out to @out depth 0
+    }
+    np.graph @Top {
+      np.instance @src of @Src
+      np.instance @p of @Pair {placement = "fpga"}
+      np.instance @dst of @Dst
+      np.connect @src::@out to @p::@in depth 64
+      np.connect lossy @p::@out to @dst::@in depth 8
+    }
+    ```
+
+    `@Top` becomes
+
+    ```mlir
+    np.graph @Top attributes {top} {
+      np.instance @src of @Src
+      np.instance @"p/a" of @Fwd {placement = "fpga"}
+      np.instance @"p/b" of @Fwd {placement = "fpga"}
+      np.instance @dst of @Dst
+      np.connect @"p/a"::@out to @"p/b"::@in depth 4
+      np.connect @src::@out to @"p/a"::@in depth 64
+      np.connect lossy @"p/b"::@out to @dst::@in depth 8
+    }
+    ```
+
+    and `@Pair` is erased.
+  }];
+  let options = [
+    Option<"topName", "top", "std::string", /*default=*/"\"\"",
+           "Name of the top graph (default: the graph marked `top`, else "
+           "the one graph no other graph instantiates)">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
+#endif // NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD
