@@ -65,7 +65,8 @@ FramePlan Planner::plan(uint64_t Index, FlowTable &Table, Random &Rng) {
   unsigned IpBytes = P.Size - EtherHeaderLen;
   P.TotalLength = static_cast<uint16_t>(IpBytes);
   if (Rng.chance(Opts.ShortRate))
-    P.Len = std::min<unsigned>(P.Size, EtherHeaderLen + Rng.below(20));
+    P.Len = std::min<unsigned>(
+        P.Size, EtherHeaderLen + static_cast<unsigned>(Rng.below(20)));
   if (P.Len < IPv4FrameMinLen)
     return P; // A short frame carries no other error.
   P.BadChecksum = Rng.chance(Opts.BadChecksumRate);
