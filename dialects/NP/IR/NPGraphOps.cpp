@@ -260,8 +260,7 @@ LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbols) {
     if (!inst)
       continue;
     Operation *callee = inst.resolveCallee(symbols);
-    if (!callee)
-      return inst.emitOpError() << "has no element or graph to instantiate";
+    assert(callee && "InstanceOp::verifySymbolUses checked the callee");
     for (PortOp port : callee->getRegion(0).getOps<PortOp>()) {
       if (users.count({inst, port}))
         continue;
