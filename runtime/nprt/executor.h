@@ -1,0 +1,63 @@
+/*===- executor.h - single-threaded green-thread executor --------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Every instance runs as a green thread on its own stack: init() once, then
+ * handler() forever. A port operation that cannot complete records what the
+ * instance waits for and switches to the scheduler, which resumes, round
+ * robin, instances whose wait is satisfied. See README.md in this directory
+ * for the termination rules and exit codes.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPRT_EXECUTOR_H
+#define NPRT_EXECUTOR_H
+
+#include "runtime/nprt/graph.h"
+#include "runtime/nprt/options.h"
+#include "runtime/nprt/pcap_io.h"
+#include "runtime/nprt/pool.h"
+
+/* Exit codes of a run. */
+enum {
+  NPRT_EXIT_OK = 0,
+  NPRT_EXIT_ERROR = 1,
+  NPRT_EXIT_DEADLOCK = 3,
+};
+
+/* Run phases; instances wait at a barrier between them. */
+enum {
+  NPRT_PHASE_INIT = 0,    /* init() of every instance */
+  NPRT_PHASE_SIGNALS = 1, /* --signal handlers */
+  NPRT_PHASE_RUN = 2,     /* handler() loops */
+};
+
+/* Handler iterations an instance may run before it yields even though it
+ * did not block, so that polling instances cannot starve the others. */
+#define NPRT_MAX_BATCH 64u
+
+struct nprt_exec {
+  nprt_graph *graph;
+  const nprt_options *opts;
+  nprt_pool pool;
+  nprt_pcap_in *in_devs;
+  nprt_pcap_out *out_devs;
+  uint32_t n_in_devs, n_out_devs;
+  uint32_t phase;
+  uint32_t n_done;
+  bool io_error; /* a device failed during the run: exit 1 */
+  bool deadlock;
+  jmp_buf sched_jb;
+};
+
+/* Runs `g` to completion with `opts` (devices, signals, stats). Prints only
+ * to opts->out / opts->err. Returns an NPRT_EXIT_* code. */
+int nprt_run(nprt_graph *g, const nprt_options *opts);
+
+/* Called from port operations on the instance's own stack. */
+void nprt_exec_block(nprt_inst *self); /* waits for self->wait */
+_Noreturn void nprt_exec_terminate(nprt_inst *self);
+/* Device state for `dev`, growing the tables; NULL past NPRT_MAX_DEVICES. */
+nprt_pcap_in *nprt_exec_in_dev(nprt_exec *ex, uint32_t dev);
+nprt_pcap_out *nprt_exec_out_dev(nprt_exec *ex, uint32_t dev);
+
+#endif /* NPRT_EXECUTOR_H */

@@ -1,0 +1,203 @@
+/*===- graph.c - graph construction API --------------------------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * nprt_graph_add_instance and nprt_graph_connect, called by the generated
+ * builder. Construction errors (bad ids, a port connected twice) do not
+ * abort: the first one is kept in the graph and nprt_run reports it.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/graph.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void nprt_graph_error(nprt_graph *g, const char *fmt, ...) {
+  if (g->error[0])
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g->error, sizeof(g->error), fmt, ap);
+  va_end(ap);
+}
+
+static char *nprt_strdup(const char *s) {
+  size_t n = strlen(s ? s : "") + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s ? s : "", n);
+  return d;
+}
+
+/* Splits "a, b,c" into trimmed names; returns how many. */
+static uint32_t nprt_split_ports(const char *list, char ***names) {
+  *names = NULL;
+  if (!list)
+    return 0;
+  const char *s = list;
+  while (*s == ' ')
+    ++s;
+  if (!*s)
+    return 0;
+  uint32_t n = 1;
+  for (const char *c = s; *c; ++c)
+    n += *c == ',';
+  char **v = calloc(n, sizeof(char *));
+  if (!v)
+    return 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    while (*s == ' ')
+      ++s;
+    const char *e = strchr(s, ',');
+    size_t len = e ? (size_t)(e - s) : strlen(s);
+    while (len && s[len - 1] == ' ')
+      --len;
+    v[i] = malloc(len + 1);
+    if (v[i]) {
+      memcpy(v[i], s, len);
+      v[i][len] = 0;
+    }
+    s = e ? e + 1 : s + len;
+  }
+  *names = v;
+  return n;
+}
+
+nprt_graph *nprt_graph_create(void) { return calloc(1, sizeof(nprt_graph)); }
+
+uint32_t nprt_graph_add_instance(nprt_graph *g, const char *name,
+                                 const char *element, const char *in_ports,
+                                 const char *out_ports, nprt_fn init,
+                                 nprt_fn handler, nprt_signal_fn signal,
+                                 const char *placement) {
+  if (g->n_insts == g->cap_insts) {
+    uint32_t cap = g->cap_insts ? 2 * g->cap_insts : 16;
+    nprt_inst **v = realloc(g->insts, cap * sizeof(*v));
+    if (!v) {
+      nprt_graph_error(g, "out of memory");
+      return UINT32_MAX;
+    }
+    g->insts = v;
+    g->cap_insts = cap;
+  }
+  nprt_inst *in = calloc(1, sizeof(nprt_inst));
+  if (!in) {
+    nprt_graph_error(g, "out of memory");
+    return UINT32_MAX;
+  }
+  if (nprt_graph_find(g, name) != UINT32_MAX)
+    nprt_graph_error(g, "instance '%s' is declared twice", name);
+  if (!handler)
+    nprt_graph_error(g, "instance '%s' has no handler", name);
+  in->id = g->n_insts;
+  in->name = nprt_strdup(name);
+  in->element = nprt_strdup(element);
+  in->placement = nprt_strdup(placement ? placement : "host");
+  in->init = init;
+  in->handler = handler;
+  in->signal = signal;
+  char **names;
+  in->n_in = nprt_split_ports(in_ports, &names);
+  in->in = calloc(in->n_in ? in->n_in : 1, sizeof(nprt_in_port));
+  for (uint32_t i = 0; i < in->n_in; ++i)
+    in->in[i].name = names[i];
+  free(names);
+  in->n_out = nprt_split_ports(out_ports, &names);
+  in->out = calloc(in->n_out ? in->n_out : 1, sizeof(nprt_out_port));
+  for (uint32_t i = 0; i < in->n_out; ++i)
+    in->out[i].name = names[i];
+  free(names);
+  g->insts[g->n_insts] = in;
+  return g->n_insts++;
+}
+
+void nprt_graph_connect(nprt_graph *g, uint32_t src, uint32_t src_port,
+                        uint32_t dst, uint32_t dst_port, uint32_t depth,
+                        bool lossy) {
+  if (src >= g->n_insts || dst >= g->n_insts) {
+    nprt_graph_error(g, "connection refers to instance %u of %u",
+                     src >= g->n_insts ? src : dst, g->n_insts);
+    return;
+  }
+  nprt_inst *s = g->insts[src], *d = g->insts[dst];
+  if (src_port >= s->n_out) {
+    nprt_graph_error(g, "instance '%s' has no output port %u", s->name,
+                     src_port);
+    return;
+  }
+  if (dst_port >= d->n_in) {
+    nprt_graph_error(g, "instance '%s' has no input port %u", d->name,
+                     dst_port);
+    return;
+  }
+  if (s->out[src_port].ch) {
+    nprt_graph_error(g, "output port '%s' of '%s' is connected twice",
+                     s->out[src_port].name, s->name);
+    return;
+  }
+  if (d->in[dst_port].ch) {
+    nprt_graph_error(g, "input port '%s' of '%s' is connected twice",
+                     d->in[dst_port].name, d->name);
+    return;
+  }
+  if (depth > NPRT_CHAN_MAX_DEPTH) {
+    nprt_graph_error(g, "channel '%s.%s' -> '%s.%s' is deeper than %u", s->name,
+                     s->out[src_port].name, d->name, d->in[dst_port].name,
+                     NPRT_CHAN_MAX_DEPTH);
+    return;
+  }
+  if (g->n_chans == g->cap_chans) {
+    uint32_t cap = g->cap_chans ? 2 * g->cap_chans : 16;
+    nprt_chan **v = realloc(g->chans, cap * sizeof(*v));
+    if (!v) {
+      nprt_graph_error(g, "out of memory");
+      return;
+    }
+    g->chans = v;
+    g->cap_chans = cap;
+  }
+  nprt_chan *c = nprt_chan_create(depth, lossy);
+  if (!c) {
+    nprt_graph_error(g, "out of memory");
+    return;
+  }
+  c->src = src;
+  c->src_port = src_port;
+  c->dst = dst;
+  c->dst_port = dst_port;
+  s->out[src_port].ch = c;
+  d->in[dst_port].ch = c;
+  g->chans[g->n_chans++] = c;
+}
+
+uint32_t nprt_graph_find(const nprt_graph *g, const char *name) {
+  for (uint32_t i = 0; i < g->n_insts; ++i)
+    if (strcmp(g->insts[i]->name, name) == 0)
+      return i;
+  return UINT32_MAX;
+}
+
+void nprt_graph_destroy(nprt_graph *g) {
+  if (!g)
+    return;
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    nprt_inst *in = g->insts[i];
+    for (uint32_t p = 0; p < in->n_in; ++p)
+      free(in->in[p].name);
+    for (uint32_t p = 0; p < in->n_out; ++p)
+      free(in->out[p].name);
+    free(in->in);
+    free(in->out);
+    free(in->name);
+    free(in->element);
+    free(in->placement);
+    free(in->signals);
+    free(in);
+  }
+  for (uint32_t i = 0; i < g->n_chans; ++i)
+    nprt_chan_destroy(g->chans[i]);
+  free(g->insts);
+  free(g->chans);
+  free(g);
+}

@@ -1,0 +1,97 @@
+/*===- graph.h - element instances and their connections -------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The graph as the generated builder describes it: instances with named
+ * ports, and channels between an output port and an input port. The
+ * executor adds the run-time state of each instance (its green thread, what
+ * it waits for, its counters) to the same structure.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPRT_GRAPH_H
+#define NPRT_GRAPH_H
+
+#include "nprt/nprt.h"
+#include "runtime/nprt/channel.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <ucontext.h>
+
+typedef struct nprt_exec nprt_exec;
+
+typedef struct nprt_in_port {
+  nprt_chan *ch; /* NULL when unconnected: reads as closed */
+  char *name;
+  uint64_t packets;
+} nprt_in_port;
+
+typedef struct nprt_out_port {
+  nprt_chan *ch; /* NULL when unconnected: sends are counted drops */
+  char *name;
+  uint64_t packets;
+  uint64_t drops;
+} nprt_out_port;
+
+typedef enum nprt_inst_state {
+  NPRT_READY,   /* runnable */
+  NPRT_BLOCKED, /* waiting for `wait` */
+  NPRT_DONE,    /* terminated */
+} nprt_inst_state;
+
+typedef enum nprt_wait_kind {
+  NPRT_WAIT_NONE,
+  NPRT_WAIT_RECV,   /* a value or the end on in-port `wait_port` */
+  NPRT_WAIT_SEND,   /* room (or no consumer) on out-port `wait_port` */
+  NPRT_WAIT_TAKEN,  /* rendezvous: value `wait_ticket` taken on `wait_port` */
+  NPRT_WAIT_SELECT, /* one of the in-ports in `wait_mask` */
+  NPRT_WAIT_PHASE,  /* the executor reaching phase `wait_port` */
+} nprt_wait_kind;
+
+struct nprt_inst {
+  /* Hot: touched by every port operation. */
+  nprt_in_port *in;
+  nprt_out_port *out;
+  uint32_t n_in, n_out;
+  nprt_exec *ex;
+  bool progress; /* a value moved during the current handler iteration */
+
+  uint32_t id;
+  char *name, *element, *placement;
+  nprt_fn init, handler;
+  nprt_signal_fn signal;
+  uint64_t *signals; /* --signal values, in command-line order */
+  uint32_t n_signals;
+
+  nprt_inst_state state;
+  nprt_wait_kind wait;
+  uint32_t wait_port;
+  uint64_t wait_mask;
+  uint64_t wait_ticket;
+  uint32_t select_next; /* round-robin start of the next select */
+  bool started;
+  bool used_device; /* called nprt_device_recv: exempt from the idle rule */
+
+  uint64_t iterations, drops, faults, allocs;
+
+  jmp_buf jb;
+  ucontext_t uc;
+  void *stack; /* mapping including the guard page */
+  size_t stack_bytes;
+};
+
+struct nprt_graph {
+  nprt_inst **insts;
+  uint32_t n_insts, cap_insts;
+  nprt_chan **chans;
+  uint32_t n_chans, cap_chans;
+  char error[256]; /* first construction error, "" if none */
+};
+
+nprt_graph *nprt_graph_create(void);
+/* Frees instances and channels; values left in channels are not freed. */
+void nprt_graph_destroy(nprt_graph *g);
+/* Index of the instance called `name`, or UINT32_MAX. */
+uint32_t nprt_graph_find(const nprt_graph *g, const char *name);
+
+#endif /* NPRT_GRAPH_H */

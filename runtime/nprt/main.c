@@ -1,0 +1,40 @@
+/*===- main.c - nprt_main, the entry point of compiled programs -*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Parses the command line, builds the graph through the generated builder,
+ * runs it and returns the exit code. The only place that knows about argv.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/executor.h"
+
+#include <string.h>
+
+static const char *nprt_basename(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+int nprt_main(int argc, char **argv, const char *program,
+              void (*build)(nprt_graph *g)) {
+  const char *prog = argc > 0 && argv[0] ? nprt_basename(argv[0]) : program;
+  nprt_options opts;
+  nprt_options_init(&opts, prog ? prog : "nprt", program);
+  nprt_parse_result r = nprt_options_parse(&opts, argc, argv);
+  if (r != NPRT_PARSE_RUN) {
+    nprt_options_free(&opts);
+    return r == NPRT_PARSE_HELP ? NPRT_EXIT_OK : NPRT_EXIT_ERROR;
+  }
+  nprt_graph *g = nprt_graph_create();
+  if (!g) {
+    fprintf(opts.err, "%s: error: out of memory\n", opts.prog);
+    nprt_options_free(&opts);
+    return NPRT_EXIT_ERROR;
+  }
+  build(g);
+  int rc = nprt_run(g, &opts);
+  nprt_graph_destroy(g);
+  nprt_options_free(&opts);
+  fflush(stdout);
+  return rc;
+}

@@ -1,0 +1,173 @@
+/*===- options.c - command line of a compiled npcc program ------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Device numbering: the N-th `--in FILE` (counting from 0) is input device
+ * N; `--in N=FILE` names the device explicitly. The same holds for --out.
+ * A value whose text before the first '=' is all digits is a numbered
+ * device; write ./3=x.pcap for a file literally called "3=x.pcap".
+ *
+ *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/options.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nprt_options_init(nprt_options *o, const char *prog, const char *program) {
+  memset(o, 0, sizeof(*o));
+  o->prog = prog;
+  o->program = program;
+  o->out = stdout;
+  o->err = stderr;
+}
+
+void nprt_options_free(nprt_options *o) {
+  for (uint32_t i = 0; i < o->n_signals; ++i)
+    free(o->signals[i].inst);
+  free(o->signals);
+  free(o->ins);
+  free(o->outs);
+  o->signals = NULL;
+  o->ins = o->outs = NULL;
+  o->n_signals = o->n_ins = o->n_outs = 0;
+}
+
+void nprt_options_usage(const nprt_options *o, FILE *f) {
+  fprintf(f,
+          "usage: %s [options]\n"
+          "Runs the npcc program '%s' on pcap files.\n"
+          "\n"
+          "options:\n"
+          "  --in FILE | --in N=FILE    read input device N from pcap FILE\n"
+          "  --out FILE | --out N=FILE  write output device N to pcap FILE\n"
+          "  --signal INST=VALUE        call the signal handler of instance\n"
+          "                             INST with VALUE after every init and\n"
+          "                             before the first handler "
+          "(repeatable)\n"
+          "  --stats-json FILE          write all counters as JSON to FILE\n"
+          "  --quiet                    do not print the statistics table\n"
+          "  --help                     print this help and exit\n"
+          "\n"
+          "Devices are numbered from 0: the N-th --in (--out) is input\n"
+          "(output) device N unless N= is given. An output file takes link\n"
+          "type, snap length and time-stamp precision from input device N,\n"
+          "else input 0. Packets sent to an output device without --out are\n"
+          "counted and discarded; an input device without --in is empty.\n"
+          "Exit status: 0 success, 1 error, 3 deadlock.\n",
+          o->prog, o->program ? o->program : "");
+}
+
+static nprt_parse_result nprt_opt_error(nprt_options *o, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(o->err, "%s: error: ", o->prog);
+  vfprintf(o->err, fmt, ap);
+  va_end(ap);
+  fprintf(o->err, "\n%s: note: run '%s --help' for usage\n", o->prog, o->prog);
+  return NPRT_PARSE_ERROR;
+}
+
+static nprt_parse_result nprt_add_dev(nprt_options *o, const char *flag,
+                                      const char *value, nprt_dev_file **list,
+                                      uint32_t *n) {
+  uint32_t dev = *n;
+  const char *path = value;
+  const char *eq = strchr(value, '=');
+  if (eq && eq != value &&
+      strspn(value, "0123456789") == (size_t)(eq - value)) {
+    unsigned long v = strtoul(value, NULL, 10);
+    if (v >= NPRT_MAX_DEVICES)
+      return nprt_opt_error(o, "device number in '%s' is too large", value);
+    dev = (uint32_t)v;
+    path = eq + 1;
+  }
+  if (!*path)
+    return nprt_opt_error(o, "option '%s' needs a file name", flag);
+  for (uint32_t i = 0; i < *n; ++i)
+    if ((*list)[i].dev == dev)
+      return nprt_opt_error(o, "%s device %u is given twice", flag, dev);
+  if (dev >= NPRT_MAX_DEVICES)
+    return nprt_opt_error(o, "too many devices at '%s'", value);
+  nprt_dev_file *v = realloc(*list, (*n + 1) * sizeof(*v));
+  if (!v)
+    return nprt_opt_error(o, "out of memory at '%s'", value);
+  v[*n].dev = dev;
+  v[*n].path = path;
+  *list = v;
+  ++*n;
+  return NPRT_PARSE_RUN;
+}
+
+static nprt_parse_result nprt_add_signal(nprt_options *o, const char *value) {
+  const char *eq = strchr(value, '=');
+  if (!eq || eq == value || !eq[1])
+    return nprt_opt_error(o, "--signal expects INST=VALUE, got '%s'", value);
+  errno = 0;
+  char *end;
+  uint64_t v = strtoull(eq + 1, &end, 0);
+  if (errno || *end || eq[1] == '-')
+    return nprt_opt_error(o, "bad signal value in '%s'", value);
+  nprt_signal_req *s = realloc(o->signals, (o->n_signals + 1) * sizeof(*s));
+  if (!s)
+    return nprt_opt_error(o, "out of memory at '%s'", value);
+  o->signals = s;
+  size_t len = (size_t)(eq - value);
+  char *name = malloc(len + 1);
+  if (!name)
+    return nprt_opt_error(o, "out of memory at '%s'", value);
+  memcpy(name, value, len);
+  name[len] = 0;
+  s[o->n_signals].inst = name;
+  s[o->n_signals].value = v;
+  ++o->n_signals;
+  return NPRT_PARSE_RUN;
+}
+
+nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
+  static const char *const with_value[] = {"--in", "--out", "--stats-json",
+                                           "--signal"};
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      nprt_options_usage(o, o->out);
+      return NPRT_PARSE_HELP;
+    }
+    if (strcmp(arg, "--quiet") == 0) {
+      o->quiet = true;
+      continue;
+    }
+    const char *flag = NULL, *value = NULL;
+    for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); ++k) {
+      size_t n = strlen(with_value[k]);
+      if (strncmp(arg, with_value[k], n) != 0)
+        continue;
+      if (arg[n] == '=') {
+        flag = with_value[k];
+        value = arg + n + 1;
+      } else if (arg[n] == 0) {
+        flag = with_value[k];
+        if (i + 1 >= argc)
+          return nprt_opt_error(o, "option '%s' needs a value", flag);
+        value = argv[++i];
+      }
+    }
+    if (!flag)
+      return nprt_opt_error(o, "unknown option '%s'", arg);
+    nprt_parse_result r = NPRT_PARSE_RUN;
+    if (strcmp(flag, "--in") == 0)
+      r = nprt_add_dev(o, flag, value, &o->ins, &o->n_ins);
+    else if (strcmp(flag, "--out") == 0)
+      r = nprt_add_dev(o, flag, value, &o->outs, &o->n_outs);
+    else if (strcmp(flag, "--signal") == 0)
+      r = nprt_add_signal(o, value);
+    else if (!*value)
+      return nprt_opt_error(o, "option '%s' needs a value", flag);
+    else
+      o->stats_json = value;
+    if (r != NPRT_PARSE_RUN)
+      return r;
+  }
+  return NPRT_PARSE_RUN;
+}

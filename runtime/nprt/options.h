@@ -1,0 +1,64 @@
+/*===- options.h - command line of a compiled npcc program ------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * What nprt_main understands: --in, --out, --stats-json, --signal, --quiet,
+ * --help, each as `--opt value` or `--opt=value`. Also the output streams,
+ * so tests can run the executor without touching stdout and stderr.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPRT_OPTIONS_H
+#define NPRT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Highest accepted device number + 1. */
+#define NPRT_MAX_DEVICES 1024u
+
+typedef struct nprt_dev_file {
+  uint32_t dev;
+  const char *path;
+} nprt_dev_file;
+
+typedef struct nprt_signal_req {
+  char *inst;
+  uint64_t value;
+} nprt_signal_req;
+
+typedef struct nprt_options {
+  const char *prog;    /* for diagnostics: "prog: error: ..." */
+  const char *program; /* the NPL program, for the stats */
+  nprt_dev_file *ins, *outs;
+  uint32_t n_ins, n_outs;
+  nprt_signal_req *signals;
+  uint32_t n_signals;
+  const char *stats_json;
+  bool quiet;
+  FILE *out; /* statistics table; stdout by default */
+  FILE *err; /* diagnostics; stderr by default */
+} nprt_options;
+
+/* Defaults: no devices, print to stdout/stderr. */
+void nprt_options_init(nprt_options *o, const char *prog, const char *program);
+void nprt_options_free(nprt_options *o);
+
+typedef enum nprt_parse_result {
+  NPRT_PARSE_RUN,  /* options valid: run the program */
+  NPRT_PARSE_HELP, /* --help was printed: exit 0 */
+  NPRT_PARSE_ERROR /* a diagnostic was printed: exit 1 */
+} nprt_parse_result;
+
+nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv);
+void nprt_options_usage(const nprt_options *o, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPRT_OPTIONS_H */

@@ -1,0 +1,170 @@
+/*===- pcap_io.c - pcap files as input and output devices -------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The time-stamp precision of an input is the one its magic number declares
+ * (libpcap would otherwise convert to what the caller asks for), so the file
+ * is opened by us, its magic peeked at, and handed to libpcap.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/pcap_io.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+enum {
+  NPRT_MAGIC_MICRO = (int)0xa1b2c3d4,
+  NPRT_MAGIC_NANO = (int)0xa1b23c4d,
+};
+
+static uint32_t nprt_bswap32(uint32_t v) {
+  return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+int nprt_pcap_in_open(nprt_pcap_in *d, const char *path, char *err,
+                      size_t errlen) {
+  memset(d, 0, sizeof(*d));
+  d->path = path;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "%s", strerror(errno));
+    return -1;
+  }
+  uint32_t magic = 0;
+  size_t got = fread(&magic, 1, sizeof(magic), f);
+  if (got != sizeof(magic)) {
+    snprintf(err, errlen, "%s",
+             ferror(f) ? strerror(errno) : "not a pcap file (too short)");
+    fclose(f);
+    return -1;
+  }
+  d->nano = magic == (uint32_t)NPRT_MAGIC_NANO ||
+            nprt_bswap32(magic) == (uint32_t)NPRT_MAGIC_NANO;
+  rewind(f);
+  char pcap_err[PCAP_ERRBUF_SIZE] = "";
+  d->pcap = pcap_fopen_offline_with_tstamp_precision(
+      f, d->nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO,
+      pcap_err);
+  if (!d->pcap) {
+    /* libpcap says "unknown file format" for a bad magic number. */
+    if (strstr(pcap_err, "unknown file format"))
+      snprintf(err, errlen, "not a pcap file (%s)", pcap_err);
+    else
+      snprintf(err, errlen, "%s", pcap_err);
+    fclose(f);
+    return -1;
+  }
+  d->linktype = pcap_datalink(d->pcap);
+  d->snaplen = pcap_snapshot(d->pcap);
+  return 0;
+}
+
+nprt_pcap_status nprt_pcap_in_next(nprt_pcap_in *d, nprt_pool *pool,
+                                   uint32_t dev, nprt_pkt **out, char *err,
+                                   size_t errlen) {
+  *out = NULL;
+  if (d->done || !d->pcap)
+    return NPRT_PCAP_EOF;
+  struct pcap_pkthdr *h;
+  const u_char *bytes;
+  int rc = pcap_next_ex(d->pcap, &h, &bytes);
+  if (rc == PCAP_ERROR_BREAK) {
+    d->done = true;
+    return NPRT_PCAP_EOF;
+  }
+  if (rc != 1) {
+    d->done = true;
+    snprintf(err, errlen, "%s", pcap_geterr(d->pcap));
+    return NPRT_PCAP_ERROR;
+  }
+  nprt_pkt *p = nprt_pool_alloc(pool, h->caplen);
+  if (!p) {
+    d->done = true;
+    snprintf(err, errlen, "out of memory");
+    return NPRT_PCAP_ERROR;
+  }
+  memcpy(p->data, bytes, h->caplen);
+  p->in_port = dev;
+  p->ts_sec = h->ts.tv_sec;
+  p->ts_frac = h->ts.tv_usec;
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  b->cap_len = h->caplen;
+  b->wire_len = h->len;
+  b->ts_nano = d->nano;
+  ++d->packets;
+  d->bytes += h->caplen;
+  *out = p;
+  return NPRT_PCAP_OK;
+}
+
+void nprt_pcap_in_close(nprt_pcap_in *d) {
+  if (d->pcap)
+    pcap_close(d->pcap);
+  d->pcap = NULL;
+}
+
+int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
+                       int snaplen, bool nano, char *err, size_t errlen) {
+  d->path = path;
+  d->nano = nano;
+  d->dead = pcap_open_dead_with_tstamp_precision(
+      linktype, snaplen,
+      nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO);
+  if (!d->dead) {
+    snprintf(err, errlen, "cannot create a pcap handle");
+    return -1;
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    snprintf(err, errlen, "%s", strerror(errno));
+    pcap_close(d->dead);
+    d->dead = NULL;
+    return -1;
+  }
+  d->dumper = pcap_dump_fopen(d->dead, f);
+  if (!d->dumper) {
+    snprintf(err, errlen, "%s", pcap_geterr(d->dead));
+    fclose(f);
+    pcap_close(d->dead);
+    d->dead = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+void nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
+  ++d->packets;
+  d->bytes += p->len;
+  if (!d->dumper)
+    return;
+  const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
+  struct pcap_pkthdr h;
+  int64_t frac = p->ts_frac;
+  if (b->ts_nano && !d->nano)
+    frac /= 1000;
+  else if (!b->ts_nano && d->nano)
+    frac *= 1000;
+  h.ts.tv_sec = (time_t)p->ts_sec;
+  h.ts.tv_usec = (suseconds_t)frac;
+  h.caplen = p->len;
+  /* An unchanged capture keeps its wire length (snap-length cut). */
+  h.len = b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
+  pcap_dump((u_char *)d->dumper, &h, p->data);
+}
+
+int nprt_pcap_out_close(nprt_pcap_out *d, char *err, size_t errlen) {
+  int rc = 0;
+  if (d->dumper) {
+    if (pcap_dump_flush(d->dumper) != 0) {
+      snprintf(err, errlen, "write error: %s", strerror(errno));
+      rc = -1;
+    }
+    pcap_dump_close(d->dumper);
+  }
+  if (d->dead)
+    pcap_close(d->dead);
+  d->dumper = NULL;
+  d->dead = NULL;
+  return rc;
+}

@@ -1,0 +1,74 @@
+/*===- pcap_io.h - pcap files as input and output devices -------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Input device N reads one pcap file, output device N writes one. An output
+ * file copies link type, snap length and time-stamp precision from input
+ * device N (else input 0, else Ethernet/65535/microseconds), and each packet
+ * keeps its capture time stamp and original wire length, so a passthrough
+ * graph writes a file byte-identical to its input.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPRT_PCAP_IO_H
+#define NPRT_PCAP_IO_H
+
+#include "runtime/nprt/pool.h"
+
+#include <pcap/pcap.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nprt_pcap_in {
+  const char *path; /* NULL: no --in for this device */
+  pcap_t *pcap;
+  int linktype;
+  int snaplen;
+  bool nano;
+  bool done; /* end of input or read error seen */
+  uint64_t packets, bytes;
+} nprt_pcap_in;
+
+typedef struct nprt_pcap_out {
+  const char *path; /* NULL: packets are counted and discarded */
+  pcap_t *dead;
+  pcap_dumper_t *dumper;
+  bool nano;
+  uint64_t packets, bytes;
+} nprt_pcap_out;
+
+typedef enum nprt_pcap_status {
+  NPRT_PCAP_OK,
+  NPRT_PCAP_EOF,
+  NPRT_PCAP_ERROR,
+} nprt_pcap_status;
+
+/* Opens `path`; on failure writes "<reason>" to `err` and returns -1. */
+int nprt_pcap_in_open(nprt_pcap_in *d, const char *path, char *err,
+                      size_t errlen);
+/* Reads the next packet into a buffer of `pool`, tagging it with in_port
+ * `dev`. NPRT_PCAP_ERROR (reason in `err`) for a truncated or unreadable
+ * record; the device then counts as exhausted. */
+nprt_pcap_status nprt_pcap_in_next(nprt_pcap_in *d, nprt_pool *pool,
+                                   uint32_t dev, nprt_pkt **out, char *err,
+                                   size_t errlen);
+void nprt_pcap_in_close(nprt_pcap_in *d);
+
+/* Creates `path` with the given file header parameters; -1 and `err` on
+ * failure. */
+int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
+                       int snaplen, bool nano, char *err, size_t errlen);
+/* Writes `p` (if the device has a file) and counts it. Does not free. */
+void nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p);
+/* Flushes and closes; -1 and `err` if the data could not be written. */
+int nprt_pcap_out_close(nprt_pcap_out *d, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPRT_PCAP_IO_H */

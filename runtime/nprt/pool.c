@@ -1,0 +1,133 @@
+/*===- pool.c - packet buffer pool ------------------------------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Buffers are carved out of 64-buffer chunks; the free list is LIFO so the
+ * buffer freed last (still in cache) is handed out next. Allocation and free
+ * of pool buffers never call into the C library.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { NPRT_POOL_CHUNK_BUFS = 64 };
+
+struct nprt_pool_chunk {
+  nprt_pool_chunk *next;
+};
+
+/* Header rounded up to a cache line, so frames start 64-byte aligned. */
+#define NPRT_BUF_HDR ((sizeof(nprt_pkt_buf) + 63u) & ~(size_t)63u)
+#define NPRT_BUF_SIZE (NPRT_BUF_HDR + NPRT_PKT_HEADROOM + NPRT_POOL_BUF_BYTES)
+#define NPRT_CHUNK_HDR 64u
+
+void nprt_pool_init(nprt_pool *pool) { memset(pool, 0, sizeof(*pool)); }
+
+void nprt_pool_destroy(nprt_pool *pool) {
+  nprt_pool_chunk *c = pool->chunks;
+  while (c) {
+    nprt_pool_chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  pool->chunks = NULL;
+  pool->free_list = NULL;
+}
+
+static int nprt_pool_grow(nprt_pool *pool) {
+  size_t bytes = NPRT_CHUNK_HDR + NPRT_POOL_CHUNK_BUFS * NPRT_BUF_SIZE;
+  nprt_pool_chunk *c = aligned_alloc(64, bytes);
+  if (!c)
+    return -1;
+  c->next = pool->chunks;
+  pool->chunks = c;
+  uint8_t *base = (uint8_t *)c + NPRT_CHUNK_HDR;
+  for (int i = NPRT_POOL_CHUNK_BUFS; i-- > 0;) {
+    nprt_pkt *p = (nprt_pkt *)(base + (size_t)i * NPRT_BUF_SIZE);
+    p->pool = pool;
+    p->next = pool->free_list;
+    pool->free_list = p;
+  }
+  return 0;
+}
+
+static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
+                           uint32_t room) {
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  p->data = buf_start + NPRT_PKT_HEADROOM;
+  p->len = len;
+  p->headroom = NPRT_PKT_HEADROOM;
+  p->tailroom = room - len;
+  p->in_port = 0;
+  p->paint = 0;
+  p->out_port = 0;
+  p->anno = 0;
+  p->ts_sec = 0;
+  p->ts_frac = 0;
+  p->next = NULL;
+  b->cap_len = 0;
+  b->wire_len = 0;
+  b->ts_nano = 0;
+}
+
+nprt_pkt *nprt_pool_alloc(nprt_pool *pool, uint32_t len) {
+  nprt_pkt *p;
+  if (len <= NPRT_POOL_BUF_BYTES) {
+    if (!pool->free_list && nprt_pool_grow(pool) != 0)
+      return NULL;
+    p = pool->free_list;
+    pool->free_list = p->next;
+    nprt_pkt_reset(p, (uint8_t *)p + NPRT_BUF_HDR, len, NPRT_POOL_BUF_BYTES);
+  } else {
+    p = malloc(NPRT_BUF_HDR + NPRT_PKT_HEADROOM + (size_t)len);
+    if (!p)
+      return NULL;
+    p->pool = NULL;
+    nprt_pkt_reset(p, (uint8_t *)p + NPRT_BUF_HDR, len, len);
+    ++pool->heap_allocated;
+  }
+  ++pool->allocated;
+  if (++pool->live > pool->high_water)
+    pool->high_water = pool->live;
+  return p;
+}
+
+nprt_pkt *nprt_pool_alloc_zeroed(nprt_pool *pool, uint32_t len) {
+  nprt_pkt *p = nprt_pool_alloc(pool, len);
+  if (p)
+    memset(p->data, 0, len);
+  return p;
+}
+
+nprt_pkt *nprt_pool_clone(nprt_pool *pool, const nprt_pkt *p) {
+  nprt_pkt *q = nprt_pool_alloc(pool, p->len);
+  if (!q)
+    return NULL;
+  memcpy(q->data, p->data, p->len);
+  q->in_port = p->in_port;
+  q->paint = p->paint;
+  q->out_port = p->out_port;
+  q->anno = p->anno;
+  q->ts_sec = p->ts_sec;
+  q->ts_frac = p->ts_frac;
+  const nprt_pkt_buf *pb = nprt_pkt_to_cbuf(p);
+  nprt_pkt_buf *qb = nprt_pkt_to_buf(q);
+  qb->cap_len = pb->cap_len;
+  qb->wire_len = pb->wire_len;
+  qb->ts_nano = pb->ts_nano;
+  return q;
+}
+
+void nprt_pool_free(nprt_pool *pool, nprt_pkt *p) {
+  ++pool->freed;
+  --pool->live;
+  nprt_pool *owner = p->pool;
+  if (!owner) {
+    free(p);
+    return;
+  }
+  p->next = owner->free_list;
+  owner->free_list = p;
+}

@@ -1,0 +1,244 @@
+/*===- ports.c - port, device and packet operations of handlers --*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The functions of nprt.h that generated handlers call. The fast path (a
+ * ready channel) is a ring operation and a counter update: no system call,
+ * no allocation. Everything that has to wait goes through
+ * nprt_exec_block; everything that ends the instance through
+ * nprt_exec_terminate.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/executor.h"
+
+#define NPRT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define NPRT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/*--- Receiving -----------------------------------------------------------*/
+
+static inline nprt_chan *nprt_in_chan(nprt_inst *self, uint32_t port) {
+  return port < self->n_in ? self->in[port].ch : NULL;
+}
+
+static inline nprt_chan *nprt_out_chan(nprt_inst *self, uint32_t port) {
+  return port < self->n_out ? self->out[port].ch : NULL;
+}
+
+static uint64_t nprt_recv_slow(nprt_inst *self, uint32_t port) {
+  nprt_chan *c = nprt_in_chan(self, port);
+  uint64_t v;
+  for (;;) {
+    if (!c)
+      nprt_exec_terminate(self);
+    if (nprt_chan_pop(c, &v))
+      break;
+    /* Values pushed before the close are visible after it: re-check. */
+    if (nprt_chan_closed(c)) {
+      if (nprt_chan_pop(c, &v))
+        break;
+      nprt_exec_terminate(self);
+    }
+    self->wait = NPRT_WAIT_RECV;
+    self->wait_port = port;
+    nprt_exec_block(self);
+  }
+  ++self->in[port].packets;
+  self->progress = true;
+  return v;
+}
+
+uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
+  nprt_chan *c = nprt_in_chan(self, port);
+  uint64_t v;
+  if (NPRT_LIKELY(c && nprt_chan_pop(c, &v))) {
+    ++self->in[port].packets;
+    self->progress = true;
+    return v;
+  }
+  return nprt_recv_slow(self, port);
+}
+
+nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
+  return (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port);
+}
+
+bool nprt_poll(nprt_inst *self, uint32_t port) {
+  nprt_chan *c = nprt_in_chan(self, port);
+  return c && nprt_chan_ready(c);
+}
+
+uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
+  nprt_chan *c = nprt_in_chan(self, port);
+  uint64_t v;
+  if (!c || !nprt_chan_pop(c, &v))
+    return 0;
+  ++self->in[port].packets;
+  self->progress = true;
+  return v;
+}
+
+nprt_pkt *nprt_try_recv_pkt(nprt_inst *self, uint32_t port) {
+  return (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port);
+}
+
+uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
+  uint32_t n = self->n_in < 64 ? self->n_in : 64;
+  for (;;) {
+    bool all_ended = true;
+    for (uint32_t k = 0; k < n; ++k) {
+      uint32_t i = (self->select_next + k) % n;
+      if (!(mask >> i & 1u))
+        continue;
+      nprt_chan *c = self->in[i].ch;
+      if (c && nprt_chan_ready(c)) {
+        self->select_next = (i + 1) % n;
+        self->progress = true;
+        return i;
+      }
+      all_ended = all_ended && (!c || nprt_chan_closed(c));
+    }
+    if (all_ended) {
+      /* Re-check: a value may have been pushed right before the close. */
+      for (uint32_t i = 0; i < n; ++i)
+        if (mask >> i & 1u && self->in[i].ch &&
+            nprt_chan_ready(self->in[i].ch)) {
+          self->select_next = (i + 1) % n;
+          self->progress = true;
+          return i;
+        }
+      nprt_exec_terminate(self);
+    }
+    self->wait = NPRT_WAIT_SELECT;
+    self->wait_mask = mask;
+    nprt_exec_block(self);
+  }
+}
+
+/*--- Sending -------------------------------------------------------------*/
+
+static void nprt_discard(nprt_inst *self, uint64_t v, bool is_pkt) {
+  if (is_pkt && v)
+    nprt_pool_free(&self->ex->pool, (nprt_pkt *)(uintptr_t)v);
+  ++self->drops;
+}
+
+static void nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v,
+                           bool is_pkt) {
+  nprt_chan *c = nprt_out_chan(self, port);
+  if (!c) {
+    if (port < self->n_out)
+      ++self->out[port].drops;
+    nprt_discard(self, v, is_pkt);
+    return;
+  }
+  for (;;) {
+    if (nprt_chan_consumer_gone(c) || c->lossy) {
+      ++c->drops;
+      ++self->out[port].drops;
+      nprt_discard(self, v, is_pkt);
+      return;
+    }
+    if (nprt_chan_push(c, v))
+      break;
+    self->wait = NPRT_WAIT_SEND;
+    self->wait_port = port;
+    nprt_exec_block(self);
+  }
+  ++self->out[port].packets;
+  self->progress = true;
+}
+
+static inline void nprt_send(nprt_inst *self, uint32_t port, uint64_t v,
+                             bool is_pkt) {
+  nprt_chan *c = nprt_out_chan(self, port);
+  if (NPRT_UNLIKELY(!c || nprt_chan_consumer_gone(c))) {
+    nprt_send_slow(self, port, v, is_pkt);
+    return;
+  }
+  if (is_pkt && NPRT_UNLIKELY(!atomic_load_explicit(&c->carries_pkt,
+                                                    memory_order_relaxed)))
+    atomic_store_explicit(&c->carries_pkt, true, memory_order_relaxed);
+  uint64_t ticket = nprt_chan_ticket(c);
+  if (NPRT_LIKELY(nprt_chan_push(c, v))) {
+    ++self->out[port].packets;
+    self->progress = true;
+  } else {
+    nprt_send_slow(self, port, v, is_pkt);
+    ticket = nprt_chan_ticket(c) - 1;
+  }
+  /* Rendezvous: the sender completes once the receiver took the value. */
+  if (c->depth == 0 && !c->lossy) {
+    while (!nprt_chan_taken(c, ticket) && !nprt_chan_consumer_gone(c)) {
+      self->wait = NPRT_WAIT_TAKEN;
+      self->wait_port = port;
+      self->wait_ticket = ticket;
+      nprt_exec_block(self);
+    }
+  }
+}
+
+void nprt_send_val(nprt_inst *self, uint32_t port, uint64_t v) {
+  nprt_send(self, port, v, false);
+}
+
+void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
+  nprt_send(self, port, (uint64_t)(uintptr_t)p, true);
+}
+
+/*--- Devices -------------------------------------------------------------*/
+
+nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
+  nprt_exec *ex = self->ex;
+  self->used_device = true;
+  nprt_pcap_in *d = nprt_exec_in_dev(ex, dev);
+  if (!d)
+    nprt_exec_terminate(self);
+  nprt_pkt *p;
+  char err[PCAP_ERRBUF_SIZE + 64];
+  nprt_pcap_status st =
+      nprt_pcap_in_next(d, &ex->pool, dev, &p, err, sizeof(err));
+  if (st == NPRT_PCAP_OK) {
+    self->progress = true;
+    return p;
+  }
+  if (st == NPRT_PCAP_ERROR) {
+    fprintf(ex->opts->err, "%s: error: %s: %s\n", ex->opts->prog,
+            d->path ? d->path : "(no file)", err);
+    ex->io_error = true;
+  }
+  nprt_exec_terminate(self);
+}
+
+void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
+  nprt_exec *ex = self->ex;
+  nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
+  if (!d) {
+    ++self->faults;
+    nprt_discard(self, (uint64_t)(uintptr_t)p, true);
+    return;
+  }
+  nprt_pcap_out_write(d, p);
+  nprt_pool_free(&ex->pool, p);
+  self->progress = true;
+}
+
+/*--- Packets and faults --------------------------------------------------*/
+
+void nprt_drop(nprt_inst *self, nprt_pkt *p) {
+  nprt_discard(self, (uint64_t)(uintptr_t)p, true);
+}
+
+nprt_pkt *nprt_clone(nprt_inst *self, const nprt_pkt *p) {
+  ++self->allocs;
+  return nprt_pool_clone(&self->ex->pool, p);
+}
+
+nprt_pkt *nprt_pkt_new(nprt_inst *self, uint32_t len) {
+  ++self->allocs;
+  return nprt_pool_alloc_zeroed(&self->ex->pool, len);
+}
+
+void nprt_fault(nprt_inst *self, uint32_t kind) {
+  (void)kind;
+  ++self->faults;
+}

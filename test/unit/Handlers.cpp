@@ -1,0 +1,102 @@
+//===- Handlers.cpp - element handlers for hand-built test graphs -*- C++ -*-=//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+#include "test/unit/Handlers.h"
+
+namespace nprt_test {
+
+InstState State[MaxInsts];
+
+void resetState() {
+  for (InstState &s : State) {
+    s = InstState();
+    s.got.reserve(4096);
+  }
+}
+
+void produce(nprt_inst *self) {
+  InstState &s = st(self);
+  if (s.count == s.limit)
+    nprt_test_exit(self);
+  nprt_send_val(self, 0, ++s.count);
+}
+
+void produceTwo(nprt_inst *self) {
+  InstState &s = st(self);
+  if (s.count == s.limit)
+    nprt_test_exit(self);
+  ++s.count;
+  nprt_send_val(self, 0, s.count);
+  nprt_send_val(self, 1, s.count);
+}
+
+void consume(nprt_inst *self) {
+  st(self).got.push_back(nprt_recv_val(self, 0));
+}
+
+void consumeCount(nprt_inst *self) {
+  InstState &s = st(self);
+  s.count += nprt_recv_val(self, 0);
+}
+
+void pass(nprt_inst *self) { nprt_send_val(self, 0, nprt_recv_val(self, 0)); }
+
+void recvSecond(nprt_inst *self) {
+  st(self).got.push_back(nprt_recv_val(self, 1));
+}
+
+void selectConsume(nprt_inst *self) {
+  InstState &s = st(self);
+  uint32_t port = nprt_select(self, s.mask);
+  uint64_t v = nprt_recv_val(self, port);
+  s.got.push_back(port * 1000000ull + v);
+}
+
+void producePkts(nprt_inst *self) {
+  InstState &s = st(self);
+  if (s.count == s.limit)
+    nprt_test_exit(self);
+  nprt_pkt *p = nprt_pkt_new(self, 64);
+  nprt_pkt_set_bits(p, 0, 32, ++s.count);
+  nprt_send_pkt(self, 0, p);
+}
+
+void consumePktsThenExit(nprt_inst *self) {
+  InstState &s = st(self);
+  nprt_pkt *p = nprt_recv_pkt(self, 0);
+  s.got.push_back(nprt_pkt_get_bits(p, 0, 32));
+  nprt_drop(self, p);
+  if (s.got.size() == s.limit)
+    nprt_test_exit(self);
+}
+
+void pollOnly(nprt_inst *self) {
+  InstState &s = st(self);
+  if (nprt_poll(self, 0))
+    s.got.push_back(nprt_try_recv_val(self, 0));
+  else
+    ++s.count; // idle iterations
+}
+
+void fromDevice(nprt_inst *self) {
+  nprt_send_pkt(self, 0, nprt_device_recv(self, 0));
+}
+
+void toDevice(nprt_inst *self) {
+  nprt_device_send(self, 0, nprt_recv_pkt(self, 0));
+}
+
+void recordSignal(nprt_inst *self, uint64_t arg) {
+  InstState &s = st(self);
+  s.signal = s.signal * 100 + arg;
+}
+
+void reportSignal(nprt_inst *self) {
+  InstState &s = st(self);
+  s.got.push_back(s.signal);
+  nprt_test_exit(self);
+}
+
+} // namespace nprt_test

@@ -1,0 +1,99 @@
+//===- PacketTest.cpp - packet bit and metadata accessors -------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/nprt/pool.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+class Packet : public ::testing::Test {
+protected:
+  void SetUp() override {
+    nprt_pool_init(&pool);
+    p = nprt_pool_alloc(&pool, 8);
+    const uint8_t bytes[8] = {0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0};
+    for (int i = 0; i < 8; ++i)
+      p->data[i] = bytes[i];
+  }
+  void TearDown() override {
+    nprt_pool_free(&pool, p);
+    nprt_pool_destroy(&pool);
+  }
+  nprt_pool pool;
+  nprt_pkt *p;
+};
+
+TEST_F(Packet, AlignedGet) {
+  EXPECT_EQ(nprt_pkt_get_bits(p, 0, 8), 0x12u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 8, 16), 0x3456u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 32, 32), 0x9abcdef0u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 0, 64), 0x123456789abcdef0ull);
+}
+
+TEST_F(Packet, UnalignedGet) {
+  EXPECT_EQ(nprt_pkt_get_bits(p, 0, 4), 0x1u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 4, 4), 0x2u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 4, 12), 0x234u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 3, 1), 1u); // 0x12 = 0001 0010
+  EXPECT_EQ(nprt_pkt_get_bits(p, 2, 1), 0u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 4, 60), 0x23456789abcdef0ull);
+}
+
+TEST_F(Packet, OutOfRangeReadsZero) {
+  EXPECT_EQ(nprt_pkt_get_bits(p, 64, 8), 0u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 1000, 32), 0u);
+  // Straddling the end: the bits inside are read, the rest are zero.
+  EXPECT_EQ(nprt_pkt_get_bits(p, 56, 16), 0xf000u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 60, 8), 0x00u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 58, 8), 0xc0u);
+}
+
+TEST_F(Packet, AlignedSet) {
+  EXPECT_TRUE(nprt_pkt_set_bits(p, 16, 16, 0xbeef));
+  EXPECT_EQ(p->data[2], 0xbeu);
+  EXPECT_EQ(p->data[3], 0xefu);
+  EXPECT_EQ(p->data[1], 0x34u);
+  EXPECT_EQ(p->data[4], 0x9au);
+  EXPECT_TRUE(nprt_pkt_set_bits(p, 0, 64, 0x0102030405060708ull));
+  EXPECT_EQ(nprt_pkt_get_bits(p, 0, 64), 0x0102030405060708ull);
+}
+
+TEST_F(Packet, UnalignedSet) {
+  EXPECT_TRUE(nprt_pkt_set_bits(p, 4, 8, 0xab)); // 0x12 0x34 -> 0x1a 0xb4
+  EXPECT_EQ(p->data[0], 0x1au);
+  EXPECT_EQ(p->data[1], 0xb4u);
+  EXPECT_TRUE(nprt_pkt_set_bits(p, 17, 3, 0x7)); // 0x56 -> 0x76
+  EXPECT_EQ(p->data[2], 0x76u);
+  EXPECT_EQ(nprt_pkt_get_bits(p, 17, 3), 0x7u);
+  EXPECT_TRUE(nprt_pkt_set_bits(p, 4, 1, 0xfe)); // only the low bit is used
+  EXPECT_EQ(p->data[0], 0x12u);
+}
+
+TEST_F(Packet, OutOfRangeWritesIgnored) {
+  EXPECT_FALSE(nprt_pkt_set_bits(p, 64, 8, 0xff));
+  EXPECT_FALSE(nprt_pkt_set_bits(p, 56, 16, 0xabcd));
+  EXPECT_EQ(p->data[7], 0xabu); // the inside part is written
+  EXPECT_EQ(nprt_pkt_get_bits(p, 0, 56), 0x123456789abcdeull);
+  // Nothing past the frame was touched (the tailroom byte stays).
+  p->data[8] = 0x5a;
+  EXPECT_FALSE(nprt_pkt_set_bits(p, 60, 12, 0xfff));
+  EXPECT_EQ(p->data[8], 0x5au);
+  EXPECT_EQ(p->data[7], 0xafu);
+}
+
+TEST_F(Packet, Metadata) {
+  nprt_pkt_set_meta(p, NPRT_META_IN_PORT, 1);
+  nprt_pkt_set_meta(p, NPRT_META_PAINT, 2);
+  nprt_pkt_set_meta(p, NPRT_META_OUT_PORT, 3);
+  nprt_pkt_set_meta(p, NPRT_META_ANNO, 0xffffffffffull);
+  EXPECT_EQ(nprt_pkt_get_meta(p, NPRT_META_IN_PORT), 1u);
+  EXPECT_EQ(nprt_pkt_get_meta(p, NPRT_META_PAINT), 2u);
+  EXPECT_EQ(nprt_pkt_get_meta(p, NPRT_META_OUT_PORT), 3u);
+  EXPECT_EQ(nprt_pkt_get_meta(p, NPRT_META_ANNO), 0xffffffffffull);
+  EXPECT_EQ(nprt_pkt_len(p), 8u);
+}
+
+} // namespace

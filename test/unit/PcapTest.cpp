@@ -1,0 +1,239 @@
+//===- PcapTest.cpp - pcap devices -------------------------------*- C++
+//-*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/nprt/pcap_io.h"
+#include "test/unit/Handlers.h"
+#include "test/unit/TestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace nprt_test;
+
+namespace {
+
+/// Reads every packet of `in` and writes it to `out` with the parameters of
+/// the input, as a passthrough graph does.
+void copyFile(const std::string &in, const std::string &out) {
+  nprt_pool pool;
+  nprt_pool_init(&pool);
+  nprt_pcap_in d;
+  char err[512];
+  ASSERT_EQ(nprt_pcap_in_open(&d, in.c_str(), err, sizeof(err)), 0) << err;
+  nprt_pcap_out o = {};
+  ASSERT_EQ(nprt_pcap_out_open(&o, out.c_str(), d.linktype, d.snaplen, d.nano,
+                               err, sizeof(err)),
+            0)
+      << err;
+  nprt_pkt *p;
+  while (nprt_pcap_in_next(&d, &pool, 0, &p, err, sizeof(err)) ==
+         NPRT_PCAP_OK) {
+    nprt_pcap_out_write(&o, p);
+    nprt_pool_free(&pool, p);
+  }
+  EXPECT_EQ(nprt_pcap_out_close(&o, err, sizeof(err)), 0);
+  nprt_pcap_in_close(&d);
+  EXPECT_EQ(pool.live, 0u);
+  nprt_pool_destroy(&pool);
+}
+
+TEST(Pcap, MicrosecondFileRoundTripsByteIdentical) {
+  PcapBuilder b(false, 65535, 1);
+  for (unsigned i = 0; i < 20; ++i)
+    b.packet(1700000000 + i, 999990 + i % 10, frame(60 + i * 70, i));
+  b.packet(1700000100, 5, frame(3000, 99)); // bigger than a pool buffer
+  std::string in = tempPath("micro.pcap"), out = tempPath("micro-out.pcap");
+  writeFile(in, b.bytes);
+  copyFile(in, out);
+  EXPECT_EQ(readFile(out), b.bytes);
+}
+
+TEST(Pcap, NanosecondFileKeepsItsPrecision) {
+  PcapBuilder b(true, 262144, 1);
+  b.packet(1, 999999999, frame(64, 1)).packet(2, 1, frame(1514, 2));
+  std::string in = tempPath("nano.pcap"), out = tempPath("nano-out.pcap");
+  writeFile(in, b.bytes);
+
+  nprt_pool pool;
+  nprt_pool_init(&pool);
+  nprt_pcap_in d;
+  char err[512];
+  ASSERT_EQ(nprt_pcap_in_open(&d, in.c_str(), err, sizeof(err)), 0) << err;
+  EXPECT_TRUE(d.nano);
+  EXPECT_EQ(d.snaplen, 262144);
+  nprt_pkt *p;
+  ASSERT_EQ(nprt_pcap_in_next(&d, &pool, 7, &p, err, sizeof(err)),
+            NPRT_PCAP_OK);
+  EXPECT_EQ(p->ts_sec, 1);
+  EXPECT_EQ(p->ts_frac, 999999999);
+  EXPECT_EQ(p->in_port, 7u);
+  EXPECT_EQ(p->len, 64u);
+  EXPECT_EQ(std::string((const char *)p->data, p->len), frame(64, 1));
+  nprt_pool_free(&pool, p);
+  nprt_pcap_in_close(&d);
+  nprt_pool_destroy(&pool);
+
+  copyFile(in, out);
+  EXPECT_EQ(readFile(out), b.bytes);
+}
+
+TEST(Pcap, SnapLengthCutKeepsTheWireLength) {
+  PcapBuilder b(false, 96, 1);
+  b.packet(10, 20, frame(96, 3), 1500).packet(11, 21, frame(40, 4), 40);
+  std::string in = tempPath("snap.pcap"), out = tempPath("snap-out.pcap");
+  writeFile(in, b.bytes);
+  copyFile(in, out);
+  EXPECT_EQ(readFile(out), b.bytes);
+}
+
+TEST(Pcap, TruncatedRecordIsAnError) {
+  PcapBuilder b;
+  b.packet(1, 1, frame(100, 1)).packet(2, 2, frame(100, 2));
+  b.packet(3, 3, frame(100, 3));
+  std::string in = tempPath("trunc.pcap");
+  writeFile(in, b.bytes.substr(0, b.bytes.size() - 10));
+  nprt_pool pool;
+  nprt_pool_init(&pool);
+  nprt_pcap_in d;
+  char err[512];
+  ASSERT_EQ(nprt_pcap_in_open(&d, in.c_str(), err, sizeof(err)), 0) << err;
+  nprt_pkt *p;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(nprt_pcap_in_next(&d, &pool, 0, &p, err, sizeof(err)),
+              NPRT_PCAP_OK);
+    nprt_pool_free(&pool, p);
+  }
+  EXPECT_EQ(nprt_pcap_in_next(&d, &pool, 0, &p, err, sizeof(err)),
+            NPRT_PCAP_ERROR);
+  EXPECT_NE(std::string(err).find("truncated"), std::string::npos) << err;
+  // The device stays exhausted.
+  EXPECT_EQ(nprt_pcap_in_next(&d, &pool, 0, &p, err, sizeof(err)),
+            NPRT_PCAP_EOF);
+  EXPECT_EQ(d.packets, 2u);
+  nprt_pcap_in_close(&d);
+  nprt_pool_destroy(&pool);
+}
+
+TEST(Pcap, BadMagicIsAnError) {
+  std::string in = tempPath("bad.pcap");
+  writeFile(in, std::string("this is not a capture file at all, honest"));
+  nprt_pcap_in d;
+  char err[512];
+  EXPECT_EQ(nprt_pcap_in_open(&d, in.c_str(), err, sizeof(err)), -1);
+  EXPECT_EQ(std::string(err).rfind("not a pcap file", 0), 0u) << err;
+  writeFile(in, "ab");
+  EXPECT_EQ(nprt_pcap_in_open(&d, in.c_str(), err, sizeof(err)), -1);
+  EXPECT_STREQ(err, "not a pcap file (too short)");
+}
+
+TEST(Pcap, MissingFileIsAnError) {
+  nprt_pcap_in d;
+  char err[512];
+  EXPECT_EQ(nprt_pcap_in_open(&d, "/nonexistent/x.pcap", err, sizeof(err)), -1);
+  EXPECT_STREQ(err, "No such file or directory");
+}
+
+/// FromDevice -> ToDevice through the executor.
+class PcapGraph : public ::testing::Test {
+protected:
+  void SetUp() override {
+    resetState();
+    g = nprt_test_graph_create();
+    uint32_t src = nprt_graph_add_instance(
+        g, "src", "FromDevice", "", "o", nullptr, fromDevice, nullptr, "host");
+    uint32_t sink = nprt_graph_add_instance(g, "sink", "ToDevice", "i", "",
+                                            nullptr, toDevice, nullptr, "host");
+    nprt_graph_connect(g, src, 0, sink, 0, 8, false);
+    nprt_options_init(&opts, "prog", "passthrough");
+  }
+  void TearDown() override {
+    nprt_options_free(&opts);
+    nprt_test_graph_destroy(g);
+  }
+  RunResult runWith(std::vector<std::string> args) {
+    std::vector<char *> argv;
+    static char prog[] = "prog";
+    argv.push_back(prog);
+    for (std::string &a : args)
+      argv.push_back(&a[0]);
+    EXPECT_EQ(nprt_options_parse(&opts, (int)argv.size(), argv.data()),
+              NPRT_PARSE_RUN);
+    return run(g, opts);
+  }
+  nprt_graph *g;
+  nprt_options opts;
+};
+
+TEST_F(PcapGraph, PassthroughIsByteIdentical) {
+  PcapBuilder b(true);
+  for (unsigned i = 0; i < 100; ++i)
+    b.packet(1700000000 + i / 10, i * 1000003u % 1000000000u,
+             frame(60 + (i * 37) % 1454, i));
+  std::string in = tempPath("pt.pcap"), out = tempPath("pt-out.pcap");
+  writeFile(in, b.bytes);
+  RunResult r = runWith({"--in", in, "--out", out});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(readFile(out), b.bytes);
+  EXPECT_NE(r.out.find("src       FromDevice  0           100         0\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("device 0 tx: 100 packets"), std::string::npos);
+  EXPECT_NE(r.out.find("pool: 100 allocated, 100 freed, 0 leaked\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(PcapGraph, TruncatedInputProcessesWhatCameBefore) {
+  PcapBuilder good;
+  good.packet(1, 1, frame(80, 1)).packet(2, 2, frame(80, 2));
+  PcapBuilder b = good;
+  b.packet(3, 3, frame(80, 3));
+  std::string in = tempPath("tr.pcap"), out = tempPath("tr-out.pcap");
+  writeFile(in, b.bytes.substr(0, b.bytes.size() - 1));
+  RunResult r = runWith({"--quiet", "--in=0=" + in, "--out", out});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err.rfind("prog: error: " + in + ": truncated", 0), 0u) << r.err;
+  EXPECT_EQ(readFile(out), good.bytes);
+}
+
+TEST_F(PcapGraph, MissingInputIsAnError) {
+  RunResult r = runWith({"--in", "/nonexistent/in.pcap"});
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.err,
+            "prog: error: /nonexistent/in.pcap: No such file or directory\n");
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(PcapGraph, OutputWithoutFileIsCountedAndDiscarded) {
+  PcapBuilder b;
+  for (unsigned i = 0; i < 7; ++i)
+    b.packet(i, i, frame(100, i));
+  std::string in = tempPath("nofile.pcap"), json = tempPath("nofile.json");
+  writeFile(in, b.bytes);
+  RunResult r = runWith({"--in", in, "--stats-json", json});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("device 0 tx: 7 packets, 700 bytes (no --out: "
+                       "discarded)\n"),
+            std::string::npos)
+      << r.out;
+  std::string text = readFile(json);
+  EXPECT_NE(text.find("\"tx\": [{\"device\": 0, \"file\": null, \"packets\": "
+                      "7, \"bytes\": 700}]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"rx\": [{\"device\": 0, \"file\": \"" + in +
+                      "\", \"packets\": 7, \"bytes\": 700}]"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(PcapGraph, InputDeviceWithoutFileIsEmpty) {
+  RunResult r = runWith({"--quiet"});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(nprt_test_inst(g, 1).in_packets[0], 0u);
+}
+
+} // namespace

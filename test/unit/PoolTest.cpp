@@ -1,0 +1,143 @@
+//===- PoolTest.cpp - packet buffer pool ------------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/nprt/pool.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace {
+
+class Pool : public ::testing::Test {
+protected:
+  void SetUp() override { nprt_pool_init(&pool); }
+  void TearDown() override { nprt_pool_destroy(&pool); }
+  nprt_pool pool;
+};
+
+TEST_F(Pool, ReusesFreedBuffers) {
+  nprt_pkt *a = nprt_pool_alloc(&pool, 60);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->pool, &pool);
+  nprt_pool_free(&pool, a);
+  nprt_pkt *b = nprt_pool_alloc(&pool, 1500);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(b->len, 1500u);
+  EXPECT_EQ(b->headroom, NPRT_PKT_HEADROOM);
+  EXPECT_EQ(b->tailroom, NPRT_POOL_BUF_BYTES - 1500u);
+  nprt_pool_free(&pool, b);
+}
+
+TEST_F(Pool, CountsAllocationsAndHighWater) {
+  nprt_pkt *p[100];
+  for (auto &x : p)
+    x = nprt_pool_alloc(&pool, 64);
+  for (int i = 0; i < 40; ++i)
+    nprt_pool_free(&pool, p[i]);
+  EXPECT_EQ(pool.allocated, 100u);
+  EXPECT_EQ(pool.freed, 40u);
+  EXPECT_EQ(pool.live, 60u);
+  EXPECT_EQ(pool.high_water, 100u);
+  for (int i = 40; i < 100; ++i)
+    nprt_pool_free(&pool, p[i]);
+  EXPECT_EQ(pool.live, 0u);
+  EXPECT_EQ(pool.high_water, 100u);
+}
+
+TEST_F(Pool, FreshPacketHasZeroMetadata) {
+  nprt_pkt *p = nprt_pool_alloc(&pool, 10);
+  p->paint = 7;
+  p->anno = 9;
+  nprt_pool_free(&pool, p);
+  p = nprt_pool_alloc_zeroed(&pool, 10);
+  EXPECT_EQ(p->paint, 0u);
+  EXPECT_EQ(p->anno, 0u);
+  for (uint32_t i = 0; i < 10; ++i)
+    EXPECT_EQ(p->data[i], 0u);
+  nprt_pool_free(&pool, p);
+}
+
+TEST_F(Pool, CloneIsDeepIncludingMetadata) {
+  nprt_pkt *p = nprt_pool_alloc(&pool, 100);
+  for (uint32_t i = 0; i < 100; ++i)
+    p->data[i] = (uint8_t)i;
+  ASSERT_TRUE(nprt_pkt_pull(p, 14));
+  p->in_port = 3;
+  p->paint = 4;
+  p->out_port = 5;
+  p->anno = 0x1122334455667788ull;
+  p->ts_sec = 1700000000;
+  p->ts_frac = 123456789;
+  nprt_pkt_to_buf(p)->ts_nano = 1;
+  nprt_pkt *q = nprt_pool_clone(&pool, p);
+  ASSERT_NE(q, nullptr);
+  EXPECT_NE(q->data, p->data);
+  ASSERT_EQ(q->len, 86u);
+  EXPECT_EQ(0, memcmp(q->data, p->data, 86));
+  EXPECT_EQ(q->in_port, 3u);
+  EXPECT_EQ(q->paint, 4u);
+  EXPECT_EQ(q->out_port, 5u);
+  EXPECT_EQ(q->anno, 0x1122334455667788ull);
+  EXPECT_EQ(q->ts_sec, 1700000000);
+  EXPECT_EQ(q->ts_frac, 123456789);
+  EXPECT_EQ(nprt_pkt_to_buf(q)->ts_nano, 1);
+  q->data[0] = 0xff; // writing the copy leaves the original alone
+  EXPECT_EQ(p->data[0], 14u);
+  EXPECT_EQ(pool.allocated, 2u);
+  nprt_pool_free(&pool, p);
+  nprt_pool_free(&pool, q);
+}
+
+TEST_F(Pool, PushPullTruncateLimits) {
+  nprt_pkt *p = nprt_pool_alloc(&pool, 64);
+  EXPECT_FALSE(nprt_pkt_push(p, NPRT_PKT_HEADROOM + 1));
+  EXPECT_EQ(p->len, 64u);
+  EXPECT_TRUE(nprt_pkt_push(p, NPRT_PKT_HEADROOM));
+  EXPECT_EQ(p->len, 64u + NPRT_PKT_HEADROOM);
+  EXPECT_EQ(p->headroom, 0u);
+  EXPECT_FALSE(nprt_pkt_push(p, 1));
+  EXPECT_FALSE(nprt_pkt_pull(p, p->len + 1));
+  EXPECT_TRUE(nprt_pkt_pull(p, p->len));
+  EXPECT_EQ(p->len, 0u);
+  EXPECT_EQ(p->headroom, 64u + NPRT_PKT_HEADROOM);
+  nprt_pool_free(&pool, p);
+
+  p = nprt_pool_alloc(&pool, 100);
+  nprt_pkt_truncate(p, 200); // longer: no-op
+  EXPECT_EQ(p->len, 100u);
+  nprt_pkt_truncate(p, 40);
+  EXPECT_EQ(p->len, 40u);
+  EXPECT_EQ(p->tailroom, NPRT_POOL_BUF_BYTES - 40u);
+  nprt_pool_free(&pool, p);
+}
+
+TEST_F(Pool, BigPacketsComeFromTheHeap) {
+  nprt_pkt *p = nprt_pool_alloc_zeroed(&pool, 9000);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->pool, nullptr);
+  EXPECT_EQ(p->len, 9000u);
+  EXPECT_EQ(p->headroom, NPRT_PKT_HEADROOM);
+  EXPECT_EQ(p->tailroom, 0u);
+  p->data[8999] = 1;
+  EXPECT_TRUE(nprt_pkt_push(p, 16));
+  nprt_pkt *q = nprt_pool_clone(&pool, p);
+  EXPECT_EQ(q->pool, nullptr);
+  EXPECT_EQ(q->len, 9016u);
+  EXPECT_EQ(q->data[9015], 1u);
+  EXPECT_EQ(pool.heap_allocated, 2u);
+  nprt_pool_free(&pool, p);
+  nprt_pool_free(&pool, q);
+  EXPECT_EQ(pool.allocated, 2u);
+  EXPECT_EQ(pool.freed, 2u);
+  EXPECT_EQ(pool.live, 0u);
+  // A frame of exactly the buffer size still fits a pool buffer.
+  p = nprt_pool_alloc(&pool, NPRT_POOL_BUF_BYTES);
+  EXPECT_EQ(p->pool, &pool);
+  EXPECT_EQ(p->tailroom, 0u);
+  nprt_pool_free(&pool, p);
+}
+
+} // namespace
