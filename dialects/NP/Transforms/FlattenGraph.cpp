@@ -47,6 +47,11 @@ private:
                                       end.getRootReference().getValue());
     return SymbolRefAttr::get(name, end.getNestedReferences());
   }
+  LogicalResult wiredBack() {
+    return instance.emitOpError()
+           << "cannot be flattened: a pass-through of '" << callee.getSymName()
+           << "' is wired back to the instance";
+  }
   LogicalResult cloneInstances();
   LogicalResult stitch(ConnectOp outer);
 
@@ -90,8 +95,11 @@ LogicalResult CompoundInliner::stitch(ConnectOp outer) {
     ConnectOp inner = innerTo.lookup(src.getLeafReference());
     assert(inner && "verified graphs connect every boundary port");
     // A pass-through is stitched from the connection into the compound.
-    if (isBoundary(inner.getSrc()))
+    if (isBoundary(inner.getSrc())) {
+      if (namesInstance(dst, name))
+        return wiredBack();
       return success();
+    }
     src = rename(inner.getSrc());
     lossy |= inner.getLossy();
   }
@@ -105,9 +113,7 @@ LogicalResult CompoundInliner::stitch(ConnectOp outer) {
       ConnectOp next = outerFrom.lookup(inner.getDst().getRootReference());
       assert(next && "verified graphs connect every instance port");
       if (namesInstance(next.getDst(), name))
-        return instance.emitOpError()
-               << "cannot be flattened: a pass-through of '"
-               << callee.getSymName() << "' is wired back to the instance";
+        return wiredBack();
       dst = next.getDst();
       depth = std::max(depth, next.getDepthAttr().getInt());
       lossy |= next.getLossy();
