@@ -141,7 +141,10 @@ def NP_StateRefOp : NP_Op<"state_ref", [
 
 class NP_BodyOp<string mnemonic, list<Trait> traits = []>
     : NP_Op<mnemonic, traits # [
-        HasParent<"ElementOp">, SingleBlockImplicitTerminator<"YieldOp">]> {
+        HasParent<"ElementOp">, SingleBlockImplicitTerminator<"YieldOp">,
+        // Each body is a separate entry point: nothing flows in from the
+        // element, and folded constants materialise inside the body.
+        IsolatedFromAbove]> {
   let regions = (region SizedRegion<1>:$bodyRegion);
   let assemblyFormat = "attr-dict-with-keyword $bodyRegion";
   let skipDefaultBuilders = 1;
