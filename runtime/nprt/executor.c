@@ -63,8 +63,8 @@ static void nprt_inst_main(nprt_inst *self) {
   nprt_barrier(self, NPRT_PHASE_RUN);
   uint32_t batch = 0;
   for (;;) {
-    if (self->iterations && self->n_in && !self->used_device &&
-        nprt_inputs_exhausted(self))
+    if (self->open_inputs == 0 && self->n_in && self->iterations &&
+        !self->used_device && nprt_inputs_exhausted(self))
       nprt_exec_terminate(self);
     self->progress = false;
     ++self->iterations;
@@ -132,9 +132,13 @@ void nprt_exec_block(nprt_inst *self) {
 
 void nprt_exec_terminate(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  for (uint32_t i = 0; i < self->n_out; ++i)
-    if (self->out[i].ch)
-      nprt_chan_close(self->out[i].ch);
+  for (uint32_t i = 0; i < self->n_out; ++i) {
+    nprt_chan *c = self->out[i].ch;
+    if (c) {
+      nprt_chan_close(c);
+      --ex->graph->insts[c->dst]->open_inputs;
+    }
+  }
   for (uint32_t i = 0; i < self->n_in; ++i)
     if (self->in[i].ch)
       nprt_chan_abandon(self->in[i].ch, &ex->pool);
@@ -367,10 +371,13 @@ static int nprt_execute(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
   const nprt_options *o = ex->opts;
   for (uint32_t i = 0; i < g->n_insts; ++i) {
-    g->insts[i]->ex = ex;
-    if (nprt_inst_prepare(g->insts[i]) != 0) {
+    nprt_inst *in = g->insts[i];
+    in->ex = ex;
+    for (uint32_t p = 0; p < in->n_in; ++p)
+      in->open_inputs += in->in[p].ch != NULL;
+    if (nprt_inst_prepare(in) != 0) {
       fprintf(o->err, "%s: error: cannot allocate a stack for '%s'\n", o->prog,
-              g->insts[i]->name);
+              in->name);
       return NPRT_EXIT_ERROR;
     }
   }

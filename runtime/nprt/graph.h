@@ -20,18 +20,31 @@
 
 typedef struct nprt_exec nprt_exec;
 
+/* Packets moved through a connected port are counted once, by its channel
+ * (see nprt_in_packets / nprt_out_packets), not again on the port. */
 typedef struct nprt_in_port {
   nprt_chan *ch; /* NULL when unconnected: reads as closed */
   char *name;
-  uint64_t packets;
 } nprt_in_port;
 
 typedef struct nprt_out_port {
   nprt_chan *ch; /* NULL when unconnected: sends are counted drops */
   char *name;
-  uint64_t packets;
-  uint64_t drops;
+  uint64_t drops; /* sends refused: unconnected, lossy full, consumer gone */
 } nprt_out_port;
+
+/* Values the instance received through `p`. */
+static inline uint64_t nprt_in_packets(const nprt_in_port *p) {
+  if (!p->ch)
+    return 0;
+  return atomic_load_explicit(&p->ch->head, memory_order_acquire) -
+         p->ch->consumer_drops;
+}
+
+/* Values the instance sent through `p` (accepted by the channel). */
+static inline uint64_t nprt_out_packets(const nprt_out_port *p) {
+  return p->ch ? p->ch->packets : 0;
+}
 
 typedef enum nprt_inst_state {
   NPRT_READY,   /* runnable */
@@ -54,7 +67,8 @@ struct nprt_inst {
   nprt_out_port *out;
   uint32_t n_in, n_out;
   nprt_exec *ex;
-  bool progress; /* a value moved during the current handler iteration */
+  bool progress;        /* a value moved during the current handler iteration */
+  uint32_t open_inputs; /* connected input channels not closed yet */
 
   uint32_t id;
   char *name, *element, *placement;

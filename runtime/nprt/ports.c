@@ -24,7 +24,8 @@ static inline nprt_chan *nprt_out_chan(nprt_inst *self, uint32_t port) {
   return port < self->n_out ? self->out[port].ch : NULL;
 }
 
-static uint64_t nprt_recv_slow(nprt_inst *self, uint32_t port) {
+static __attribute__((noinline)) uint64_t nprt_recv_slow(nprt_inst *self,
+                                                         uint32_t port) {
   nprt_chan *c = nprt_in_chan(self, port);
   uint64_t v;
   for (;;) {
@@ -42,7 +43,6 @@ static uint64_t nprt_recv_slow(nprt_inst *self, uint32_t port) {
     self->wait_port = port;
     nprt_exec_block(self);
   }
-  ++self->in[port].packets;
   self->progress = true;
   return v;
 }
@@ -51,7 +51,6 @@ uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
   nprt_chan *c = nprt_in_chan(self, port);
   uint64_t v;
   if (NPRT_LIKELY(c && nprt_chan_pop(c, &v))) {
-    ++self->in[port].packets;
     self->progress = true;
     return v;
   }
@@ -72,7 +71,6 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
   uint64_t v;
   if (!c || !nprt_chan_pop(c, &v))
     return 0;
-  ++self->in[port].packets;
   self->progress = true;
   return v;
 }
@@ -122,8 +120,10 @@ static void nprt_discard(nprt_inst *self, uint64_t v, bool is_pkt) {
   ++self->drops;
 }
 
-static void nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v,
-                           bool is_pkt) {
+/* Everything but a push into a ready, buffered channel: unconnected ports,
+ * gone consumers, full channels, lossy drops, rendezvous. */
+static __attribute__((noinline)) void
+nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v, bool is_pkt) {
   nprt_chan *c = nprt_out_chan(self, port);
   if (!c) {
     if (port < self->n_out)
@@ -131,8 +131,10 @@ static void nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v,
     nprt_discard(self, v, is_pkt);
     return;
   }
+  if (is_pkt)
+    atomic_store_explicit(&c->carries_pkt, true, memory_order_relaxed);
   for (;;) {
-    if (nprt_chan_consumer_gone(c) || c->lossy) {
+    if (nprt_chan_consumer_gone(c)) {
       ++c->drops;
       ++self->out[port].drops;
       nprt_discard(self, v, is_pkt);
@@ -140,41 +142,40 @@ static void nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v,
     }
     if (nprt_chan_push(c, v))
       break;
+    if (c->lossy) {
+      ++c->drops;
+      ++self->out[port].drops;
+      nprt_discard(self, v, is_pkt);
+      return;
+    }
     self->wait = NPRT_WAIT_SEND;
     self->wait_port = port;
     nprt_exec_block(self);
   }
-  ++self->out[port].packets;
   self->progress = true;
+  if (c->depth != 0 || c->lossy)
+    return;
+  /* Rendezvous: the sender completes once the receiver took the value. */
+  uint64_t ticket = nprt_chan_ticket(c) - 1;
+  while (!nprt_chan_taken(c, ticket) && !nprt_chan_consumer_gone(c)) {
+    self->wait = NPRT_WAIT_TAKEN;
+    self->wait_port = port;
+    self->wait_ticket = ticket;
+    nprt_exec_block(self);
+  }
 }
 
 static inline void nprt_send(nprt_inst *self, uint32_t port, uint64_t v,
                              bool is_pkt) {
   nprt_chan *c = nprt_out_chan(self, port);
-  if (NPRT_UNLIKELY(!c || nprt_chan_consumer_gone(c))) {
-    nprt_send_slow(self, port, v, is_pkt);
+  if (NPRT_LIKELY(c && c->depth != 0 && !nprt_chan_consumer_gone(c) &&
+                  (!is_pkt || atomic_load_explicit(&c->carries_pkt,
+                                                   memory_order_relaxed)) &&
+                  nprt_chan_push(c, v))) {
+    self->progress = true;
     return;
   }
-  if (is_pkt && NPRT_UNLIKELY(!atomic_load_explicit(&c->carries_pkt,
-                                                    memory_order_relaxed)))
-    atomic_store_explicit(&c->carries_pkt, true, memory_order_relaxed);
-  uint64_t ticket = nprt_chan_ticket(c);
-  if (NPRT_LIKELY(nprt_chan_push(c, v))) {
-    ++self->out[port].packets;
-    self->progress = true;
-  } else {
-    nprt_send_slow(self, port, v, is_pkt);
-    ticket = nprt_chan_ticket(c) - 1;
-  }
-  /* Rendezvous: the sender completes once the receiver took the value. */
-  if (c->depth == 0 && !c->lossy) {
-    while (!nprt_chan_taken(c, ticket) && !nprt_chan_consumer_gone(c)) {
-      self->wait = NPRT_WAIT_TAKEN;
-      self->wait_port = port;
-      self->wait_ticket = ticket;
-      nprt_exec_block(self);
-    }
-  }
+  nprt_send_slow(self, port, v, is_pkt);
 }
 
 void nprt_send_val(nprt_inst *self, uint32_t port, uint64_t v) {

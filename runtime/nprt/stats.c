@@ -15,14 +15,14 @@
 static uint64_t nprt_sum_in(const nprt_inst *in) {
   uint64_t n = 0;
   for (uint32_t i = 0; i < in->n_in; ++i)
-    n += in->in[i].packets;
+    n += nprt_in_packets(&in->in[i]);
   return n;
 }
 
 static uint64_t nprt_sum_out(const nprt_inst *in) {
   uint64_t n = 0;
   for (uint32_t i = 0; i < in->n_out; ++i)
-    n += in->out[i].packets;
+    n += nprt_out_packets(&in->out[i]);
   return n;
 }
 
@@ -99,14 +99,14 @@ static void nprt_json_element(FILE *f, const nprt_inst *in) {
   for (uint32_t p = 0; p < in->n_in; ++p) {
     fputs(p ? ", {\"port\": " : "{\"port\": ", f);
     nprt_json_str(f, in->in[p].name);
-    fprintf(f, ", \"packets\": %" PRIu64 "}", in->in[p].packets);
+    fprintf(f, ", \"packets\": %" PRIu64 "}", nprt_in_packets(&in->in[p]));
   }
   fputs("],\n     \"out\": [", f);
   for (uint32_t p = 0; p < in->n_out; ++p) {
     fputs(p ? ", {\"port\": " : "{\"port\": ", f);
     nprt_json_str(f, in->out[p].name);
     fprintf(f, ", \"packets\": %" PRIu64 ", \"drops\": %" PRIu64 "}",
-            in->out[p].packets, in->out[p].drops);
+            nprt_out_packets(&in->out[p]), in->out[p].drops);
   }
   fprintf(f,
           "],\n     \"drops\": %" PRIu64 ", \"faults\": %" PRIu64

@@ -65,9 +65,9 @@ nprt_test_inst_stats nprt_test_inst(const nprt_graph *g, uint32_t id) {
   s.faults = in->faults;
   s.allocs = in->allocs;
   for (uint32_t p = 0; p < in->n_in && p < 4; ++p)
-    s.in_packets[p] = in->in[p].packets;
+    s.in_packets[p] = nprt_in_packets(&in->in[p]);
   for (uint32_t p = 0; p < in->n_out && p < 4; ++p) {
-    s.out_packets[p] = in->out[p].packets;
+    s.out_packets[p] = nprt_out_packets(&in->out[p]);
     s.out_drops[p] = in->out[p].drops;
   }
   return s;
