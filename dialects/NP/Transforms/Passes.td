@@ -33,8 +33,10 @@ def FlattenGraph : Pass<"np-flatten-graph", "::mlir::ModuleOp"> {
     placement of the compound instance.
 
     Afterwards the top graph carries the `top` attribute and instantiates
-    only elements, and graphs that no remaining instance refers to are
-    erased.
+    only elements, and it is the only graph left: the other graphs are
+    erased, since nothing refers to them any more. Inner instances take the
+    place of the compound instance; connections inside the compound follow
+    them, and stitched connections replace the outer ones in place.
 
     Example: with
 
@@ -64,8 +66,8 @@ def FlattenGraph : Pass<"np-flatten-graph", "::mlir::ModuleOp"> {
       np.instance @src of @Src
       np.instance @"p/a" of @Fwd {placement = "fpga"}
       np.instance @"p/b" of @Fwd {placement = "fpga"}
-      np.instance @dst of @Dst
       np.connect @"p/a"::@out to @"p/b"::@in depth 4
+      np.instance @dst of @Dst
       np.connect @src::@out to @"p/a"::@in depth 64
       np.connect lossy @"p/b"::@out to @dst::@in depth 8
     }
