@@ -79,6 +79,13 @@ def NP_InstanceOp : NP_Op<"instance", [
                        DefaultValuedStrAttr<StrAttr, "npu">:$placement,
                        OptionalAttr<ArrayAttr>:$args);
   let assemblyFormat = "$sym_name `of` $callee attr-dict";
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::llvm::StringRef":$callee,
+                   CArg<"::llvm::StringRef", "\"npu\"">:$placement), [{
+      build($_builder, $_state, name, callee, placement,
+            /*args=*/::mlir::ArrayAttr());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The element or graph this instance instantiates, or null.

@@ -52,6 +52,11 @@ def NP_TryRecvOp : NP_PortUserOp<"try_recv"> {
   let arguments = (ins FlatSymbolRefAttr:$port);
   let results = (outs I1:$ok, AnyType:$value);
   let assemblyFormat = "$port attr-dict `:` type($value)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$valueType, "::llvm::StringRef":$port), [{
+      build($_builder, $_state, $_builder.getI1Type(), valueType, port);
+    }]>
+  ];
 }
 
 def NP_SendOp : NP_PortUserOp<"send"> {
@@ -87,6 +92,11 @@ def NP_SelectOp : NP_PortUserOp<"select"> {
   let arguments = (ins FlatSymbolRefArrayAttr:$ports);
   let results = (outs I32:$index);
   let assemblyFormat = "$ports attr-dict";
+  let builders = [
+    OpBuilder<(ins "::mlir::ArrayAttr":$ports), [{
+      build($_builder, $_state, $_builder.getI32Type(), ports);
+    }]>
+  ];
 }
 
 //===----------------------------------------------------------------------===//
@@ -126,6 +136,11 @@ def NP_CloneOp : NP_Op<"clone"> {
   let results = (outs Res<NP_PacketType, "the copy",
                           [MemAlloc<NP_PacketResource>]>:$result);
   let assemblyFormat = "$pkt attr-dict";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$pkt), [{
+      build($_builder, $_state, pkt.getType(), pkt);
+    }]>
+  ];
 }
 
 def NP_PktNewOp : NP_Op<"pkt_new"> {
@@ -143,6 +158,11 @@ def NP_PktNewOp : NP_Op<"pkt_new"> {
   let results = (outs Res<NP_PacketType, "the new packet",
                           [MemAlloc<NP_PacketResource>]>:$result);
   let assemblyFormat = "$len attr-dict `:` type($len)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$len), [{
+      build($_builder, $_state, PacketType::get($_builder.getContext()), len);
+    }]>
+  ];
 }
 
 def NP_DeviceRecvOp : NP_Op<"device_recv"> {
@@ -160,6 +180,11 @@ def NP_DeviceRecvOp : NP_Op<"device_recv"> {
   let arguments = (ins I32:$dev);
   let results = (outs NP_PacketType:$result);
   let assemblyFormat = "$dev attr-dict";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$dev), [{
+      build($_builder, $_state, PacketType::get($_builder.getContext()), dev);
+    }]>
+  ];
 }
 
 def NP_DeviceSendOp : NP_Op<"device_send"> {
@@ -194,6 +219,11 @@ def NP_PktLenOp : NP_Op<"pkt_len"> {
                            [MemRead<NP_PacketResource>]>:$pkt);
   let results = (outs I32:$len);
   let assemblyFormat = "$pkt attr-dict";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$pkt), [{
+      build($_builder, $_state, $_builder.getI32Type(), pkt);
+    }]>
+  ];
 }
 
 def NP_PktGetOp : NP_Op<"pkt_get"> {
@@ -304,6 +334,11 @@ class NP_PktResizeOp<string mnemonic> : NP_Op<mnemonic> {
                        I32:$bytes);
   let results = (outs I1:$ok);
   let assemblyFormat = "$pkt `,` $bytes attr-dict";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$pkt, "::mlir::Value":$bytes), [{
+      build($_builder, $_state, $_builder.getI1Type(), pkt, bytes);
+    }]>
+  ];
 }
 
 def NP_PktPullOp : NP_PktResizeOp<"pkt_pull"> {
