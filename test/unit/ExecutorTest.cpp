@@ -260,6 +260,32 @@ TEST_F(Executor, PacketsToAGoneConsumerAreFreedAndCounted) {
       << text;
 }
 
+TEST_F(Executor, FaultsAndAllocationsAreCounted) {
+  uint32_t p = add("p", "Src", "", "o", producePkts);
+  uint32_t f = add("f", "Tee", "i", "o", cloneAndFault);
+  uint32_t c = add("c", "Sink", "i", "", consumePktsThenExit);
+  nprt_graph_connect(g, p, 0, f, 0, 4, false);
+  nprt_graph_connect(g, f, 0, c, 0, 4, false);
+  State[p].limit = 25;
+  State[c].limit = 25;
+  std::string json = tempPath("faults.json");
+  opts.stats_json = json.c_str();
+  RunResult r = run(g, opts);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nprt_test_inst_stats s = nprt_test_inst(g, f);
+  EXPECT_EQ(s.faults, 25u); // kind 2 (clone differs) never happened
+  EXPECT_EQ(s.allocs, 25u);
+  EXPECT_EQ(s.drops, 25u);
+  ASSERT_EQ(State[c].got.size(), 25u);
+  EXPECT_EQ(State[c].got[24], 25u);
+  EXPECT_NE(readFile(json).find("\"drops\": 25, \"faults\": 25, "
+                                "\"allocations\": 25}"),
+            std::string::npos);
+  EXPECT_NE(readFile(json).find("\"pool\": {\"allocated\": 50, \"freed\": "
+                                "50, \"leaked\": 0"),
+            std::string::npos);
+}
+
 TEST_F(Executor, PollingInstanceEndsWhenItsInputsClose) {
   uint32_t p = add("p", "Src", "", "o", produce);
   uint32_t c = add("c", "Poller", "i", "", pollOnly);

@@ -88,6 +88,16 @@ void toDevice(nprt_inst *self) {
   nprt_device_send(self, 0, nprt_recv_pkt(self, 0));
 }
 
+void cloneAndFault(nprt_inst *self) {
+  nprt_pkt *p = nprt_recv_pkt(self, 0);
+  nprt_pkt *q = nprt_clone(self, p);
+  if (nprt_pkt_get_bits(q, 0, 32) != nprt_pkt_get_bits(p, 0, 32))
+    nprt_fault(self, 2);
+  nprt_fault(self, 1);
+  nprt_drop(self, q);
+  nprt_send_pkt(self, 0, p);
+}
+
 void recordSignal(nprt_inst *self, uint64_t arg) {
   InstState &s = st(self);
   s.signal = s.signal * 100 + arg;

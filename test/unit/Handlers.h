@@ -55,6 +55,8 @@ void pollOnly(nprt_inst *self);
 void fromDevice(nprt_inst *self);
 /// Port 0 -> device 0.
 void toDevice(nprt_inst *self);
+/// Forwards packets; clones each (dropping the clone) and counts a fault.
+void cloneAndFault(nprt_inst *self);
 /// Signal handler: signal = signal * 100 + arg.
 void recordSignal(nprt_inst *self, uint64_t arg);
 /// Records the signal value seen by the first handler run, then ends.
