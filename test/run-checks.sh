@@ -11,6 +11,8 @@ gtest_xml="$testbin/unit-results.xml"
 gtest_rc=$?
 g_total=$(grep -o 'tests="[0-9]*"' "$gtest_xml" | head -1 | grep -o '[0-9]*')
 g_fail=$(grep -o 'failures="[0-9]*"' "$gtest_xml" | head -1 | grep -o '[0-9]*')
+g_off=$(grep -o 'disabled="[0-9]*"' "$gtest_xml" | head -1 | grep -o '[0-9]*')
+g_total=$((g_total - ${g_off:-0}))
 echo "GoogleTest: $((g_total - g_fail)) passed, $g_fail failed"
 
 lit_json="$testbin/lit-results.json"

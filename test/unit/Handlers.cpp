@@ -98,7 +98,7 @@ void cloneAndFault(nprt_inst *self) {
   nprt_send_pkt(self, 0, p);
 }
 
-void recordSignal(nprt_inst *self, uint64_t arg) {
+void recordSignal(nprt_inst *self, int64_t arg) {
   InstState &s = st(self);
   s.signal = s.signal * 100 + arg;
 }

@@ -58,7 +58,7 @@ void toDevice(nprt_inst *self);
 /// Forwards packets; clones each (dropping the clone) and counts a fault.
 void cloneAndFault(nprt_inst *self);
 /// Signal handler: signal = signal * 100 + arg.
-void recordSignal(nprt_inst *self, uint64_t arg);
+void recordSignal(nprt_inst *self, int64_t arg);
 /// Records the signal value seen by the first handler run, then ends.
 void reportSignal(nprt_inst *self);
 

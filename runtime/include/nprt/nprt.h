@@ -27,7 +27,7 @@ typedef struct nprt_inst nprt_inst;
 typedef struct nprt_graph nprt_graph;
 
 typedef void (*nprt_fn)(nprt_inst *self);
-typedef void (*nprt_signal_fn)(nprt_inst *self, uint64_t arg);
+typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
 
 /*--- Graph construction (called from the generated npcc_build_graph) ---*/
 

@@ -1,0 +1,254 @@
+//===- AST.h - NPL abstract syntax tree --------------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The AST is produced by the ANTLR-based parser and consumed by Sema and
+// MLIRGen. It has no ANTLR or MLIR dependency so that code built without
+// exceptions can use it. Nodes are deliberately plain: one struct per
+// syntactic category with a kind tag, owned through unique_ptr.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_FRONTEND_AST_H
+#define NPCC_FRONTEND_AST_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npcc::ast {
+
+struct Loc {
+  const std::string *file = nullptr;
+  unsigned line = 0, col = 0;
+};
+
+struct Expr;
+struct Stmt;
+struct RecordDecl;
+struct TypeRef;
+using ExprPtr = std::unique_ptr<Expr>;
+using StmtPtr = std::unique_ptr<Stmt>;
+using TypeRefPtr = std::unique_ptr<TypeRef>;
+using Block = std::vector<StmtPtr>;
+
+/// A type as written: a name (`u16`, `pkt`, `IPv4`) or `[elem; size]`.
+struct TypeRef {
+  enum Kind { Named, Array } kind = Named;
+  Loc loc;
+  std::string name;
+  TypeRefPtr elem;
+  ExprPtr size;
+};
+
+/// A semantic type, computed by Sema and attached to every expression.
+struct Ty {
+  enum Kind : uint8_t {
+    Error,  // already diagnosed; suppresses follow-on errors
+    Void,
+    Bool,
+    Int,    // width, isSigned
+    IntLit, // an integer literal not yet given a width by its context
+    Pkt,
+    Str,
+    Header, // a view of a header at an offset in a packet: record
+    Record, // a struct value: record
+    Array,  // elem[len]; len 0 while it depends on a parameter
+    Port,   // a port (or port array when len != 0) carrying elem
+  } kind = Error;
+  bool isSigned = false;
+  unsigned width = 0;
+  uint64_t len = 0;
+  const RecordDecl *record = nullptr;
+  std::shared_ptr<Ty> elem;
+
+  static Ty integer(unsigned w, bool s) {
+    Ty t;
+    t.kind = Int;
+    t.width = w;
+    t.isSigned = s;
+    return t;
+  }
+  static Ty of(Kind k) {
+    Ty t;
+    t.kind = k;
+    return t;
+  }
+  bool isInt() const { return kind == Int || kind == IntLit; }
+  bool operator==(const Ty &o) const;
+  bool operator!=(const Ty &o) const { return !(*this == o); }
+  std::string str() const;
+};
+
+struct Expr {
+  enum Kind {
+    IntLit,     // value
+    BoolLit,    // value
+    StrLit,     // text
+    Name,       // text
+    Unary,      // text=op, args[0]
+    Binary,     // text=op, args[0..1]
+    Cond,       // args[0] ? args[1] : args[2]
+    Call,       // text=callee, args
+    Recv,       // args (port reference)
+    Field,      // args[0].text
+    Index,      // args[0][args[1]]
+    Cast,       // args[0] as type
+    HeaderView, // header<text>(args)
+    ArrayLit,   // [args]
+  } kind;
+  Loc loc;
+  std::string text;
+  uint64_t value = 0;
+  std::vector<ExprPtr> args;
+  TypeRefPtr type;
+  Ty ty; // set by Sema
+};
+
+struct SelectCase {
+  Loc loc;
+  std::string var;
+  ExprPtr port; // a Name, or an Index into a port array
+  Block body;
+};
+
+struct Stmt {
+  enum Kind {
+    Let,    // name (: type)? = init
+    Var,    // name (: type)? (= init)?
+    Assign, // target op value   (op is "=", "+=", ...)
+    If,     // cond, body, elseBody
+    IfLet,  // name = init (try_recv), body, elseBody
+    For,    // name in lo..hi body
+    Unroll, // name in lo..hi max bound body
+    While,  // cond max bound body
+    Select, // cases
+    Return,
+    ExprStmt,
+    Nested, // { body }
+  } kind;
+  Loc loc;
+  std::string name, op;
+  TypeRefPtr type;
+  ExprPtr init, target, cond, lo, hi, bound;
+  Block body, elseBody;
+  std::vector<SelectCase> cases;
+};
+
+struct Param {
+  Loc loc;
+  std::string name;
+  TypeRefPtr type;
+  bool variadic = false;
+  ExprPtr defaultValue;
+};
+
+struct Field {
+  Loc loc;
+  std::string name;
+  TypeRefPtr type;
+};
+
+struct PortDecl {
+  Loc loc;
+  bool isInput = true;
+  std::string name;
+  ExprPtr arraySize; // null for a single port
+  TypeRefPtr type;
+};
+
+struct StateVar {
+  Loc loc;
+  std::string name;
+  TypeRefPtr type;
+  ExprPtr init;
+};
+
+struct ElementDecl {
+  Loc loc;
+  std::string name;
+  std::vector<Param> params;
+  std::vector<PortDecl> ports;
+  std::vector<StateVar> state;
+  bool hasInit = false, hasHandler = false, hasSignal = false;
+  Loc initLoc, handlerLoc, signalLoc;
+  Block init, handler, signal;
+  std::string signalArg;
+  TypeRefPtr signalType;
+};
+
+struct InstanceDecl {
+  Loc loc;
+  std::string name, callee, placement;
+  Loc calleeLoc, placementLoc;
+  std::vector<ExprPtr> args;
+};
+
+/// One side of a connection: `inst`, `inst.port`, `inst.port[i]`, or a
+/// boundary port of the enclosing graph.
+struct Endpoint {
+  Loc loc;
+  std::string inst, port;
+  ExprPtr index;
+};
+
+struct Connection {
+  Loc loc;
+  std::vector<Endpoint> chain;
+  std::vector<bool> lossy; // per arrow, chain.size() - 1 entries
+  std::vector<std::pair<std::string, ExprPtr>> attrs;
+  std::vector<Loc> attrLocs;
+};
+
+struct GraphDecl {
+  Loc loc;
+  std::string name;
+  std::vector<Param> params;
+  std::vector<PortDecl> ports;
+  std::vector<InstanceDecl> instances;
+  std::vector<Connection> connections;
+};
+
+struct MatchDecl {
+  Loc loc;
+  std::string name;
+  std::vector<Param> params;
+  Block body;
+};
+
+struct ConstDecl {
+  Loc loc;
+  std::string name;
+  TypeRefPtr type;
+  ExprPtr value;
+};
+
+struct RecordDecl { // struct or header
+  Loc loc;
+  bool isHeader = false;
+  std::string name;
+  std::vector<Field> fields;
+};
+
+struct ImportDecl {
+  Loc loc;
+  std::string path;
+};
+
+/// Everything parsed from one file and, after import resolution, from the
+/// files it imports (in import order, each file once).
+struct Module {
+  std::vector<ImportDecl> imports;
+  std::vector<ConstDecl> consts;
+  std::vector<RecordDecl> records;
+  std::vector<ElementDecl> elements;
+  std::vector<GraphDecl> graphs;
+  std::vector<MatchDecl> matches;
+};
+
+/// Prints the AST as indented text (`npcc --target=ast`).
+void dump(const Module &m, std::string &out);
+
+} // namespace npcc::ast
+
+#endif // NPCC_FRONTEND_AST_H

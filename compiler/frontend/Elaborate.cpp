@@ -1,0 +1,780 @@
+//===- Elaborate.cpp - instance arguments, specialisation, graphs ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Elements are specialised once per distinct argument list, as ClickNP
+// generates one kernel per element instance: parameters become constants,
+// port arrays get a fixed size, and connections can be checked exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/MLIRGen.h"
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace npcc;
+using namespace npcc::ast;
+namespace np = npcc::np;
+
+//===----------------------------------------------------------------------===//
+// Compile-time values
+//===----------------------------------------------------------------------===//
+
+std::string CValue::key() const {
+  switch (kind) {
+  case Int:
+    return std::to_string(i);
+  case Bool:
+    return i ? "true" : "false";
+  case Str:
+    return "\"" + s + "\"";
+  case List: {
+    std::string k = "[";
+    for (const CValue &v : list)
+      k += v.key() + ",";
+    return k + "]";
+  }
+  }
+  return "";
+}
+
+mlir::Attribute CValue::toAttr(mlir::Builder &b) const {
+  switch (kind) {
+  case Int:
+    return b.getI64IntegerAttr((int64_t)i);
+  case Bool:
+    return b.getBoolAttr(i != 0);
+  case Str:
+    return b.getStringAttr(s);
+  case List: {
+    llvm::SmallVector<mlir::Attribute> as;
+    for (const CValue &v : list)
+      as.push_back(v.toAttr(b));
+    return b.getArrayAttr(as);
+  }
+  }
+  return {};
+}
+
+std::optional<CValue> ConstEval::eval(const Expr &e, llvm::StringRef what) {
+  return evalImpl(e, true, what);
+}
+std::optional<CValue> ConstEval::tryEval(const Expr &e) {
+  return evalImpl(e, false, "");
+}
+
+/// Truncates `v` to the width of `t` (sign-extending signed types), so that
+/// folded constants wrap exactly like the generated code.
+static uint64_t wrapTo(uint64_t v, const Ty &t) {
+  if (t.kind != Ty::Int || t.width >= 64)
+    return v;
+  uint64_t mask = (1ull << t.width) - 1;
+  v &= mask;
+  if (t.isSigned && (v >> (t.width - 1)))
+    v |= ~mask;
+  return v;
+}
+
+std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
+                                          llvm::StringRef what) {
+  auto fail = [&]() -> std::optional<CValue> {
+    if (report)
+      sema.error(e.loc) << what << " is not a compile-time constant";
+    return std::nullopt;
+  };
+  CValue r;
+  r.loc = e.loc;
+  switch (e.kind) {
+  case Expr::IntLit:
+    r.i = e.value;
+    return r;
+  case Expr::BoolLit:
+    r.kind = CValue::Bool;
+    r.i = e.value;
+    return r;
+  case Expr::StrLit:
+    r.kind = CValue::Str;
+    r.s = e.text;
+    return r;
+  case Expr::Name: {
+    auto it = env.find(e.text);
+    if (it != env.end())
+      return it->second;
+    if (const ConstDecl *c = sema.lookupConst(e.text)) {
+      auto v = evalImpl(*c->value, report, what);
+      if (v)
+        v->i = wrapTo(v->i, c->value->ty);
+      return v;
+    }
+    return fail();
+  }
+  case Expr::Unary: {
+    auto a = evalImpl(*e.args[0], report, what);
+    if (!a)
+      return a;
+    if (e.text == "!")
+      a->i = !a->i;
+    else if (e.text == "-")
+      a->i = wrapTo(0 - a->i, e.ty);
+    else
+      a->i = wrapTo(~a->i, e.ty);
+    return a;
+  }
+  case Expr::Binary: {
+    auto a = evalImpl(*e.args[0], report, what);
+    if (!a)
+      return a;
+    auto b = evalImpl(*e.args[1], report, what);
+    if (!b)
+      return b;
+    const Ty &ot = e.args[0]->ty;
+    bool sgn = ot.kind == Ty::Int && ot.isSigned;
+    int64_t x = (int64_t)a->i, y = (int64_t)b->i;
+    uint64_t u = a->i, v = b->i, res = 0;
+    llvm::StringRef op = e.text;
+    bool cmp = false;
+    if (op == "+")
+      res = u + v;
+    else if (op == "-")
+      res = u - v;
+    else if (op == "*")
+      res = u * v;
+    else if (op == "/")
+      res = v == 0 ? 0 : sgn ? (uint64_t)(x / y) : u / v;
+    else if (op == "%")
+      res = v == 0 ? 0 : sgn ? (uint64_t)(x % y) : u % v;
+    else if (op == "&" || op == "&&")
+      res = u & v;
+    else if (op == "|" || op == "||")
+      res = u | v;
+    else if (op == "^")
+      res = u ^ v;
+    else if (op == "<<")
+      res = v >= 64 ? 0 : u << v;
+    else if (op == ">>")
+      res = v >= 64 ? 0 : sgn ? (uint64_t)(x >> v) : u >> v;
+    else {
+      cmp = true;
+      if (op == "==")
+        res = u == v;
+      else if (op == "!=")
+        res = u != v;
+      else if (op == "<")
+        res = sgn ? x < y : u < v;
+      else if (op == "<=")
+        res = sgn ? x <= y : u <= v;
+      else if (op == ">")
+        res = sgn ? x > y : u > v;
+      else
+        res = sgn ? x >= y : u >= v;
+    }
+    r.kind = cmp || a->kind == CValue::Bool ? CValue::Bool : CValue::Int;
+    r.i = r.kind == CValue::Int ? wrapTo(res, e.ty) : res;
+    return r;
+  }
+  case Expr::Cond: {
+    auto c = evalImpl(*e.args[0], report, what);
+    if (!c)
+      return c;
+    return evalImpl(*e.args[c->i ? 1 : 2], report, what);
+  }
+  case Expr::Cast: {
+    auto a = evalImpl(*e.args[0], report, what);
+    if (!a)
+      return a;
+    if (e.ty.kind == Ty::Bool) {
+      a->kind = CValue::Bool;
+      a->i = a->i != 0;
+    } else {
+      const Ty &from = e.args[0]->ty;
+      a->i = wrapTo(wrapTo(a->i, from), e.ty);
+      a->kind = CValue::Int;
+    }
+    return a;
+  }
+  case Expr::ArrayLit: {
+    r.kind = CValue::List;
+    for (const ExprPtr &x : e.args) {
+      auto v = evalImpl(*x, report, what);
+      if (!v)
+        return v;
+      r.list.push_back(*v);
+    }
+    return r;
+  }
+  case Expr::Call:
+    if (e.text == "len" && e.args.size() == 1 &&
+        e.args[0]->kind == Expr::Name) {
+      auto it = env.find(e.args[0]->text);
+      if (it != env.end() && it->second.kind == CValue::List) {
+        r.i = it->second.list.size();
+        return r;
+      }
+    }
+    return fail();
+  default:
+    return fail();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Classifier patterns
+//===----------------------------------------------------------------------===//
+
+static int hexDigit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  c = (char)std::tolower((unsigned char)c);
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool npcc::parseClassifierPattern(llvm::StringRef text,
+                                  std::vector<PatternClause> &out,
+                                  std::string &error) {
+  llvm::SmallVector<llvm::StringRef> clauses;
+  text.trim().split(clauses, ' ', -1, /*KeepEmpty=*/false);
+  if (clauses.size() == 1 && clauses[0] == "-")
+    return true;
+  if (clauses.empty()) {
+    error = "empty pattern; use \"-\" to match every packet";
+    return false;
+  }
+  for (llvm::StringRef c : clauses) {
+    auto [offText, rest] = c.split('/');
+    auto [valText, maskText] = rest.split('%');
+    PatternClause pc;
+    if (offText.getAsInteger(10, pc.offset) || valText.empty()) {
+      error = "clause '" + c.str() + "' is not OFFSET/HEXVALUE[%HEXMASK]";
+      return false;
+    }
+    if (valText.size() % 2 || (!maskText.empty() &&
+                               maskText.size() != valText.size())) {
+      error = "clause '" + c.str() +
+              "' needs whole bytes, and a mask as long as its value";
+      return false;
+    }
+    for (size_t i = 0; i < valText.size(); i += 2) {
+      uint8_t v = 0, m = 0;
+      for (size_t k = 0; k < 2; ++k) {
+        char ch = valText[i + k];
+        int d = ch == '?' ? 0 : hexDigit(ch);
+        int md = ch == '?' ? 0 : 0xf;
+        if (!maskText.empty()) {
+          int mm = hexDigit(maskText[i + k]);
+          if (mm < 0) {
+            error = "bad hex digit in mask of '" + c.str() + "'";
+            return false;
+          }
+          md &= mm;
+        }
+        if (d < 0) {
+          error = "bad hex digit in '" + c.str() + "'";
+          return false;
+        }
+        v = (uint8_t)(v << 4 | (d & md));
+        m = (uint8_t)(m << 4 | md);
+      }
+      pc.value.push_back(v);
+      pc.mask.push_back(m);
+    }
+    out.push_back(std::move(pc));
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Graph elaboration
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class Elaborator {
+public:
+  Elaborator(Sema &sema, mlir::ModuleOp module)
+      : sema(sema), module(module), b(module.getContext()) {}
+
+  /// Returns the symbol of the specialised element or graph, or "" on error.
+  std::string instantiate(const InstanceDecl &inst, const Env &callerEnv);
+  std::string elaborateGraph(const GraphDecl &g, Env env,
+                             const std::string &key);
+  ElementSpec *specFor(const std::string &symbol) {
+    auto it = elementSpecs.find(symbol);
+    return it == elementSpecs.end() ? nullptr : &it->second;
+  }
+  std::map<std::string, std::string> graphSymbols; // key -> symbol
+
+private:
+  bool bindArgs(const std::vector<Param> &params, const InstanceDecl &inst,
+                const Env &callerEnv, Env &out);
+  std::string specializeElement(const ElementDecl &e, Env env,
+                                const std::string &key);
+
+  struct GraphPorts {
+    std::vector<ElementSpec::Port> ports;
+  };
+
+  Sema &sema;
+  mlir::ModuleOp module;
+  mlir::OpBuilder b;
+  std::map<std::string, std::string> elementSymbols; // key -> symbol
+  std::map<std::string, ElementSpec> elementSpecs;   // symbol -> spec
+  std::map<std::string, GraphPorts> graphPorts;      // symbol -> ports
+  llvm::StringMap<unsigned> symbolCounts;
+
+  std::string freshSymbol(const std::string &base) {
+    unsigned n = symbolCounts[base]++;
+    return n == 0 ? base : base + "_" + std::to_string(n);
+  }
+  friend struct ConnectionChecker;
+};
+
+} // namespace
+
+bool Elaborator::bindArgs(const std::vector<Param> &params,
+                          const InstanceDecl &inst, const Env &callerEnv,
+                          Env &out) {
+  ConstEval ce(sema, callerEnv);
+  size_t nFixed = params.size();
+  bool variadic = !params.empty() && params.back().variadic;
+  if (variadic)
+    --nFixed;
+  size_t required = 0;
+  for (size_t i = 0; i < nFixed; ++i)
+    if (!params[i].defaultValue)
+      required = i + 1;
+  if (inst.args.size() < required ||
+      (!variadic && inst.args.size() > nFixed)) {
+    auto d = sema.error(inst.loc);
+    d << "'" << inst.callee << "' takes "
+      << (variadic ? "at least " : "") << required << " argument"
+      << (required == 1 ? "" : "s") << ", " << inst.args.size() << " given";
+    return false;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < nFixed; ++i) {
+    const Param &p = params[i];
+    Ty t = sema.resolve(*p.type, false);
+    const Expr *arg = i < inst.args.size() ? inst.args[i].get()
+                                           : p.defaultValue.get();
+    // Arguments were parsed but not type-checked: give literals the type of
+    // the parameter before evaluating.
+    auto v = i < inst.args.size()
+                 ? ConstEval(sema, callerEnv).eval(*arg, "argument")
+                 : ConstEval(sema, Env()).eval(*arg, "default value");
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    bool typeOk = (t.kind == Ty::Int && v->kind == CValue::Int) ||
+                  (t.kind == Ty::Bool && v->kind == CValue::Bool) ||
+                  (t.kind == Ty::Str && v->kind == CValue::Str);
+    if (typeOk && t.kind == Ty::Int && t.width < 64 && !t.isSigned &&
+        (v->i >> t.width) != 0) {
+      sema.error(arg->loc) << "argument " << (int64_t)v->i
+                           << " does not fit in parameter '" << p.name
+                           << "' of type '" << t.str() << "'";
+      ok = false;
+      continue;
+    }
+    if (!typeOk) {
+      sema.errorWithNote(arg->loc,
+                         "argument for parameter '" + p.name +
+                             "' must be of type '" + t.str() + "'",
+                         p.loc, "parameter declared here");
+      ok = false;
+      continue;
+    }
+    out[p.name] = *v;
+  }
+  if (variadic) {
+    CValue list;
+    list.kind = CValue::List;
+    Ty t = sema.resolve(*params.back().type, false);
+    for (size_t i = nFixed; i < inst.args.size(); ++i) {
+      auto v = ce.eval(*inst.args[i], "argument");
+      if (!v) {
+        ok = false;
+        continue;
+      }
+      if ((t.kind == Ty::Str) != (v->kind == CValue::Str)) {
+        sema.error(inst.args[i]->loc)
+            << "argument must be of type '" << t.str() << "'";
+        ok = false;
+      }
+      list.list.push_back(*v);
+    }
+    out[params.back().name] = list;
+  }
+  return ok;
+}
+
+std::string Elaborator::instantiate(const InstanceDecl &inst,
+                                    const Env &callerEnv) {
+  Env env;
+  if (const ElementDecl *e = sema.lookupElement(inst.callee)) {
+    if (!bindArgs(e->params, inst, callerEnv, env))
+      return "";
+    std::string key = e->name + "(";
+    for (const Param &p : e->params)
+      key += env[p.name].key() + ",";
+    return specializeElement(*e, std::move(env), key + ")");
+  }
+  const GraphDecl *g = sema.lookupGraph(inst.callee);
+  if (!g)
+    return ""; // reported by Sema
+  if (!bindArgs(g->params, inst, callerEnv, env))
+    return "";
+  std::string key = g->name + "(";
+  for (const Param &p : g->params)
+    key += env[p.name].key() + ",";
+  return elaborateGraph(*g, std::move(env), key + ")");
+}
+
+std::string Elaborator::specializeElement(const ElementDecl &e, Env env,
+                                          const std::string &key) {
+  auto it = elementSymbols.find(key);
+  if (it != elementSymbols.end())
+    return it->second;
+  std::string sym = freshSymbol(e.name);
+  elementSymbols[key] = sym;
+  ElementSpec &spec = elementSpecs[sym];
+  spec.decl = &e;
+  spec.env = std::move(env);
+  spec.symbol = sym;
+  ConstEval ce(sema, spec.env);
+  bool ok = true;
+  for (const PortDecl &p : e.ports) {
+    Ty elem = sema.resolve(*p.type, false);
+    if (!p.arraySize) {
+      spec.ports.push_back({p.name, p.isInput, elem, &p});
+      continue;
+    }
+    auto n = ce.eval(*p.arraySize, "port array size");
+    if (!n) {
+      ok = false;
+      continue;
+    }
+    spec.portArraySizes[p.name] = n->i;
+    for (uint64_t k = 0; k < n->i; ++k)
+      spec.ports.push_back(
+          {p.name + "[" + std::to_string(k) + "]", p.isInput, elem, &p});
+  }
+  if (!ok || !emitElement(sema, module, spec)) {
+    elementSymbols[key] = "";
+    return "";
+  }
+  return sym;
+}
+
+//===----------------------------------------------------------------------===//
+// Connections
+//===----------------------------------------------------------------------===//
+
+namespace npcc {
+struct ConnectionChecker {
+  Elaborator &el;
+  Sema &sema;
+  const GraphDecl &g;
+  ConstEval ce;
+  mlir::OpBuilder &b;
+
+  struct InstInfo {
+    const InstanceDecl *decl;
+    std::string symbol;
+    const std::vector<ElementSpec::Port> *ports;
+  };
+  llvm::StringMap<InstInfo> insts;
+  std::vector<ElementSpec::Port> boundary;
+  // Port key ("inst.port" or "port") -> location of the connection using it.
+  llvm::StringMap<Loc> used;
+
+  struct End {
+    std::string inst; // empty for a boundary port
+    const ElementSpec::Port *port = nullptr;
+    std::string text() const {
+      return inst.empty() ? port->name : inst + "." + port->name;
+    }
+  };
+
+  std::optional<End> resolve(const Endpoint &ep, bool asSource) {
+    End end;
+    const std::vector<ElementSpec::Port> *ports;
+    std::string portName = ep.port;
+    auto ii = insts.find(ep.inst);
+    if (ii == insts.end()) {
+      if (!ep.port.empty()) {
+        sema.error(ep.loc) << "unknown instance '" << ep.inst << "'";
+        return std::nullopt;
+      }
+      ports = &boundary;
+      portName = ep.inst;
+      auto f = llvm::find_if(*ports, [&](auto &p) { return p.name == portName; });
+      if (f == ports->end()) {
+        sema.error(ep.loc) << "unknown instance or port '" << ep.inst << "'";
+        return std::nullopt;
+      }
+      end.port = &*f;
+      return end;
+    }
+    end.inst = ep.inst;
+    ports = ii->second.ports;
+    if (!ports)
+      return std::nullopt; // the instance failed to elaborate
+    if (portName.empty()) {
+      // A bare instance means its only port of the needed direction.
+      const ElementSpec::Port *only = nullptr;
+      unsigned count = 0;
+      for (auto &p : *ports)
+        if (p.isInput != asSource) {
+          only = &p;
+          ++count;
+        }
+      if (count != 1) {
+        sema.error(ep.loc) << "instance '" << ep.inst << "' has " << count
+                           << (asSource ? " output" : " input")
+                           << " ports; name one as '" << ep.inst
+                           << ".port'";
+        return std::nullopt;
+      }
+      end.port = only;
+      return end;
+    }
+    if (ep.index) {
+      auto k = ce.eval(*ep.index, "port index");
+      if (!k)
+        return std::nullopt;
+      portName += "[" + std::to_string(k->i) + "]";
+    }
+    auto f = llvm::find_if(*ports, [&](auto &p) { return p.name == portName; });
+    if (f == ports->end()) {
+      sema.error(ep.loc) << "instance '" << ep.inst << "' has no port '"
+                         << portName << "'";
+      return std::nullopt;
+    }
+    end.port = &*f;
+    return end;
+  }
+
+  void connect(const Endpoint &from, const Endpoint &to, bool lossy,
+               int64_t depth, const Loc &loc) {
+    auto s = resolve(from, true);
+    auto d = resolve(to, false);
+    if (!s || !d)
+      return;
+    // Inside a graph, an instance output and a boundary input are sources.
+    bool srcOk = s->inst.empty() ? s->port->isInput : !s->port->isInput;
+    bool dstOk = d->inst.empty() ? !d->port->isInput : d->port->isInput;
+    if (!srcOk) {
+      sema.errorWithNote(from.loc,
+                         "connection starts at '" + s->text() +
+                             "', which is not an output",
+                         s->port->decl->loc, "declared here");
+      return;
+    }
+    if (!dstOk) {
+      sema.errorWithNote(to.loc,
+                         "connection ends at '" + d->text() +
+                             "', which is not an input",
+                         d->port->decl->loc, "declared here");
+      return;
+    }
+    if (s->port->elem != d->port->elem) {
+      auto diag = sema.error(loc);
+      diag << "connection from '" << s->text() << "' of type '"
+           << s->port->elem.str() << "' to '" << d->text() << "' of type '"
+           << d->port->elem.str() << "'";
+      diag.attachNote(toLoc(sema.getContext(), s->port->decl->loc))
+          << "'" << s->text() << "' declared here";
+      diag.attachNote(toLoc(sema.getContext(), d->port->decl->loc))
+          << "'" << d->text() << "' declared here";
+      return;
+    }
+    for (End *e : {&*s, &*d}) {
+      auto [it, inserted] = used.try_emplace(e->text(), loc);
+      if (!inserted) {
+        sema.errorWithNote(loc,
+                           "port '" + e->text() + "' is already connected",
+                           it->second, "previous connection is here");
+        return;
+      }
+    }
+    auto ref = [&](const End &e) -> mlir::SymbolRefAttr {
+      auto port = mlir::FlatSymbolRefAttr::get(b.getContext(), e.port->name);
+      if (e.inst.empty())
+        return port;
+      return mlir::SymbolRefAttr::get(b.getStringAttr(e.inst), {port});
+    };
+    auto op = b.create<np::ConnectOp>(toLoc(sema.getContext(), loc), ref(*s),
+                                      ref(*d), depth);
+    if (lossy)
+      op.setLossy(true);
+  }
+};
+} // namespace npcc
+
+static constexpr int64_t kDefaultDepth = 64;
+
+std::string Elaborator::elaborateGraph(const GraphDecl &g, Env env,
+                                       const std::string &key) {
+  auto it = graphSymbols.find(key);
+  if (it != graphSymbols.end())
+    return it->second;
+  std::string sym = freshSymbol(g.name);
+  graphSymbols[key] = sym;
+  unsigned errorsBefore = sema.errorCount();
+
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto graph = b.create<np::GraphOp>(toLoc(sema.getContext(), g.loc), sym);
+  b.setInsertionPointToStart(&graph.getBodyRegion().front());
+
+  ConnectionChecker cc{*this, sema, g, ConstEval(sema, env), b, {}, {}, {}};
+  auto &gp = graphPorts[sym];
+  for (const PortDecl &p : g.ports) {
+    Ty elem = sema.resolve(*p.type, false);
+    gp.ports.push_back({p.name, p.isInput, elem, &p});
+    b.create<np::PortOp>(toLoc(sema.getContext(), p.loc), p.name,
+                         p.isInput ? np::PortDirection::In
+                                   : np::PortDirection::Out,
+                         toMLIRType(sema.getContext(), elem));
+  }
+  cc.boundary = gp.ports;
+  for (const InstanceDecl &inst : g.instances) {
+    std::string callee = instantiate(inst, env);
+    const std::vector<ElementSpec::Port> *ports = nullptr;
+    if (!callee.empty()) {
+      if (ElementSpec *es = specFor(callee))
+        ports = &es->ports;
+      else
+        ports = &graphPorts[callee].ports;
+    }
+    cc.insts[inst.name] = {&inst, callee, ports};
+    if (callee.empty())
+      continue;
+    llvm::SmallVector<mlir::Attribute> args;
+    for (const ExprPtr &a : inst.args)
+      if (auto v = ConstEval(sema, env).tryEval(*a))
+        args.push_back(v->toAttr(b));
+    b.create<np::InstanceOp>(
+        toLoc(sema.getContext(), inst.loc), inst.name, callee,
+        inst.placement.empty() ? "npu" : inst.placement,
+        args.empty() ? mlir::ArrayAttr() : b.getArrayAttr(args));
+  }
+  for (const Connection &c : g.connections) {
+    int64_t depth = kDefaultDepth;
+    bool attrsOk = true;
+    for (size_t i = 0; i < c.attrs.size(); ++i) {
+      auto &[name, value] = c.attrs[i];
+      if (name != "depth") {
+        sema.error(c.attrLocs[i]) << "unknown channel attribute '" << name
+                                  << "'; expected 'depth'";
+        attrsOk = false;
+        continue;
+      }
+      auto v = cc.ce.eval(*value, "channel depth");
+      if (!v) {
+        attrsOk = false;
+        continue;
+      }
+      // Evaluated without a type context, so negative values show as such.
+      if ((int64_t)v->i < 0 || v->i > (1u << 24)) {
+        sema.error(value->loc) << "channel depth must be between 0 and "
+                               << (1u << 24) << ", got " << (int64_t)v->i;
+        attrsOk = false;
+        continue;
+      }
+      depth = (int64_t)v->i;
+    }
+    if (!attrsOk)
+      continue;
+    for (size_t k = 0; k + 1 < c.chain.size(); ++k) {
+      const Endpoint &from = c.chain[k], &to = c.chain[k + 1];
+      if (k > 0 && !from.port.empty()) {
+        sema.error(from.loc) << "a port name is only allowed at the ends of "
+                                "a chain; split the connection";
+        break;
+      }
+      cc.connect(from, to, c.lossy[k], depth, c.loc);
+    }
+  }
+  // Every port of every instance, and every boundary port, is connected.
+  if (sema.errorCount() == errorsBefore) {
+    for (const InstanceDecl &inst : g.instances) {
+      auto &info = cc.insts[inst.name];
+      if (!info.ports)
+        continue;
+      for (auto &p : *info.ports)
+        if (!cc.used.count(inst.name + "." + p.name))
+          sema.errorWithNote(inst.loc,
+                             std::string(p.isInput ? "input" : "output") +
+                                 " port '" + p.name + "' of instance '" +
+                                 inst.name + "' is not connected",
+                             p.decl->loc, "declared here");
+    }
+    for (auto &p : gp.ports)
+      if (!cc.used.count(p.name))
+        sema.errorWithNote(p.decl->loc,
+                           "port '" + p.name + "' of graph '" + g.name +
+                               "' is not connected inside it",
+                           g.loc, "graph declared here");
+  }
+  if (sema.errorCount() != errorsBefore) {
+    graphSymbols[key] = "";
+    return "";
+  }
+  return sym;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
+                                                const std::string *mainFile,
+                                                llvm::StringRef top) {
+  mlir::MLIRContext *ctx = sema.getContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::ModuleOp::create(mlir::FileLineColLoc::get(ctx, *mainFile, 1, 1));
+  Elaborator el(sema, *module);
+  unsigned errorsBefore = sema.errorCount();
+
+  // Parameterless graphs are elaborated even when unused, so that their
+  // errors are reported; graphs instantiated by others are not top.
+  llvm::StringSet<> instantiated;
+  for (const GraphDecl &g : m.graphs)
+    for (const InstanceDecl &i : g.instances)
+      instantiated.insert(i.callee);
+  std::vector<std::pair<const GraphDecl *, std::string>> candidates;
+  for (const GraphDecl &g : m.graphs) {
+    if (!g.params.empty())
+      continue;
+    std::string sym = el.elaborateGraph(g, Env(), g.name + "()");
+    if (!top.empty() ? g.name == top
+                     : g.loc.file == mainFile && !instantiated.count(g.name))
+      candidates.push_back({&g, sym});
+  }
+  if (!top.empty() && candidates.empty() && sema.errorCount() == errorsBefore)
+    mlir::emitError(mlir::FileLineColLoc::get(ctx, *mainFile, 1, 1))
+        << "no graph named '" << top << "' without parameters";
+  if (top.empty() && candidates.size() > 1) {
+    auto d = mlir::emitError(toLoc(ctx, candidates[1].first->loc));
+    d << "several top-level graphs: '" << candidates[0].first->name
+      << "' and '" << candidates[1].first->name
+      << "'; choose one with --top";
+    d.attachNote(toLoc(ctx, candidates[0].first->loc)) << "also a candidate";
+    return nullptr;
+  }
+  if (sema.errorCount() != errorsBefore)
+    return nullptr;
+  if (candidates.size() == 1 && !candidates[0].second.empty())
+    if (auto g = module->lookupSymbol<np::GraphOp>(candidates[0].second))
+      g->setAttr("top", mlir::UnitAttr::get(ctx));
+  if (failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
+}

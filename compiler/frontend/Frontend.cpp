@@ -1,0 +1,123 @@
+//===- Frontend.cpp - load an NPL program with its imports ----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/frontend/Sema.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cstring>
+#include <functional>
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace npcc;
+
+/// Rejects input that is not text before the parser sees it: a binary file
+/// would otherwise produce an unreadable token error.
+static bool checkText(mlir::MLIRContext *ctx, const std::string &name,
+                      llvm::StringRef text) {
+  const char *nul = static_cast<const char *>(
+      std::memchr(text.data(), 0, text.size()));
+  const llvm::UTF8 *p = reinterpret_cast<const llvm::UTF8 *>(text.begin());
+  const llvm::UTF8 *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
+  bool legal = llvm::isLegalUTF8String(&p, end);
+  if (!nul && legal)
+    return true;
+  size_t off = nul ? (size_t)(nul - text.data())
+                   : (size_t)(reinterpret_cast<const char *>(p) - text.data());
+  unsigned line = 1 + std::count(text.begin(), text.begin() + off, '\n');
+  size_t lineStart = text.rfind('\n', off ? off - 1 : 0);
+  unsigned col = lineStart == llvm::StringRef::npos || off == 0
+                     ? off + 1
+                     : off - lineStart;
+  mlir::emitError(mlir::FileLineColLoc::get(ctx, name, line, col))
+      << "input is not a text file ("
+      << (nul ? "contains a NUL byte" : "invalid UTF-8") << ")";
+  return false;
+}
+
+const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
+                                     llvm::StringRef path,
+                                     llvm::ArrayRef<std::string> searchDirs,
+                                     FileNames &names, ast::Module &out) {
+  llvm::StringSet<> loaded;
+  const std::string *mainName = nullptr;
+  bool ok = true;
+  // Depth-first so that imported declarations come before their users.
+  std::function<void(const std::string &, const ast::Loc *)> load =
+      [&](const std::string &file, const ast::Loc *from) {
+        llvm::SmallString<256> real;
+        if (llvm::sys::fs::real_path(file, real))
+          real = file;
+        if (!loaded.insert(real).second)
+          return;
+        auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+        if (!buf) {
+          if (from)
+            mlir::emitError(toLoc(ctx, *from))
+                << "cannot open '" << file << "': " << buf.getError().message();
+          else
+            mlir::emitError(mlir::UnknownLoc::get(ctx))
+                << "cannot open '" << file << "': " << buf.getError().message();
+          ok = false;
+          return;
+        }
+        names.push_back(file);
+        const std::string *name = &names.back();
+        if (!mainName)
+          mainName = name;
+        llvm::StringRef text = (*buf)->getBuffer();
+        if (!checkText(ctx, *name, text)) {
+          ok = false;
+          return;
+        }
+        ast::Module m;
+        if (!parseNPL(ctx, name, text, m)) {
+          ok = false;
+          return;
+        }
+        for (const ast::ImportDecl &imp : m.imports) {
+          llvm::SmallString<256> candidate(llvm::sys::path::parent_path(file));
+          llvm::sys::path::append(candidate, imp.path);
+          std::string found;
+          if (llvm::sys::fs::exists(candidate))
+            found = std::string(candidate);
+          for (const std::string &dir : searchDirs) {
+            if (!found.empty())
+              break;
+            llvm::SmallString<256> c(dir);
+            llvm::sys::path::append(c, imp.path);
+            if (llvm::sys::fs::exists(c))
+              found = std::string(c);
+          }
+          if (found.empty()) {
+            mlir::emitError(toLoc(ctx, imp.loc))
+                << "cannot find import '" << imp.path << "'";
+            ok = false;
+            continue;
+          }
+          load(found, &imp.loc);
+        }
+        auto move = [](auto &to, auto &from) {
+          for (auto &x : from)
+            to.push_back(std::move(x));
+        };
+        move(out.imports, m.imports);
+        move(out.consts, m.consts);
+        move(out.records, m.records);
+        move(out.elements, m.elements);
+        move(out.graphs, m.graphs);
+        move(out.matches, m.matches);
+      };
+  load(path.str(), nullptr);
+  return ok ? mainName : nullptr;
+}

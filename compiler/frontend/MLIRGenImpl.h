@@ -1,0 +1,89 @@
+//===- MLIRGenImpl.h - state shared by the MLIRGen files --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Private to compiler/frontend. Elaboration (Elaborate.cpp) evaluates
+// compile-time values and emits graphs; MLIRGenBody.cpp emits handler
+// bodies of one specialised element.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_FRONTEND_MLIRGENIMPL_H
+#define NPCC_FRONTEND_MLIRGENIMPL_H
+
+#include "compiler/frontend/AST.h"
+#include "compiler/frontend/Sema.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <optional>
+
+namespace npcc {
+
+/// A value known at compile time: parameters, constants, array sizes.
+struct CValue {
+  enum Kind { Int, Bool, Str, List } kind = Int;
+  uint64_t i = 0;
+  std::string s;
+  std::vector<CValue> list;
+  ast::Loc loc;
+
+  std::string key() const; // canonical text, used to deduplicate
+  mlir::Attribute toAttr(mlir::Builder &b) const;
+};
+
+using Env = llvm::StringMap<CValue>;
+
+/// Evaluates constant expressions against parameters and module constants.
+class ConstEval {
+public:
+  ConstEval(Sema &sema, const Env &env) : sema(sema), env(env) {}
+  /// Reports "not a compile-time constant" (naming `what`) on failure.
+  std::optional<CValue> eval(const ast::Expr &e, llvm::StringRef what);
+  /// Like eval, but silent: used to decide whether something is constant.
+  std::optional<CValue> tryEval(const ast::Expr &e);
+
+private:
+  std::optional<CValue> evalImpl(const ast::Expr &e, bool report,
+                                 llvm::StringRef what);
+  Sema &sema;
+  const Env &env;
+};
+
+/// A specialised element: the declaration plus its parameter values.
+struct ElementSpec {
+  const ast::ElementDecl *decl;
+  Env env;
+  std::string symbol;
+  /// Port names after expanding port arrays (`o[0]`, `o[1]`, ...), with the
+  /// declaration each came from.
+  struct Port {
+    std::string name;
+    bool isInput;
+    ast::Ty elem;
+    const ast::PortDecl *decl;
+  };
+  std::vector<Port> ports;
+  llvm::StringMap<uint64_t> portArraySizes;
+};
+
+/// Emits the np.element for `spec` into `module`. Returns false on error.
+bool emitElement(Sema &sema, mlir::ModuleOp module, ElementSpec &spec);
+
+/// Converts a semantic type to the MLIR type used in handler bodies.
+mlir::Type toMLIRType(mlir::MLIRContext *ctx, const ast::Ty &t);
+
+/// Reads "12/0800%0fff 23/06" style Click classifier patterns.
+struct PatternClause {
+  unsigned offset;
+  std::vector<uint8_t> value, mask;
+};
+bool parseClassifierPattern(llvm::StringRef text,
+                            std::vector<PatternClause> &out,
+                            std::string &error);
+
+} // namespace npcc
+
+#endif // NPCC_FRONTEND_MLIRGENIMPL_H

@@ -1,0 +1,107 @@
+// NPL.g4 - grammar of NPL, the npcc network processing language.
+// SPDX-License-Identifier: Apache-2.0
+//
+// Precedence follows Rust rather than C: bitwise operators bind tighter than
+// comparisons, so `x & mask == v` means `(x & mask) == v`, which is what a
+// packet-matching rule intends.
+grammar NPL;
+
+file : topDecl* EOF ;
+
+topDecl
+  : importDecl | constDecl | structDecl | headerDecl
+  | elementDecl | graphDecl | matchDecl
+  ;
+
+importDecl : 'import' STRING ';' ;
+constDecl : 'const' ID ':' type '=' expr ';' ;
+structDecl : 'struct' ID '{' (fieldDecl ';')* '}' ;
+headerDecl : 'header' ID '{' (fieldDecl ';')* '}' ;
+fieldDecl : ID ':' type ;
+
+elementDecl : 'element' ID '(' paramList? ')' '{' elementItem* '}' ;
+paramList : param (',' param)* ;
+param : ID ':' type (ellipsis='...')? ('=' expr)? ;
+elementItem : portDecl | stateBlock | initBlock | handlerBlock | signalBlock ;
+portDecl : dir=('in' | 'out') ID ('[' expr ']')? ':' type ';' ;
+stateBlock : 'state' '{' stateVar* '}' ;
+stateVar : ID ':' type ('=' expr)? ';' ;
+initBlock : 'init' block ;
+handlerBlock : 'handler' block ;
+signalBlock : 'signal' '(' ID ':' type ')' block ;
+
+graphDecl : 'graph' ID '(' paramList? ')' '{' graphItem* '}' ;
+graphItem : portDecl | instanceDecl | connection ;
+instanceDecl : ID '=' ID '(' argList? ')' placement? ';' ;
+placement : '@' ID ;
+connection : endpoint (connOp endpoint)+ channelAttrs? ';' ;
+connOp : '->' | '=>' ;
+endpoint : ID ('.' ID ('[' expr ']')?)? ;
+channelAttrs : '[' channelAttr (',' channelAttr)* ']' ;
+channelAttr : ID '=' expr ;
+
+matchDecl : 'match' ID '(' paramList? ')' block ;
+
+block : '{' stmt* '}' ;
+
+stmt
+  : 'let' ID (':' type)? '=' expr ';'                        # letStmt
+  | 'var' ID ':' type ('=' expr)? ';'                        # varStmt
+  | 'var' ID '=' expr ';'                                    # varInferStmt
+  | 'if' 'let' ID '=' expr block ('else' block)?             # ifLetStmt
+  | ifStmt                                                   # ifStmtAlt
+  | 'for' ID 'in' expr '..' expr block                       # forStmt
+  | 'unroll' ID 'in' expr '..' expr 'bound' expr block         # unrollStmt
+  | 'while' expr 'bound' expr block                            # whileStmt
+  | 'select' '{' selectCase+ '}'                             # selectStmt
+  | 'return' ';'                                             # returnStmt
+  | expr op=('=' | '+=' | '-=' | '*=' | '&=' | '|=' | '^=' | '<<=' | '>>=') expr ';' # assignStmt
+  | expr ';'                                                 # exprStmt
+  | block                                                    # blockStmt
+  ;
+ifStmt : 'if' expr block ('else' (ifStmt | block))? ;
+selectCase : 'case' ID '=' 'recv' '(' portRef ')' block ;
+portRef : ID ('[' expr ']')? ;
+
+expr
+  : primary                                                  # primaryExpr
+  | expr '.' ID                                              # fieldExpr
+  | expr '[' expr ']'                                        # indexExpr
+  | op=('-' | '!' | '~') expr                                # unaryExpr
+  | expr 'as' type                                           # castExpr
+  | expr op=('*' | '/' | '%') expr                           # binaryExpr
+  | expr op=('+' | '-') expr                                 # binaryExpr
+  | expr op=('<<' | '>>') expr                               # binaryExpr
+  | expr op='&' expr                                         # binaryExpr
+  | expr op='^' expr                                         # binaryExpr
+  | expr op='|' expr                                         # binaryExpr
+  | expr op=('==' | '!=' | '<' | '<=' | '>' | '>=') expr     # binaryExpr
+  | expr op='&&' expr                                        # binaryExpr
+  | expr op='||' expr                                        # binaryExpr
+  | <assoc=right> expr '?' expr ':' expr                     # condExpr
+  ;
+
+primary
+  : INT                                                      # intLit
+  | ('true' | 'false')                                       # boolLit
+  | STRING                                                   # strLit
+  | 'header' '<' ID '>' '(' argList ')'                      # headerView
+  | ID '(' argList? ')'                                      # callExpr
+  | 'recv' '(' argList ')'                                   # recvExpr
+  | ID                                                       # nameExpr
+  | '(' expr ')'                                             # parenExpr
+  | '[' expr (',' expr)* ']'                                 # arrayLit
+  ;
+argList : expr (',' expr)* ;
+
+type
+  : ID                                                       # namedType
+  | '[' type ';' expr ']'                                    # arrayType
+  ;
+
+INT : [0-9] [0-9_]* | '0x' [0-9a-fA-F_]+ | '0b' [01_]+ ;
+STRING : '"' (~["\\\r\n] | '\\' .)* '"' ;
+ID : [a-zA-Z_] [a-zA-Z_0-9]* ;
+WS : [ \t\r\n]+ -> skip ;
+LINE_COMMENT : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;

@@ -1,0 +1,936 @@
+//===- Sema.cpp - NPL name resolution and type checking -------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Integer typing is strict, as in Rust: operands of a binary operator have
+// the same type, and literals take the type their context gives them. A
+// network engineer reading `ttl - 1` must never wonder about promotions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/Sema.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace npcc;
+using namespace npcc::ast;
+
+mlir::Location npcc::toLoc(mlir::MLIRContext *ctx, const Loc &l) {
+  if (!l.file)
+    return mlir::UnknownLoc::get(ctx);
+  return mlir::FileLineColLoc::get(ctx, *l.file, l.line, l.col);
+}
+
+Builtin npcc::lookupBuiltin(llvm::StringRef name) {
+  return llvm::StringSwitch<Builtin>(name)
+      .Case("send", Builtin::Send)
+      .Case("drop", Builtin::Drop)
+      .Case("clone", Builtin::Clone)
+      .Case("new_pkt", Builtin::NewPkt)
+      .Case("len", Builtin::Len)
+      .Case("device_recv", Builtin::DeviceRecv)
+      .Case("device_send", Builtin::DeviceSend)
+      .Case("strip", Builtin::Strip)
+      .Case("unstrip", Builtin::Unstrip)
+      .Case("truncate", Builtin::Truncate)
+      .Case("min", Builtin::Min)
+      .Case("max", Builtin::Max)
+      .Case("classify", Builtin::Classify)
+      .Case("try_recv", Builtin::TryRecv)
+      .Default(Builtin::None);
+}
+
+bool npcc::isPacketMetaField(llvm::StringRef name, unsigned &width) {
+  width = name == "anno" ? 64 : 32;
+  return name == "in_port" || name == "paint" || name == "out_port" ||
+         name == "anno";
+}
+
+Sema::Sema(mlir::MLIRContext *ctx, Module &module)
+    : ctx(ctx), module(module) {}
+
+mlir::InFlightDiagnostic Sema::error(const Loc &l) {
+  ++errors;
+  return mlir::emitError(toLoc(ctx, l));
+}
+
+void Sema::errorWithNote(const Loc &l, const llvm::Twine &msg,
+                         const Loc &noteLoc, const llvm::Twine &note) {
+  auto d = error(l);
+  d << msg;
+  d.attachNote(toLoc(ctx, noteLoc)) << note;
+}
+
+const ElementDecl *Sema::lookupElement(llvm::StringRef n) const {
+  return elements.lookup(n);
+}
+const GraphDecl *Sema::lookupGraph(llvm::StringRef n) const {
+  return graphs.lookup(n);
+}
+const RecordDecl *Sema::lookupRecord(llvm::StringRef n) const {
+  return records.lookup(n);
+}
+const ConstDecl *Sema::lookupConst(llvm::StringRef n) const {
+  return consts.lookup(n);
+}
+
+bool Sema::headerField(const RecordDecl &h, llvm::StringRef field,
+                       unsigned &bitOffset, unsigned &width) {
+  unsigned off = 0;
+  for (const Field &f : h.fields) {
+    unsigned w = 0;
+    if (f.type->kind == TypeRef::Named && f.type->name.size() > 1)
+      w = std::atoi(f.type->name.c_str() + 1);
+    if (f.name == field) {
+      bitOffset = off;
+      width = w;
+      return true;
+    }
+    off += w;
+  }
+  return false;
+}
+
+/// Parses `u8`, `i32`, ... into width and signedness.
+static bool parseIntTypeName(llvm::StringRef name, unsigned &width,
+                             bool &isSigned) {
+  if (name.size() < 2 || (name[0] != 'u' && name[0] != 'i'))
+    return false;
+  if (name.drop_front().getAsInteger(10, width) || width < 1 || width > 64)
+    return false;
+  isSigned = name[0] == 'i';
+  return true;
+}
+
+Ty Sema::resolve(const TypeRef &t, bool report) {
+  if (t.kind == TypeRef::Array) {
+    Ty elem = resolve(*t.elem, report);
+    if (elem.kind == Ty::Error)
+      return elem;
+    if (elem.kind != Ty::Int && elem.kind != Ty::Bool &&
+        elem.kind != Ty::Record) {
+      if (report)
+        error(t.loc) << "array elements must be integers, bools or structs, "
+                        "not '"
+                     << elem.str() << "'";
+      return Ty();
+    }
+    Ty a = Ty::of(Ty::Array);
+    a.elem = std::make_shared<Ty>(elem);
+    return a;
+  }
+  unsigned w;
+  bool s;
+  if (parseIntTypeName(t.name, w, s))
+    return Ty::integer(w, s);
+  if (t.name == "bool")
+    return Ty::of(Ty::Bool);
+  if (t.name == "pkt")
+    return Ty::of(Ty::Pkt);
+  if (t.name == "str")
+    return Ty::of(Ty::Str);
+  if (const RecordDecl *r = records.lookup(t.name)) {
+    Ty rt = Ty::of(r->isHeader ? Ty::Header : Ty::Record);
+    rt.record = r;
+    return rt;
+  }
+  if (report)
+    error(t.loc) << "unknown type '" << t.name << "'";
+  return Ty();
+}
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+void Sema::checkDuplicates() {
+  llvm::StringMap<Loc> seen;
+  auto addTop = [&](const std::string &name, const Loc &l) -> bool {
+    auto [it, inserted] = seen.try_emplace(name, l);
+    if (!inserted)
+      errorWithNote(l, "redefinition of '" + name + "'", it->second,
+                    "previous definition is here");
+    return inserted;
+  };
+  for (ConstDecl &c : module.consts)
+    if (addTop(c.name, c.loc))
+      consts[c.name] = &c;
+  for (RecordDecl &r : module.records)
+    if (addTop(r.name, r.loc))
+      records[r.name] = &r;
+  for (ElementDecl &e : module.elements)
+    if (addTop(e.name, e.loc))
+      elements[e.name] = &e;
+  for (GraphDecl &g : module.graphs)
+    if (addTop(g.name, g.loc))
+      graphs[g.name] = &g;
+  for (MatchDecl &m : module.matches)
+    addTop(m.name, m.loc);
+}
+
+void Sema::checkRecord(const RecordDecl &r) {
+  llvm::StringMap<Loc> names;
+  unsigned bits = 0;
+  for (const Field &f : r.fields) {
+    auto [it, inserted] = names.try_emplace(f.name, f.loc);
+    if (!inserted)
+      errorWithNote(f.loc, "duplicate field '" + f.name + "'", it->second,
+                    "previous declaration is here");
+    Ty t = resolve(*f.type);
+    if (r.isHeader) {
+      if (t.kind != Ty::Int || t.isSigned)
+        error(f.type->loc) << "header field '" << f.name
+                           << "' must have an unsigned type u1..u64";
+      else
+        bits += t.width;
+    } else if (t.kind == Ty::Pkt || t.kind == Ty::Header ||
+               t.kind == Ty::Str) {
+      error(f.type->loc) << "struct field '" << f.name << "' cannot be of type '"
+                         << t.str() << "'";
+    } else if (t.kind == Ty::Record) {
+      error(f.type->loc) << "nested struct field '" << f.name
+                         << "' is not supported; flatten the struct";
+    }
+  }
+  if (r.isHeader && bits % 8 != 0)
+    error(r.loc) << "header '" << r.name << "' is " << bits
+                 << " bits long, not a whole number of bytes";
+}
+
+//===----------------------------------------------------------------------===//
+// Scopes
+//===----------------------------------------------------------------------===//
+
+const Sema::Symbol *Sema::lookup(llvm::StringRef name) const {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto f = it->find(name);
+    if (f != it->end())
+      return &f->second;
+  }
+  return nullptr;
+}
+
+void Sema::declare(llvm::StringRef name, Symbol s) {
+  // Shadowing an outer block is allowed, redeclaring in one block is not.
+  auto [it, inserted] = scopes.back().try_emplace(name, s);
+  if (!inserted)
+    errorWithNote(s.loc, "redeclaration of '" + name.str() + "'",
+                  it->second.loc, "previous declaration is here");
+}
+
+//===----------------------------------------------------------------------===//
+// Elements
+//===----------------------------------------------------------------------===//
+
+void Sema::checkElement(ElementDecl &e) {
+  currentElement = &e;
+  scopes.clear();
+  scopes.emplace_back();
+  for (ConstDecl &c : module.consts)
+    scopes.back()[c.name] = {Symbol::Const, resolve(*c.type, false), c.loc};
+  scopes.emplace_back();
+  for (Param &p : e.params) {
+    Ty t = resolve(*p.type);
+    if (p.variadic) {
+      Ty a = Ty::of(Ty::Array);
+      a.elem = std::make_shared<Ty>(t);
+      t = a;
+    }
+    if (p.defaultValue)
+      coerce(*p.defaultValue, t);
+    declare(p.name, {Symbol::Param, t, p.loc});
+  }
+  for (PortDecl &p : e.ports) {
+    Ty elem = resolve(*p.type);
+    if (elem.kind != Ty::Error && elem.kind != Ty::Pkt && elem.kind != Ty::Int)
+      error(p.type->loc) << "port '" << p.name
+                         << "' must carry 'pkt' or an integer type, not '"
+                         << elem.str() << "'";
+    if (p.arraySize)
+      coerce(*p.arraySize, Ty::integer(32, false));
+    Ty t = Ty::of(Ty::Port);
+    t.elem = std::make_shared<Ty>(elem);
+    t.len = p.arraySize ? 1 : 0;
+    t.isSigned = p.isInput; // direction, reused for ports
+    declare(p.name, {Symbol::Port, t, p.loc});
+  }
+  for (StateVar &v : e.state) {
+    Ty t = resolve(*v.type);
+    if (v.type->kind == TypeRef::Array && v.type->size)
+      coerce(*v.type->size, Ty::integer(32, false));
+    if (t.kind == Ty::Pkt || t.kind == Ty::Header || t.kind == Ty::Str)
+      error(v.type->loc) << "state '" << v.name << "' cannot be of type '"
+                         << t.str() << "'";
+    if (v.init) {
+      if (t.kind == Ty::Record)
+        error(v.init->loc) << "struct state is zero-initialised; remove the "
+                              "initialiser of '"
+                           << v.name << "'";
+      else
+        coerce(*v.init, t);
+    }
+    declare(v.name, {Symbol::State, t, v.loc});
+  }
+  if (!e.hasHandler)
+    error(e.loc) << "element '" << e.name << "' has no handler";
+  if (e.hasInit) {
+    scopes.emplace_back();
+    checkBlock(e.init);
+    scopes.pop_back();
+  }
+  if (e.hasHandler) {
+    inHandler = true;
+    scopes.emplace_back();
+    checkBlock(e.handler);
+    scopes.pop_back();
+    inHandler = false;
+  }
+  if (e.hasSignal) {
+    scopes.emplace_back();
+    Ty t = resolve(*e.signalType);
+    if (t.kind != Ty::Int || t.width > 64)
+      error(e.signalType->loc) << "signal argument must be an integer";
+    declare(e.signalArg, {Symbol::Let, t, e.signalLoc});
+    checkBlock(e.signal);
+    scopes.pop_back();
+  }
+  currentElement = nullptr;
+}
+
+void Sema::checkBlock(Block &b) {
+  scopes.emplace_back();
+  for (StmtPtr &s : b)
+    checkStmt(*s);
+  scopes.pop_back();
+}
+
+static Ty defaultInt(const Expr &e) {
+  return Ty::integer(e.value > 0xffffffffu ? 64 : 32, false);
+}
+
+void Sema::checkStmt(Stmt &s) {
+  switch (s.kind) {
+  case Stmt::Let:
+  case Stmt::Var: {
+    Ty t;
+    if (s.type) {
+      t = resolve(*s.type);
+      if (s.type->kind == TypeRef::Array && s.type->size)
+        coerce(*s.type->size, Ty::integer(32, false));
+      if (s.init)
+        coerce(*s.init, t);
+    } else {
+      t = checkExpr(*s.init);
+      if (t.kind == Ty::IntLit) {
+        t = defaultInt(*s.init);
+        coerce(*s.init, t);
+      }
+    }
+    if (s.kind == Stmt::Var &&
+        (t.kind == Ty::Pkt || t.kind == Ty::Header || t.kind == Ty::Port))
+      error(s.loc) << "'" << s.name << "' of type '" << t.str()
+                   << "' cannot be a 'var'; bind it with 'let'";
+    if (t.kind == Ty::Void)
+      error(s.init->loc) << "expression has no value";
+    if (s.kind == Stmt::Let && (t.kind == Ty::Array || t.kind == Ty::Record))
+      error(s.loc) << "arrays and structs are bound with 'var'";
+    declare(s.name,
+            {s.kind == Stmt::Let ? Symbol::Let : Symbol::Var, t, s.loc});
+    return;
+  }
+  case Stmt::Assign: {
+    checkAssignTarget(*s.target);
+    Ty t = s.target->ty;
+    if (t.kind == Ty::Error)
+      return;
+    if (s.op == "<<=" || s.op == ">>=") {
+      if (!t.isInt())
+        error(s.loc) << "shift of non-integer '" << t.str() << "'";
+      Ty r = checkExpr(*s.init);
+      if (r.kind == Ty::IntLit)
+        coerce(*s.init, t);
+      else if (r.kind != Ty::Int && r.kind != Ty::Error)
+        error(s.init->loc) << "shift amount must be an integer";
+      return;
+    }
+    if (s.op != "=" && t.kind != Ty::Int)
+      error(s.loc) << "'" << s.op << "' needs an integer, not '" << t.str()
+                   << "'";
+    if (t.kind == Ty::Array || t.kind == Ty::Record)
+      error(s.loc) << "cannot assign a whole " << t.str()
+                   << "; assign its elements";
+    coerce(*s.init, t);
+    return;
+  }
+  case Stmt::If:
+    coerce(*s.cond, Ty::of(Ty::Bool));
+    checkBlock(s.body);
+    checkBlock(s.elseBody);
+    return;
+  case Stmt::IfLet: {
+    Expr &c = *s.init;
+    if (c.kind != Expr::Call || lookupBuiltin(c.text) != Builtin::TryRecv ||
+        c.args.size() != 1) {
+      error(c.loc) << "'if let' needs 'try_recv(port)'";
+      return;
+    }
+    const Ty *elem = expectPort(*c.args[0], /*wantInput=*/true);
+    c.ty = elem ? *elem : Ty();
+    scopes.emplace_back();
+    declare(s.name, {Symbol::Let, c.ty, s.loc});
+    checkBlock(s.body);
+    scopes.pop_back();
+    checkBlock(s.elseBody);
+    return;
+  }
+  case Stmt::For:
+  case Stmt::Unroll: {
+    Ty t = checkExpr(*s.lo);
+    Ty h = checkExpr(*s.hi);
+    if (t.kind == Ty::IntLit)
+      t = h.kind == Ty::Int ? h : Ty::integer(32, false);
+    coerce(*s.lo, t);
+    coerce(*s.hi, t);
+    if (s.bound)
+      coerce(*s.bound, Ty::integer(32, false));
+    scopes.emplace_back();
+    declare(s.name, {Symbol::Loop, t, s.loc});
+    checkBlock(s.body);
+    scopes.pop_back();
+    return;
+  }
+  case Stmt::While:
+    coerce(*s.cond, Ty::of(Ty::Bool));
+    coerce(*s.bound, Ty::integer(32, false));
+    checkBlock(s.body);
+    return;
+  case Stmt::Select:
+    if (!inHandler)
+      error(s.loc) << "'select' is only allowed in a handler";
+    for (SelectCase &c : s.cases) {
+      const Ty *elem = expectPort(*c.port, /*wantInput=*/true);
+      scopes.emplace_back();
+      declare(c.var, {Symbol::Let, elem ? *elem : Ty(), c.loc});
+      checkBlock(c.body);
+      scopes.pop_back();
+    }
+    return;
+  case Stmt::Return:
+    return;
+  case Stmt::ExprStmt:
+    checkExpr(*s.init);
+    return;
+  case Stmt::Nested:
+    checkBlock(s.body);
+    return;
+  }
+}
+
+const Ty *Sema::expectPort(Expr &e, bool wantInput) {
+  Expr *base = &e;
+  if (e.kind == Expr::Index) {
+    base = e.args[0].get();
+    coerce(*e.args[1], Ty::integer(32, false));
+  }
+  if (base->kind != Expr::Name) {
+    error(e.loc) << "expected a port";
+    return nullptr;
+  }
+  const Symbol *s = lookup(base->text);
+  if (!s) {
+    error(base->loc) << "use of undeclared port '" << base->text << "'";
+    return nullptr;
+  }
+  if (s->kind != Symbol::Port) {
+    error(base->loc) << "'" << base->text << "' is not a port";
+    return nullptr;
+  }
+  bool isArray = s->ty.len != 0;
+  if (isArray != (e.kind == Expr::Index)) {
+    error(e.loc) << (isArray ? "port array '" + base->text +
+                                   "' needs an index"
+                             : "port '" + base->text + "' is not an array");
+    return nullptr;
+  }
+  bool isInput = s->ty.isSigned;
+  if (isInput != wantInput) {
+    errorWithNote(e.loc,
+                  "'" + base->text + "' is an " +
+                      (isInput ? "input" : "output") + " port; expected an " +
+                      (wantInput ? "input" : "output") + " port",
+                  s->loc, "declared here");
+    return nullptr;
+  }
+  e.ty = s->ty;
+  return s->ty.elem.get();
+}
+
+bool Sema::coerce(Expr &e, const Ty &to) {
+  Ty t = e.ty.kind == Ty::Error ? checkExpr(e, &to) : e.ty;
+  if (t.kind == Ty::Error || to.kind == Ty::Error)
+    return false;
+  if (t.kind == Ty::IntLit && to.kind == Ty::Int) {
+    // Fold the literal expression to decide whether it fits.
+    bool neg = e.kind == Expr::Unary && e.text == "-";
+    uint64_t mag = neg ? e.args[0]->value : e.value;
+    bool fits;
+    if (e.kind == Expr::IntLit || neg) {
+      if (neg)
+        fits = to.isSigned && (to.width == 64 || mag <= (1ull << (to.width - 1)));
+      else if (to.isSigned)
+        fits = to.width == 64 ? mag <= INT64_MAX : mag < (1ull << (to.width - 1));
+      else
+        fits = to.width == 64 || mag < (1ull << to.width);
+      if (!fits) {
+        error(e.loc) << "literal " << (neg ? "-" : "") << mag
+                     << " does not fit in '" << to.str() << "'";
+        return false;
+      }
+    }
+    // Give nested literal operands the target type too.
+    for (ExprPtr &a : e.args)
+      if (a->ty.kind == Ty::IntLit &&
+          !(e.kind == Expr::Binary &&
+            (e.text == "<<" || e.text == ">>") && a != e.args[0]))
+        a->ty = to;
+    e.ty = to;
+    return true;
+  }
+  if (t.kind == Ty::Array && to.kind == Ty::Array && e.kind == Expr::ArrayLit) {
+    for (ExprPtr &a : e.args)
+      coerce(*a, *to.elem);
+    e.ty = to;
+    return true;
+  }
+  if (t.kind == Ty::Array && to.kind == Ty::Array && *t.elem == *to.elem)
+    return true;
+  if (t != to) {
+    error(e.loc) << "expected '" << to.str() << "', found '" << t.str()
+                 << "'";
+    return false;
+  }
+  return true;
+}
+
+void Sema::checkAssignTarget(Expr &e) {
+  Expr *root = &e;
+  while (root->kind == Expr::Index || root->kind == Expr::Field)
+    root = root->args[0].get();
+  Ty t = checkExpr(e);
+  if (t.kind == Ty::Error)
+    return;
+  if (root->kind != Expr::Name) {
+    error(e.loc) << "cannot assign to this expression";
+    e.ty = Ty();
+    return;
+  }
+  const Symbol *s = lookup(root->text);
+  if (!s)
+    return;
+  Ty rootTy = root->ty;
+  bool viaPacket = rootTy.kind == Ty::Pkt || rootTy.kind == Ty::Header;
+  if (viaPacket && root != &e)
+    return; // writes into the packet: header fields, metadata, bytes
+  if (s->kind != Symbol::Var && s->kind != Symbol::State) {
+    const char *why = s->kind == Symbol::Let     ? "it is declared with 'let'"
+                      : s->kind == Symbol::Param ? "it is a parameter"
+                      : s->kind == Symbol::Const ? "it is a constant"
+                      : s->kind == Symbol::Loop  ? "it is a loop variable"
+                                                 : "it is not a variable";
+    errorWithNote(e.loc,
+                  "cannot assign to '" + root->text + "': " + why, s->loc,
+                  "declared here");
+    e.ty = Ty();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+static bool isComparison(llvm::StringRef op) {
+  return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" ||
+         op == ">=";
+}
+
+Ty Sema::checkExpr(Expr &e, const Ty *expected) {
+  Ty t;
+  switch (e.kind) {
+  case Expr::IntLit:
+    if (e.text == "overflow")
+      error(e.loc) << "integer literal does not fit in 64 bits";
+    else
+      t = Ty::of(Ty::IntLit);
+    break;
+  case Expr::BoolLit:
+    t = Ty::of(Ty::Bool);
+    break;
+  case Expr::StrLit:
+    t = Ty::of(Ty::Str);
+    break;
+  case Expr::Name: {
+    const Symbol *s = lookup(e.text);
+    if (!s) {
+      error(e.loc) << "use of undeclared name '" << e.text << "'";
+      break;
+    }
+    if (s->kind == Symbol::Port) {
+      error(e.loc) << "port '" << e.text
+                   << "' can only be used with recv, send or try_recv";
+      break;
+    }
+    t = s->ty;
+    break;
+  }
+  case Expr::Unary: {
+    Ty a = checkExpr(*e.args[0]);
+    if (a.kind == Ty::Error)
+      break;
+    if (e.text == "!") {
+      if (a.kind != Ty::Bool)
+        error(e.loc) << "'!' needs a bool, found '" << a.str() << "'";
+      else
+        t = a;
+    } else if (!a.isInt()) {
+      error(e.loc) << "'" << e.text << "' needs an integer, found '"
+                   << a.str() << "'";
+    } else {
+      t = a;
+    }
+    break;
+  }
+  case Expr::Binary: {
+    llvm::StringRef op = e.text;
+    Ty a = checkExpr(*e.args[0]);
+    Ty b = checkExpr(*e.args[1]);
+    if (a.kind == Ty::Error || b.kind == Ty::Error)
+      break;
+    if (op == "&&" || op == "||") {
+      if (coerce(*e.args[0], Ty::of(Ty::Bool)) &&
+          coerce(*e.args[1], Ty::of(Ty::Bool)))
+        t = Ty::of(Ty::Bool);
+      break;
+    }
+    if ((op == "==" || op == "!=") && a.kind == Ty::Bool) {
+      if (coerce(*e.args[1], a))
+        t = Ty::of(Ty::Bool);
+      break;
+    }
+    if (!a.isInt() || !b.isInt()) {
+      error(e.loc) << "operator '" << op << "' needs integers, found '"
+                   << a.str() << "' and '" << b.str() << "'";
+      break;
+    }
+    if (op == "<<" || op == ">>") {
+      if (b.kind == Ty::IntLit)
+        coerce(*e.args[1], a.kind == Ty::Int ? a : Ty::integer(32, false));
+      t = a;
+      break;
+    }
+    Ty common = a;
+    if (a.kind == Ty::IntLit && b.kind == Ty::IntLit)
+      common = isComparison(op) ? Ty::integer(64, false) : Ty::of(Ty::IntLit);
+    else if (a.kind == Ty::IntLit)
+      common = b;
+    if (common.kind == Ty::Int) {
+      if (!coerce(*e.args[0], common) || !coerce(*e.args[1], common))
+        break;
+    }
+    t = isComparison(op) ? Ty::of(Ty::Bool) : common;
+    break;
+  }
+  case Expr::Cond: {
+    coerce(*e.args[0], Ty::of(Ty::Bool));
+    Ty a = checkExpr(*e.args[1]);
+    Ty b = checkExpr(*e.args[2]);
+    if (a.kind == Ty::IntLit && b.kind == Ty::IntLit && expected)
+      a = *expected;
+    else if (a.kind == Ty::IntLit)
+      a = b.kind == Ty::IntLit ? Ty::integer(32, false) : b;
+    if (coerce(*e.args[1], a) && coerce(*e.args[2], a))
+      t = a;
+    break;
+  }
+  case Expr::Call:
+    t = checkCall(e);
+    break;
+  case Expr::Recv: {
+    if (e.args.size() != 1) {
+      error(e.loc) << "'recv' takes one port";
+      break;
+    }
+    if (const Ty *elem = expectPort(*e.args[0], /*wantInput=*/true))
+      t = *elem;
+    break;
+  }
+  case Expr::Field:
+    t = checkField(e);
+    break;
+  case Expr::Index: {
+    Ty base = checkExpr(*e.args[0]);
+    if (base.kind == Ty::Error)
+      break;
+    if (base.kind == Ty::Pkt) {
+      if (coerce(*e.args[1], Ty::integer(32, false)))
+        t = Ty::integer(8, false);
+    } else if (base.kind == Ty::Array) {
+      Ty idx = checkExpr(*e.args[1]);
+      if (idx.kind == Ty::IntLit)
+        coerce(*e.args[1], Ty::integer(32, false));
+      else if (idx.kind != Ty::Int && idx.kind != Ty::Error)
+        error(e.args[1]->loc) << "array index must be an integer";
+      t = *base.elem;
+    } else {
+      error(e.loc) << "cannot index a value of type '" << base.str() << "'";
+    }
+    break;
+  }
+  case Expr::Cast: {
+    Ty a = checkExpr(*e.args[0]);
+    Ty to = resolve(*e.type);
+    if (a.kind == Ty::Error || to.kind == Ty::Error)
+      break;
+    bool okFrom = a.isInt() || a.kind == Ty::Bool;
+    bool okTo = to.kind == Ty::Int || to.kind == Ty::Bool;
+    if (!okFrom || !okTo) {
+      error(e.loc) << "cannot cast '" << a.str() << "' to '" << to.str()
+                   << "'";
+      break;
+    }
+    if (a.kind == Ty::IntLit)
+      coerce(*e.args[0], to.kind == Ty::Int ? to : Ty::integer(64, false));
+    t = to;
+    break;
+  }
+  case Expr::HeaderView: {
+    const RecordDecl *r = records.lookup(e.text);
+    if (!r || !r->isHeader) {
+      error(e.loc) << "'" << e.text << "' is not a header type";
+      break;
+    }
+    if (e.args.size() != 2) {
+      error(e.loc) << "'header<" << e.text
+                   << ">' takes a packet and a byte offset";
+      break;
+    }
+    if (!coerce(*e.args[0], Ty::of(Ty::Pkt)) ||
+        !coerce(*e.args[1], Ty::integer(32, false)))
+      break;
+    t = Ty::of(Ty::Header);
+    t.record = r;
+    break;
+  }
+  case Expr::ArrayLit: {
+    Ty elem = expected && expected->kind == Ty::Array ? *expected->elem
+                                                      : Ty();
+    if (elem.kind == Ty::Error) {
+      Ty first = checkExpr(*e.args[0]);
+      elem = first.kind == Ty::IntLit ? Ty::integer(32, false) : first;
+    }
+    bool ok = true;
+    for (ExprPtr &a : e.args)
+      ok &= coerce(*a, elem);
+    if (!ok)
+      break;
+    t = Ty::of(Ty::Array);
+    t.elem = std::make_shared<Ty>(elem);
+    t.len = e.args.size();
+    break;
+  }
+  }
+  e.ty = t;
+  return t;
+}
+
+Ty Sema::checkField(Expr &e) {
+  Ty base = checkExpr(*e.args[0]);
+  switch (base.kind) {
+  case Ty::Error:
+    return Ty();
+  case Ty::Pkt: {
+    unsigned w;
+    if (isPacketMetaField(e.text, w))
+      return Ty::integer(w, false);
+    error(e.loc) << "packets have no field '" << e.text
+                 << "'; metadata fields are in_port, paint, out_port, anno";
+    return Ty();
+  }
+  case Ty::Header:
+  case Ty::Record:
+    for (const Field &f : base.record->fields)
+      if (f.name == e.text)
+        return resolve(*f.type, false);
+    errorWithNote(e.loc,
+                  "'" + base.record->name + "' has no field '" + e.text + "'",
+                  base.record->loc, "declared here");
+    return Ty();
+  default:
+    error(e.loc) << "value of type '" << base.str() << "' has no fields";
+    return Ty();
+  }
+}
+
+Ty Sema::checkCall(Expr &e) {
+  Builtin b = lookupBuiltin(e.text);
+  auto arity = [&](size_t n) {
+    if (e.args.size() == n)
+      return true;
+    error(e.loc) << "'" << e.text << "' takes " << n << " argument"
+                 << (n == 1 ? "" : "s") << ", " << e.args.size() << " given";
+    return false;
+  };
+  Ty pkt = Ty::of(Ty::Pkt), u32 = Ty::integer(32, false);
+  switch (b) {
+  case Builtin::None:
+    error(e.loc) << "unknown function '" << e.text << "'";
+    return Ty();
+  case Builtin::TryRecv:
+    error(e.loc) << "'try_recv' is used as 'if let v = try_recv(port) {...}'";
+    return Ty();
+  case Builtin::Send: {
+    if (!arity(2))
+      return Ty();
+    const Ty *elem = expectPort(*e.args[0], /*wantInput=*/false);
+    if (!elem)
+      return Ty();
+    coerce(*e.args[1], *elem);
+    if (!inHandler)
+      error(e.loc) << "'send' is only allowed in a handler";
+    return Ty::of(Ty::Void);
+  }
+  case Builtin::Drop:
+    if (arity(1))
+      coerce(*e.args[0], pkt);
+    return Ty::of(Ty::Void);
+  case Builtin::Clone:
+    if (arity(1))
+      coerce(*e.args[0], pkt);
+    return pkt;
+  case Builtin::NewPkt:
+    if (arity(1))
+      coerce(*e.args[0], u32);
+    return pkt;
+  case Builtin::Len: {
+    if (!arity(1))
+      return Ty();
+    Ty a = checkExpr(*e.args[0]);
+    if (a.kind == Ty::Pkt || a.kind == Ty::Error)
+      return u32;
+    if (a.kind == Ty::Array && e.args[0]->kind == Expr::Name)
+      return u32;
+    error(e.loc) << "'len' needs a packet or an array, found '" << a.str()
+                 << "'";
+    return Ty();
+  }
+  case Builtin::DeviceRecv:
+    if (arity(1))
+      coerce(*e.args[0], u32);
+    return pkt;
+  case Builtin::DeviceSend:
+    if (arity(2)) {
+      coerce(*e.args[0], u32);
+      coerce(*e.args[1], pkt);
+    }
+    return Ty::of(Ty::Void);
+  case Builtin::Strip:
+  case Builtin::Unstrip:
+    if (arity(2)) {
+      coerce(*e.args[0], pkt);
+      coerce(*e.args[1], u32);
+    }
+    return Ty::of(Ty::Bool);
+  case Builtin::Truncate:
+    if (arity(2)) {
+      coerce(*e.args[0], pkt);
+      coerce(*e.args[1], u32);
+    }
+    return Ty::of(Ty::Void);
+  case Builtin::Min:
+  case Builtin::Max: {
+    if (!arity(2))
+      return Ty();
+    Ty a = checkExpr(*e.args[0]);
+    Ty c = checkExpr(*e.args[1]);
+    if (a.kind == Ty::IntLit)
+      a = c.kind == Ty::Int ? c : Ty::integer(32, false);
+    if (a.kind != Ty::Int) {
+      error(e.loc) << "'" << e.text << "' needs integers";
+      return Ty();
+    }
+    if (coerce(*e.args[0], a) && coerce(*e.args[1], a))
+      return a;
+    return Ty();
+  }
+  case Builtin::Classify: {
+    if (!arity(2))
+      return Ty();
+    coerce(*e.args[0], pkt);
+    Ty pats = checkExpr(*e.args[1]);
+    if (pats.kind != Ty::Error &&
+        (pats.kind != Ty::Array || pats.elem->kind != Ty::Str ||
+         e.args[1]->kind != Expr::Name))
+      error(e.args[1]->loc)
+          << "'classify' needs a parameter holding pattern strings";
+    return u32;
+  }
+  }
+  return Ty();
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs
+//===----------------------------------------------------------------------===//
+
+void Sema::checkGraphDecl(const GraphDecl &g) {
+  llvm::StringMap<Loc> names;
+  auto unique = [&](const std::string &n, const Loc &l) {
+    auto [it, inserted] = names.try_emplace(n, l);
+    if (!inserted)
+      errorWithNote(l, "redeclaration of '" + n + "' in graph '" + g.name + "'",
+                    it->second, "previous declaration is here");
+  };
+  for (const Param &p : g.params) {
+    unique(p.name, p.loc);
+    resolve(*p.type);
+  }
+  for (const PortDecl &p : g.ports) {
+    unique(p.name, p.loc);
+    Ty t = resolve(*p.type);
+    if (t.kind != Ty::Error && t.kind != Ty::Pkt && t.kind != Ty::Int)
+      error(p.type->loc) << "port '" << p.name
+                         << "' must carry 'pkt' or an integer type";
+  }
+  for (const InstanceDecl &i : g.instances) {
+    unique(i.name, i.loc);
+    if (!elements.count(i.callee) && !graphs.count(i.callee))
+      error(i.calleeLoc) << "unknown element '" << i.callee << "'";
+    if (!i.placement.empty() && i.placement != "npu" &&
+        i.placement != "fpga" && i.placement != "host")
+      error(i.placementLoc) << "unknown placement '@" << i.placement
+                            << "'; expected @npu, @fpga or @host";
+  }
+}
+
+bool Sema::run() {
+  checkDuplicates();
+  for (const RecordDecl &r : module.records)
+    checkRecord(r);
+  scopes.clear();
+  scopes.emplace_back();
+  for (ConstDecl &c : module.consts) {
+    Ty t = resolve(*c.type);
+    if (t.kind != Ty::Int && t.kind != Ty::Bool && t.kind != Ty::Error)
+      error(c.type->loc) << "constant '" << c.name
+                         << "' must be an integer or a bool";
+    else if (t.kind != Ty::Error)
+      coerce(*c.value, t);
+    scopes.back()[c.name] = {Symbol::Const, t, c.loc};
+  }
+  for (ElementDecl &e : module.elements)
+    checkElement(e);
+  for (const GraphDecl &g : module.graphs)
+    checkGraphDecl(g);
+  return errors == 0;
+}

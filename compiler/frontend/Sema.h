@@ -1,0 +1,113 @@
+//===- Sema.h - NPL semantic analysis ---------------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Sema resolves names and types of a parsed NPL module and checks every
+// element body generically (parameters are typed but not yet valued). It
+// attaches a Ty to each expression for MLIRGen. Checks that need parameter
+// values (port counts, constant loop bounds, connections) happen during
+// elaboration in MLIRGen, which reuses the lookups below.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_FRONTEND_SEMA_H
+#define NPCC_FRONTEND_SEMA_H
+
+#include "compiler/frontend/AST.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace npcc {
+
+/// Converts an AST location to an MLIR FileLineColLoc.
+mlir::Location toLoc(mlir::MLIRContext *ctx, const ast::Loc &l);
+
+/// What a builtin function is; MLIRGen dispatches on it.
+enum class Builtin {
+  None,
+  Send,
+  Drop,
+  Clone,
+  NewPkt,
+  Len,
+  DeviceRecv,
+  DeviceSend,
+  Strip,
+  Unstrip,
+  Truncate,
+  Min,
+  Max,
+  Classify,
+  TryRecv,
+};
+Builtin lookupBuiltin(llvm::StringRef name);
+
+/// The metadata fields of a packet reachable as `p.field`.
+bool isPacketMetaField(llvm::StringRef name, unsigned &width);
+
+class Sema {
+public:
+  Sema(mlir::MLIRContext *ctx, ast::Module &module);
+
+  /// Runs all checks; returns false if any error was reported.
+  bool run();
+
+  const ast::ElementDecl *lookupElement(llvm::StringRef name) const;
+  const ast::GraphDecl *lookupGraph(llvm::StringRef name) const;
+  const ast::RecordDecl *lookupRecord(llvm::StringRef name) const;
+  const ast::ConstDecl *lookupConst(llvm::StringRef name) const;
+
+  /// Resolves a written type. Array sizes are not evaluated here (len 0).
+  ast::Ty resolve(const ast::TypeRef &t, bool report = true);
+
+  /// Bit offset and width of `field` in header `h`; false if absent.
+  static bool headerField(const ast::RecordDecl &h, llvm::StringRef field,
+                          unsigned &bitOffset, unsigned &width);
+
+  mlir::InFlightDiagnostic error(const ast::Loc &l);
+  void errorWithNote(const ast::Loc &l, const llvm::Twine &msg,
+                     const ast::Loc &noteLoc, const llvm::Twine &note);
+  unsigned errorCount() const { return errors; }
+  mlir::MLIRContext *getContext() const { return ctx; }
+
+private:
+  struct Symbol {
+    enum Kind { Const, Param, Port, State, Let, Var, Loop } kind;
+    ast::Ty ty;
+    ast::Loc loc;
+  };
+  using Scope = llvm::StringMap<Symbol>;
+
+  void checkDuplicates();
+  void checkRecord(const ast::RecordDecl &r);
+  void checkElement(ast::ElementDecl &e);
+  void checkGraphDecl(const ast::GraphDecl &g);
+  void checkBlock(ast::Block &b);
+  void checkStmt(ast::Stmt &s);
+  ast::Ty checkExpr(ast::Expr &e, const ast::Ty *expected = nullptr);
+  ast::Ty checkCall(ast::Expr &e);
+  ast::Ty checkField(ast::Expr &e);
+  void checkAssignTarget(ast::Expr &e);
+  bool coerce(ast::Expr &e, const ast::Ty &to);
+  const ast::Ty *expectPort(ast::Expr &e, bool wantInput);
+  const Symbol *lookup(llvm::StringRef name) const;
+  void declare(llvm::StringRef name, Symbol s);
+
+  mlir::MLIRContext *ctx;
+  ast::Module &module;
+  llvm::StringMap<const ast::ElementDecl *> elements;
+  llvm::StringMap<const ast::GraphDecl *> graphs;
+  llvm::StringMap<const ast::RecordDecl *> records;
+  llvm::StringMap<const ast::ConstDecl *> consts;
+  std::vector<Scope> scopes;
+  const ast::ElementDecl *currentElement = nullptr;
+  bool inHandler = false;
+  unsigned errors = 0;
+};
+
+} // namespace npcc
+
+#endif // NPCC_FRONTEND_SEMA_H

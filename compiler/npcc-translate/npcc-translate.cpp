@@ -1,0 +1,40 @@
+//===- npcc-translate.cpp - translations from np IR -----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// `--emit-c` runs the C pipeline on np IR and prints C11.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/pipelines/Pipelines.h"
+#include "dialects/NP/IR/NPDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+
+int main(int argc, char **argv) {
+  mlir::TranslateFromMLIRRegistration emitC(
+      "emit-c", "lower np IR and print it as C11 for libnprt",
+      [](mlir::Operation *op, llvm::raw_ostream &os) -> mlir::LogicalResult {
+        auto module = llvm::dyn_cast<mlir::ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a module");
+        mlir::PassManager pm(op->getContext());
+        npcc::buildCPipeline(pm);
+        if (mlir::failed(pm.run(module)))
+          return mlir::failure();
+        return npcc::translateToC(module, os);
+      },
+      [](mlir::DialectRegistry &registry) {
+        registry.insert<npcc::np::NPDialect, mlir::arith::ArithDialect,
+                        mlir::scf::SCFDialect, mlir::memref::MemRefDialect,
+                        mlir::func::FuncDialect, mlir::emitc::EmitCDialect>();
+      });
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "npcc translation tool"));
+}

@@ -1,0 +1,49 @@
+//===- Pipelines.cpp - named pass pipelines per target --------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/pipelines/Pipelines.h"
+
+#include "dialects/NP/Transforms/Passes.h"
+#include "targets/c/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void npcc::buildFlattenPipeline(mlir::PassManager &pm) {
+  pm.addPass(np::createFlattenGraph());
+}
+
+void npcc::buildCPipeline(mlir::PassManager &pm) {
+  buildFlattenPipeline(pm);
+  pm.addPass(c::createLowerNPToRuntime());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(c::createConvertToEmitC());
+  pm.addPass(c::createVerifyCContract());
+}
+
+mlir::LogicalResult npcc::translateToC(mlir::ModuleOp module,
+                                       llvm::raw_ostream &os) {
+  return c::translateToC(module, os);
+}
+
+void npcc::registerPipelines() {
+  mlir::PassPipelineRegistration<>("npcc-flatten",
+                                   "Flatten the graph hierarchy",
+                                   [](mlir::OpPassManager &pm) {
+                                     pm.addPass(np::createFlattenGraph());
+                                   });
+  mlir::PassPipelineRegistration<>(
+      "npcc-to-c", "Lower np IR to EmitC for the C printer",
+      [](mlir::OpPassManager &pm) {
+        pm.addPass(np::createFlattenGraph());
+        pm.addPass(c::createLowerNPToRuntime());
+        pm.addPass(mlir::createCanonicalizerPass());
+        pm.addPass(mlir::createCSEPass());
+        pm.addPass(c::createConvertToEmitC());
+        pm.addPass(c::createVerifyCContract());
+      });
+}

@@ -1,0 +1,28 @@
+//===- Pipelines.h - named pass pipelines per target ------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_PIPELINES_PIPELINES_H
+#define NPCC_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace npcc {
+
+/// np-flatten-graph, then canonicalisation of handler bodies.
+void buildFlattenPipeline(mlir::PassManager &pm);
+
+/// Everything from np IR to EmitC that verify-c-contract accepts.
+void buildCPipeline(mlir::PassManager &pm);
+
+/// Prints the result of buildCPipeline as C11.
+mlir::LogicalResult translateToC(mlir::ModuleOp module, llvm::raw_ostream &os);
+
+/// Registers the pipelines as `npcc-flatten` and `npcc-to-c` for npcc-opt.
+void registerPipelines();
+
+} // namespace npcc
+
+#endif // NPCC_PIPELINES_PIPELINES_H

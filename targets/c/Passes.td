@@ -1,0 +1,50 @@
+//===- Passes.td - C target passes -------------------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_TARGETS_C_PASSES
+#define NPCC_TARGETS_C_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def LowerNPToRuntime : Pass<"c-lower-np-to-runtime", "mlir::ModuleOp"> {
+  let summary = "Instantiate elements per instance and call libnprt";
+  let description = [{
+    Prepares a flattened np module for the C target. Every instance of the
+    top graph gets its own `func.func` for init, handler and signal (cloned
+    from its element) and its own private `memref.global` per state, as
+    ClickNP generates one kernel per element instance. np operations become
+    `emitc.call_opaque` calls of the libnprt ABI declared in
+    `runtime/include/nprt/nprt.h`, with ports turned into indices. A
+    builder function registers instances and channels with the runtime, and
+    a `main` hands control to `nprt_main`. Element and graph ops are erased.
+  }];
+  let dependentDialects = ["mlir::emitc::EmitCDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def ConvertToEmitC : Pass<"c-convert-to-emitc", "mlir::ModuleOp"> {
+  let summary = "Lower func/arith/scf/memref to EmitC in one conversion";
+  let description = [{
+    Runs the upstream arith, memref and SCF to EmitC patterns together with
+    our own func lowering in a single dialect conversion that shares one
+    type converter (index to size_t, memref to arrays). The upstream passes
+    do not compose when chained in MLIR 19. Remaining one-to-one
+    unrealized casts become `emitc.cast`.
+  }];
+  let dependentDialects = ["mlir::emitc::EmitCDialect"];
+}
+
+def VerifyCContract : Pass<"verify-c-contract", "mlir::ModuleOp"> {
+  let summary = "Check that only what the C printer accepts remains";
+  let description = [{
+    The C emitter prints EmitC and nothing else. This pass reports every
+    other operation with its location, so a missing lowering is a
+    diagnostic instead of a printer failure.
+  }];
+}
+
+#endif // NPCC_TARGETS_C_PASSES
