@@ -157,6 +157,18 @@ struct ConvertToEmitCPass
                                              c.getOperand(0));
       }
     });
+    // A runtime call whose value is unused (a received value that is
+    // dropped on the floor) would print as an unused C variable.
+    module.walk([&](emitc::CallOpaqueOp call) {
+      if (call.getNumResults() == 0 || !call->use_empty())
+        return;
+      rw.setInsertionPoint(call);
+      rw.create<emitc::CallOpaqueOp>(call.getLoc(), TypeRange(),
+                                     call.getCalleeAttr(), call.getOperands(),
+                                     call.getArgsAttr(),
+                                     call.getTemplateArgsAttr());
+      rw.eraseOp(call);
+    });
   }
 };
 

@@ -211,7 +211,7 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
     return replace(narrow(loc, v, g.getType()));
   }
   if (auto s = dyn_cast<np::PktSetOp>(op)) {
-    call(loc, "nprt_pkt_set_bits", b.getI1Type(),
+    call(loc, "nprt_pkt_set_bits", nullptr,
          {s.getPkt(), s.getBitoff(), widen(loc, s.getValue())},
          {idx(0), idx(1), lit(s.getWidth()), idx(2)});
     return replace({});

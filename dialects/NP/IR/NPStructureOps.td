@@ -142,6 +142,7 @@ def NP_StateRefOp : NP_Op<"state_ref", [
 class NP_BodyOp<string mnemonic, list<Trait> traits = []>
     : NP_Op<mnemonic, traits # [
         HasParent<"ElementOp">, SingleBlockImplicitTerminator<"YieldOp">,
+        AutomaticAllocationScope,
         // Each body is a separate entry point: nothing flows in from the
         // element, and folded constants materialise inside the body.
         IsolatedFromAbove]> {

@@ -1,0 +1,29 @@
+// npcc-translate --emit-c lowers np IR written by hand.
+// RUN: npcc-translate --emit-c %s -o %t.c
+// RUN: FileCheck %s < %t.c
+// RUN: %cc -c -I %nprt_include %t.c -o %t.o
+module {
+  np.graph @G attributes {top} {
+    np.instance @src of @Src
+    np.instance @sink of @Sink
+    np.connect @src::@o to @sink::@i depth 0
+  }
+  np.element @Src {
+    np.port @o out : i32
+    np.handler {
+      %c = arith.constant 7 : i32
+      np.send @o, %c : i32
+    }
+  }
+  np.element @Sink {
+    np.port @i in : i32
+    np.handler {
+      %v = np.recv @i : i32
+    }
+  }
+}
+// CHECK-LABEL: static void npcc_0_src_handler(
+// CHECK: nprt_send_val({{.*}}, 0, {{.*}})
+// CHECK-LABEL: static void npcc_1_sink_handler(
+// CHECK: nprt_recv_val({{.*}}, 0)
+// CHECK: nprt_graph_connect({{.*}}, 0, 0, 1, 0, 0, false)
