@@ -85,6 +85,14 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
           ok = false;
           return;
         }
+        if (!from && m.imports.empty() && m.consts.empty() &&
+            m.records.empty() && m.elements.empty() && m.graphs.empty() &&
+            m.matches.empty()) {
+          mlir::emitError(mlir::FileLineColLoc::get(ctx, *name, 1, 1))
+              << "'" << file << "' declares nothing to compile";
+          ok = false;
+          return;
+        }
         for (const ast::ImportDecl &imp : m.imports) {
           llvm::SmallString<256> candidate(llvm::sys::path::parent_path(file));
           llvm::sys::path::append(candidate, imp.path);
