@@ -102,7 +102,8 @@ struct Expr {
   uint64_t value = 0;
   std::vector<ExprPtr> args;
   TypeRefPtr type;
-  Ty ty; // set by Sema
+  Ty ty;               // set by Sema
+  bool checked = false; // Sema visited it (errors are reported once)
 };
 
 struct SelectCase {

@@ -556,8 +556,16 @@ struct ConnectionChecker {
     }
     auto f = llvm::find_if(*ports, [&](auto &p) { return p.name == portName; });
     if (f == ports->end()) {
-      sema.error(ep.loc) << "instance '" << ep.inst << "' has no port '"
-                         << portName << "'";
+      bool isArray = !ep.index && llvm::any_of(*ports, [&](auto &p) {
+        return llvm::StringRef(p.name).starts_with(portName + "[");
+      });
+      if (isArray)
+        sema.error(ep.loc) << "port array '" << ep.inst << "." << portName
+                           << "' needs an index, e.g. '" << ep.inst << "."
+                           << portName << "[0]'";
+      else
+        sema.error(ep.loc) << "instance '" << ep.inst << "' has no port '"
+                           << portName << "'";
       return std::nullopt;
     }
     end.port = &*f;
@@ -758,9 +766,15 @@ mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
                      : g.loc.file == mainFile && !instantiated.count(g.name))
       candidates.push_back({&g, sym});
   }
-  if (!top.empty() && candidates.empty() && sema.errorCount() == errorsBefore)
+  // Errors in the graphs themselves come first: they also make the choice
+  // of the top graph meaningless.
+  if (sema.errorCount() != errorsBefore)
+    return nullptr;
+  if (!top.empty() && candidates.empty()) {
     mlir::emitError(mlir::FileLineColLoc::get(ctx, *mainFile, 1, 1))
         << "no graph named '" << top << "' without parameters";
+    return nullptr;
+  }
   if (top.empty() && candidates.size() > 1) {
     auto d = mlir::emitError(toLoc(ctx, candidates[1].first->loc));
     d << "several top-level graphs: '" << candidates[0].first->name
@@ -769,8 +783,6 @@ mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
     d.attachNote(toLoc(ctx, candidates[0].first->loc)) << "also a candidate";
     return nullptr;
   }
-  if (sema.errorCount() != errorsBefore)
-    return nullptr;
   if (candidates.size() == 1 && !candidates[0].second.empty())
     if (auto g = module->lookupSymbol<np::GraphOp>(candidates[0].second))
       g->setAttr("top", mlir::UnitAttr::get(ctx));

@@ -95,7 +95,7 @@ private:
 
   // Ports
   std::optional<std::string> portName(const Expr &portExpr, Value *dynIndex);
-  void sendTo(const Expr &portExpr, Value v);
+  void sendTo(const Expr &portExpr, Value v, const Loc &callLoc);
 
   // Utilities
   mlir::Location loc(const Loc &l) { return toLoc(ctx, l); }
@@ -802,8 +802,8 @@ std::optional<std::string> BodyGen::portName(const Expr &e, Value *dynIndex) {
   return base;
 }
 
-void BodyGen::sendTo(const Expr &portExpr, Value v) {
-  mlir::Location l = loc(portExpr.loc);
+void BodyGen::sendTo(const Expr &portExpr, Value v, const Loc &callLoc) {
+  mlir::Location l = loc(callLoc);
   Value dyn;
   auto port = portName(portExpr, &dyn);
   if (!port)
@@ -1129,7 +1129,7 @@ Value BodyGen::genCall(const Expr &e) {
   auto arg = [&](size_t i) { return gen(*e.args[i]); };
   switch (lookupBuiltin(e.text)) {
   case Builtin::Send:
-    sendTo(*e.args[0], arg(1));
+    sendTo(*e.args[0], arg(1), e.loc);
     return nullptr;
   case Builtin::Drop:
     b.create<np::DropOp>(l, arg(0));

@@ -211,7 +211,7 @@ private:
             d.args.push_back(expr(a));
         if (auto *pl = i->placement()) {
           d.placement = pl->ID()->getText();
-          d.placementLoc = loc(pl->ID());
+          d.placementLoc = loc(pl);
         }
         g.instances.push_back(std::move(d));
       } else if (auto *cn = item->connection()) {

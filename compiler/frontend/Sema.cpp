@@ -468,7 +468,7 @@ const Ty *Sema::expectPort(Expr &e, bool wantInput) {
 }
 
 bool Sema::coerce(Expr &e, const Ty &to) {
-  Ty t = e.ty.kind == Ty::Error ? checkExpr(e, &to) : e.ty;
+  Ty t = e.checked ? e.ty : checkExpr(e, &to);
   if (t.kind == Ty::Error || to.kind == Ty::Error)
     return false;
   if (t.kind == Ty::IntLit && to.kind == Ty::Int) {
@@ -741,6 +741,7 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
   }
   }
   e.ty = t;
+  e.checked = true;
   return t;
 }
 

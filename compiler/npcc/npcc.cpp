@@ -100,7 +100,17 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
-  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  // libLLVM registers hundreds of backend options; show ours and the MLIR
+  // ones a user of npcc needs.
+  cl::HideUnrelatedOptions(category);
+  for (auto &[name, opt] : cl::getRegisteredOptions())
+    if (llvm::is_contained({"mlir-print-ir-after-all", "mlir-print-ir-before-all",
+                            "mlir-print-debuginfo", "mlir-timing",
+                            "mlir-print-ir-after-failure"},
+                           name.str())) {
+      opt->setHiddenFlag(cl::NotHidden);
+      opt->addCategory(category);
+    }
   cl::ParseCommandLineOptions(
       argc, argv,
       "npcc: compiles NPL network-processing programs\n\n"
