@@ -10,8 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/pipelines/Pipelines.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/NP/Transforms/Passes.h"
+#include "targets/c/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -31,6 +33,8 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect>();
 
   npcc::np::registerNPPasses();
+  npcc::c::registerCTargetPasses();
+  npcc::registerPipelines();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
 

@@ -12,11 +12,11 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void npcc::buildFlattenPipeline(mlir::PassManager &pm) {
+void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(np::createFlattenGraph());
 }
 
-void npcc::buildCPipeline(mlir::PassManager &pm) {
+void npcc::buildCPipeline(mlir::OpPassManager &pm) {
   buildFlattenPipeline(pm);
   pm.addPass(c::createLowerNPToRuntime());
   pm.addPass(mlir::createCanonicalizerPass());
@@ -33,17 +33,7 @@ mlir::LogicalResult npcc::translateToC(mlir::ModuleOp module,
 void npcc::registerPipelines() {
   mlir::PassPipelineRegistration<>("npcc-flatten",
                                    "Flatten the graph hierarchy",
-                                   [](mlir::OpPassManager &pm) {
-                                     pm.addPass(np::createFlattenGraph());
-                                   });
+                                   buildFlattenPipeline);
   mlir::PassPipelineRegistration<>(
-      "npcc-to-c", "Lower np IR to EmitC for the C printer",
-      [](mlir::OpPassManager &pm) {
-        pm.addPass(np::createFlattenGraph());
-        pm.addPass(c::createLowerNPToRuntime());
-        pm.addPass(mlir::createCanonicalizerPass());
-        pm.addPass(mlir::createCSEPass());
-        pm.addPass(c::createConvertToEmitC());
-        pm.addPass(c::createVerifyCContract());
-      });
+      "npcc-to-c", "Lower np IR to EmitC for the C printer", buildCPipeline);
 }

@@ -12,10 +12,10 @@
 namespace npcc {
 
 /// np-flatten-graph, then canonicalisation of handler bodies.
-void buildFlattenPipeline(mlir::PassManager &pm);
+void buildFlattenPipeline(mlir::OpPassManager &pm);
 
 /// Everything from np IR to EmitC that verify-c-contract accepts.
-void buildCPipeline(mlir::PassManager &pm);
+void buildCPipeline(mlir::OpPassManager &pm);
 
 /// Prints the result of buildCPipeline as C11.
 mlir::LogicalResult translateToC(mlir::ModuleOp module, llvm::raw_ostream &os);

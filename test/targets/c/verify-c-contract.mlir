@@ -1,0 +1,18 @@
+// RUN: npcc-opt %s --verify-c-contract -split-input-file -verify-diagnostics
+
+module {
+  emitc.func @f() {
+    // expected-error @below {{'arith.constant' op cannot be printed as C; it was not lowered to EmitC}}
+    %c = arith.constant 1 : i32
+    emitc.return
+  }
+}
+
+// -----
+
+// CHECK-NOT: error
+module {
+  emitc.func @g(%a: i32) -> i32 {
+    emitc.return %a : i32
+  }
+}
