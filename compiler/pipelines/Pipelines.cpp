@@ -19,6 +19,7 @@ void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
 void npcc::buildCPipeline(mlir::OpPassManager &pm) {
   buildFlattenPipeline(pm);
   pm.addPass(c::createLowerNPToRuntime());
+  pm.addPass(c::createLegalizeIntWidths());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(c::createConvertToEmitC());

@@ -372,6 +372,10 @@ LogicalResult Lowering::run() {
   for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
     if (isa<np::ElementOp, np::GraphOp>(op))
       op.erase();
+  // State nothing reads or writes would be an unused static in C.
+  for (auto g : llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
+    if (SymbolTable::symbolKnownUseEmpty(g, module))
+      g.erase();
 
   b.setInsertionPointToStart(module.getBody());
   b.create<emitc::IncludeOp>(loc, "nprt/nprt.h", /*is_standard_include=*/false);

@@ -26,6 +26,19 @@ def LowerNPToRuntime : Pass<"c-lower-np-to-runtime", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def LegalizeIntWidths : Pass<"c-legalize-int-widths", "mlir::ModuleOp"> {
+  let summary = "Carry u1..u64 values in C's 8/16/32/64-bit integers";
+  let description = [{
+    C has no 4-, 13- or 48-bit integers, but NPL headers do. Every iN value
+    with N not in {1, 8, 16, 32, 64} is carried zero-extended in the
+    smallest C integer type that holds it. Arithmetic that can carry into
+    the spare bits is masked; operations that read a value as signed
+    sign-extend it from bit N-1 first. The result computes exactly what the
+    iN program computes.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def ConvertToEmitC : Pass<"c-convert-to-emitc", "mlir::ModuleOp"> {
   let summary = "Lower func/arith/scf/memref to EmitC in one conversion";
   let description = [{
