@@ -1,4 +1,5 @@
-//===- AST.h - NPL abstract syntax tree --------------------------*- C++ -*-===//
+//===- AST.h - NPL abstract syntax tree --------------------------*- C++
+//-*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
@@ -44,7 +45,7 @@ struct TypeRef {
 /// A semantic type, computed by Sema and attached to every expression.
 struct Ty {
   enum Kind : uint8_t {
-    Error,  // already diagnosed; suppresses follow-on errors
+    Error, // already diagnosed; suppresses follow-on errors
     Void,
     Bool,
     Int,    // width, isSigned
@@ -102,7 +103,7 @@ struct Expr {
   uint64_t value = 0;
   std::vector<ExprPtr> args;
   TypeRefPtr type;
-  Ty ty;               // set by Sema
+  Ty ty;                // set by Sema
   bool checked = false; // Sema visited it (errors are reported once)
 };
 

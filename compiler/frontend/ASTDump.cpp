@@ -152,8 +152,8 @@ struct Dumper {
   void ports(const std::vector<PortDecl> &ps) {
     for (const PortDecl &p : ps)
       line(std::string("Port ") + (p.isInput ? "in " : "out ") + p.name +
-               (p.arraySize ? "[" + expr(p.arraySize.get()) + "]" : "") +
-               ": " + type(p.type.get()),
+               (p.arraySize ? "[" + expr(p.arraySize.get()) + "]" : "") + ": " +
+               type(p.type.get()),
            p.loc);
   }
   void module(const Module &m) {

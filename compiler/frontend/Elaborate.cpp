@@ -256,8 +256,8 @@ bool npcc::parseClassifierPattern(llvm::StringRef text,
       error = "clause '" + c.str() + "' is not OFFSET/HEXVALUE[%HEXMASK]";
       return false;
     }
-    if (valText.size() % 2 || (!maskText.empty() &&
-                               maskText.size() != valText.size())) {
+    if (valText.size() % 2 ||
+        (!maskText.empty() && maskText.size() != valText.size())) {
       error = "clause '" + c.str() +
               "' needs whole bytes, and a mask as long as its value";
       return false;
@@ -351,20 +351,19 @@ bool Elaborator::bindArgs(const std::vector<Param> &params,
   for (size_t i = 0; i < nFixed; ++i)
     if (!params[i].defaultValue)
       required = i + 1;
-  if (inst.args.size() < required ||
-      (!variadic && inst.args.size() > nFixed)) {
+  if (inst.args.size() < required || (!variadic && inst.args.size() > nFixed)) {
     auto d = sema.error(inst.loc);
-    d << "'" << inst.callee << "' takes "
-      << (variadic ? "at least " : "") << required << " argument"
-      << (required == 1 ? "" : "s") << ", " << inst.args.size() << " given";
+    d << "'" << inst.callee << "' takes " << (variadic ? "at least " : "")
+      << required << " argument" << (required == 1 ? "" : "s") << ", "
+      << inst.args.size() << " given";
     return false;
   }
   bool ok = true;
   for (size_t i = 0; i < nFixed; ++i) {
     const Param &p = params[i];
     Ty t = sema.resolve(*p.type, false);
-    const Expr *arg = i < inst.args.size() ? inst.args[i].get()
-                                           : p.defaultValue.get();
+    const Expr *arg =
+        i < inst.args.size() ? inst.args[i].get() : p.defaultValue.get();
     // Arguments were parsed but not type-checked: give literals the type of
     // the parameter before evaluating.
     auto v = i < inst.args.size()
@@ -517,7 +516,8 @@ struct ConnectionChecker {
       }
       ports = &boundary;
       portName = ep.inst;
-      auto f = llvm::find_if(*ports, [&](auto &p) { return p.name == portName; });
+      auto f =
+          llvm::find_if(*ports, [&](auto &p) { return p.name == portName; });
       if (f == ports->end()) {
         sema.error(ep.loc) << "unknown instance or port '" << ep.inst << "'";
         return std::nullopt;
@@ -541,8 +541,7 @@ struct ConnectionChecker {
       if (count != 1) {
         sema.error(ep.loc) << "instance '" << ep.inst << "' has " << count
                            << (asSource ? " output" : " input")
-                           << " ports; name one as '" << ep.inst
-                           << ".port'";
+                           << " ports; name one as '" << ep.inst << ".port'";
         return std::nullopt;
       }
       end.port = only;
@@ -609,8 +608,7 @@ struct ConnectionChecker {
     for (End *e : {&*s, &*d}) {
       auto [it, inserted] = used.try_emplace(e->text(), loc);
       if (!inserted) {
-        sema.errorWithNote(loc,
-                           "port '" + e->text() + "' is already connected",
+        sema.errorWithNote(loc, "port '" + e->text() + "' is already connected",
                            it->second, "previous connection is here");
         return;
       }
@@ -683,8 +681,8 @@ std::string Elaborator::elaborateGraph(const GraphDecl &g, Env env,
     for (size_t i = 0; i < c.attrs.size(); ++i) {
       auto &[name, value] = c.attrs[i];
       if (name != "depth") {
-        sema.error(c.attrLocs[i]) << "unknown channel attribute '" << name
-                                  << "'; expected 'depth'";
+        sema.error(c.attrLocs[i])
+            << "unknown channel attribute '" << name << "'; expected 'depth'";
         attrsOk = false;
         continue;
       }
@@ -777,9 +775,8 @@ mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
   }
   if (top.empty() && candidates.size() > 1) {
     auto d = mlir::emitError(toLoc(ctx, candidates[1].first->loc));
-    d << "several top-level graphs: '" << candidates[0].first->name
-      << "' and '" << candidates[1].first->name
-      << "'; choose one with --top";
+    d << "several top-level graphs: '" << candidates[0].first->name << "' and '"
+      << candidates[1].first->name << "'; choose one with --top";
     d.attachNote(toLoc(ctx, candidates[0].first->loc)) << "also a candidate";
     return nullptr;
   }

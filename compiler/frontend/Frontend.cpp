@@ -12,12 +12,12 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <cstring>
-#include <functional>
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <cstring>
+#include <functional>
 
 using namespace npcc;
 
@@ -25,8 +25,8 @@ using namespace npcc;
 /// would otherwise produce an unreadable token error.
 static bool checkText(mlir::MLIRContext *ctx, const std::string &name,
                       llvm::StringRef text) {
-  const char *nul = static_cast<const char *>(
-      std::memchr(text.data(), 0, text.size()));
+  const char *nul =
+      static_cast<const char *>(std::memchr(text.data(), 0, text.size()));
   const llvm::UTF8 *p = reinterpret_cast<const llvm::UTF8 *>(text.begin());
   const llvm::UTF8 *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
   bool legal = llvm::isLegalUTF8String(&p, end);

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/frontend/MLIRGenImpl.h"
+#include "compiler/frontend/BodyGen.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -42,106 +42,6 @@ mlir::Type npcc::toMLIRType(mlir::MLIRContext *ctx, const Ty &t) {
     return mlir::NoneType::get(ctx);
   }
 }
-
-namespace {
-
-/// What a name means inside a body.
-struct Binding {
-  enum Kind { SSA, Var, State, Header, Const } kind = SSA;
-  Ty ty;
-  Value value;          // SSA value, or the memref of a Var
-  std::string state;    // State: symbol (field symbols are state.field)
-  Value pkt, offset;    // Header view: packet and byte offset
-  llvm::StringMap<Value> fields; // Var of struct type: memref per field
-  CValue cval;
-};
-
-class BodyGen {
-public:
-  BodyGen(Sema &sema, ElementSpec &spec, mlir::OpBuilder &b)
-      : sema(sema), spec(spec), b(b), ctx(b.getContext()), ce(sema, spec.env) {
-  }
-
-  bool emit(np::ElementOp element);
-
-private:
-  // Statements
-  void genBlock(const Block &block);
-  void genStmt(const Stmt &s);
-  void genAssign(const Stmt &s);
-  void genLoop(const Stmt &s);
-  void genSelect(const Stmt &s);
-  void genLocal(const Stmt &s);
-
-  // Expressions
-  Value gen(const Expr &e);
-  Value genBinary(const Expr &e);
-  Value genCall(const Expr &e);
-  Value genField(const Expr &e);
-  Value genIndex(const Expr &e);
-  Value genCast(const Expr &e);
-  Value genClassify(const Expr &e);
-  Value genHeaderField(const Expr &view, const std::string &field,
-                       Value newValue);
-
-  // Storage helpers
-  Value stateRef(const std::string &sym);
-  Value loadScalar(Value memref);
-  void storeScalar(Value memref, Value v);
-  Value guardedLoad(Value memref, Value index, const Ty &elem);
-  void guardedStore(Value memref, Value index, Value v);
-  Value storageOf(const Expr &e, std::string &fieldOut, Value &indexOut);
-  Value allocLocal(const Ty &t, uint64_t len);
-
-  // Ports
-  std::optional<std::string> portName(const Expr &portExpr, Value *dynIndex);
-  void sendTo(const Expr &portExpr, Value v, const Loc &callLoc);
-
-  // Utilities
-  mlir::Location loc(const Loc &l) { return toLoc(ctx, l); }
-  Value constInt(mlir::Location l, mlir::Type t, uint64_t v) {
-    return b.create<mlir::arith::ConstantOp>(
-        l, t, b.getIntegerAttr(t, (int64_t)v));
-  }
-  Value i32(mlir::Location l, uint64_t v) {
-    return constInt(l, b.getI32Type(), v);
-  }
-  Value toI32(Value v, const Ty &t);
-  Value toIndex(Value v, const Ty &t);
-  Value notOf(Value v) {
-    return b.create<mlir::arith::XOrIOp>(v.getLoc(), v,
-                                         constInt(v.getLoc(), b.getI1Type(), 1));
-  }
-  Binding *lookup(const std::string &name) {
-    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
-      auto f = it->find(name);
-      if (f != it->end())
-        return &f->second;
-    }
-    return nullptr;
-  }
-  static bool mayReturn(const Stmt &s);
-  static bool mayReturn(const Block &b) {
-    for (const StmtPtr &s : b)
-      if (mayReturn(*s))
-        return true;
-    return false;
-  }
-  void emitBody(mlir::Region &region, const Block &body,
-                mlir::BlockArgument signalArg = nullptr);
-  bool failed() const { return sema.errorCount() != errorsAtStart; }
-
-  Sema &sema;
-  ElementSpec &spec;
-  mlir::OpBuilder &b;
-  mlir::MLIRContext *ctx;
-  ConstEval ce;
-  std::vector<llvm::StringMap<Binding>> scopes;
-  Value returnFlag;
-  unsigned errorsAtStart = 0;
-};
-
-} // namespace
 
 bool BodyGen::mayReturn(const Stmt &s) {
   switch (s.kind) {
@@ -306,8 +206,8 @@ Value BodyGen::allocLocal(const Ty &t, uint64_t len) {
 }
 
 Value BodyGen::stateRef(const std::string &sym) {
-  auto element = b.getInsertionBlock()->getParentOp()
-                     ->getParentOfType<np::ElementOp>();
+  auto element =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<np::ElementOp>();
   auto st = element.lookupSymbol<np::StateOp>(sym);
   return b.create<np::StateRefOp>(st.getLoc(), st.getMemRefType(), sym);
 }
@@ -359,7 +259,8 @@ Value BodyGen::guardedLoad(Value memref, Value index, const Ty &elem) {
   {
     mlir::OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value v = b.create<mlir::memref::LoadOp>(l, memref, mlir::ValueRange{index});
+    Value v =
+        b.create<mlir::memref::LoadOp>(l, memref, mlir::ValueRange{index});
     b.create<mlir::scf::YieldOp>(l, v);
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
     b.create<mlir::scf::YieldOp>(l, constInt(l, et, 0));
@@ -390,8 +291,8 @@ bool npcc::emitElement(Sema &sema, mlir::ModuleOp module, ElementSpec &spec) {
   mlir::OpBuilder b(module.getContext());
   b.setInsertionPointToEnd(module.getBody());
   const ElementDecl &e = *spec.decl;
-  auto element = b.create<np::ElementOp>(toLoc(b.getContext(), e.loc),
-                                         spec.symbol);
+  auto element =
+      b.create<np::ElementOp>(toLoc(b.getContext(), e.loc), spec.symbol);
   if (spec.symbol != e.name || !spec.env.empty())
     element.setOriginAttr(b.getStringAttr(e.name));
   if (!spec.env.empty()) {
@@ -454,7 +355,8 @@ void BodyGen::genLocal(const Stmt &s) {
       return;
     len = n->i;
     if (len == 0 || len > (1u << 20)) {
-      sema.error(s.type->size->loc) << "local array size must be 1.." << (1u << 20);
+      sema.error(s.type->size->loc)
+          << "local array size must be 1.." << (1u << 20);
       return;
     }
     elem = *t.elem;
@@ -599,8 +501,8 @@ void BodyGen::genLoop(const Stmt &s) {
     forOp->setAttr("np.unroll", b.getUnitAttr());
   b.setInsertionPointToStart(forOp.getBody());
   if (returnFlag && mayReturn(s.body)) {
-    auto ifOp = b.create<mlir::scf::IfOp>(l, notOf(loadScalar(returnFlag)),
-                                          false);
+    auto ifOp =
+        b.create<mlir::scf::IfOp>(l, notOf(loadScalar(returnFlag)), false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
   scopes.emplace_back();
@@ -791,9 +693,9 @@ std::optional<std::string> BodyGen::portName(const Expr &e, Value *dynIndex) {
   uint64_t n = spec.portArraySizes.lookup(base);
   if (auto k = ce.tryEval(*e.args[1])) {
     if (k->i >= n) {
-      sema.error(e.args[1]->loc) << "port index " << k->i
-                                 << " is out of range; '" << base << "' has "
-                                 << n << " ports";
+      sema.error(e.args[1]->loc)
+          << "port index " << k->i << " is out of range; '" << base << "' has "
+          << n << " ports";
       return std::nullopt;
     }
     return base + "[" + std::to_string(k->i) + "]";
@@ -826,418 +728,4 @@ void BodyGen::sendTo(const Expr &portExpr, Value v, const Loc &callLoc) {
   }
   if (mlir::isa<np::PacketType>(v.getType()))
     b.create<np::DropOp>(l, v);
-}
-
-//===----------------------------------------------------------------------===//
-// Expressions
-//===----------------------------------------------------------------------===//
-
-static bool isPure(const Expr &e) {
-  if (e.kind == Expr::Recv)
-    return false;
-  if (e.kind == Expr::Call) {
-    Builtin b = lookupBuiltin(e.text);
-    if (b != Builtin::Len && b != Builtin::Min && b != Builtin::Max &&
-        b != Builtin::Classify)
-      return false;
-  }
-  for (const ExprPtr &a : e.args)
-    if (!isPure(*a))
-      return false;
-  return true;
-}
-
-Value BodyGen::gen(const Expr &e) {
-  mlir::Location l = loc(e.loc);
-  switch (e.kind) {
-  case Expr::IntLit:
-    return constInt(l, toMLIRType(ctx, e.ty), e.value);
-  case Expr::BoolLit:
-    return constInt(l, b.getI1Type(), e.value);
-  case Expr::StrLit:
-    sema.error(e.loc) << "strings are only allowed as element arguments";
-    return constInt(l, b.getI32Type(), 0);
-  case Expr::Name: {
-    Binding *bd = lookup(e.text);
-    if (!bd) {
-      if (auto c = ce.tryEval(e))
-        return constInt(l, toMLIRType(ctx, e.ty), c->i);
-      sema.error(e.loc) << "use of undeclared name '" << e.text << "'";
-      return constInt(l, b.getI32Type(), 0);
-    }
-    switch (bd->kind) {
-    case Binding::SSA:
-      return bd->value;
-    case Binding::Var:
-      return loadScalar(bd->value);
-    case Binding::State:
-      if (bd->ty.kind == Ty::Array || bd->ty.kind == Ty::Record) {
-        sema.error(e.loc) << "'" << e.text << "' is an aggregate; index it";
-        return constInt(l, b.getI32Type(), 0);
-      }
-      return loadScalar(stateRef(bd->state));
-    case Binding::Const:
-      if (bd->cval.kind == CValue::List || bd->cval.kind == CValue::Str) {
-        sema.error(e.loc) << "'" << e.text
-                          << "' holds strings; use it with classify or len";
-        return constInt(l, b.getI32Type(), 0);
-      }
-      return constInt(l, toMLIRType(ctx, e.ty), bd->cval.i);
-    case Binding::Header:
-      sema.error(e.loc) << "a header view is used through its fields";
-      return constInt(l, b.getI32Type(), 0);
-    }
-    return nullptr;
-  }
-  case Expr::Unary: {
-    if (auto c = ce.tryEval(e))
-      return constInt(l, toMLIRType(ctx, e.ty), c->i);
-    Value a = gen(*e.args[0]);
-    if (e.text == "!")
-      return notOf(a);
-    if (e.text == "~")
-      return b.create<mlir::arith::XOrIOp>(
-          l, a, constInt(l, a.getType(), ~0ull));
-    return b.create<mlir::arith::SubIOp>(l, constInt(l, a.getType(), 0), a);
-  }
-  case Expr::Binary:
-    return genBinary(e);
-  case Expr::Cond: {
-    Value c = gen(*e.args[0]);
-    if (isPure(*e.args[1]) && isPure(*e.args[2]))
-      return b.create<mlir::arith::SelectOp>(l, c, gen(*e.args[1]),
-                                             gen(*e.args[2]));
-    mlir::Type t = toMLIRType(ctx, e.ty);
-    auto ifOp = b.create<mlir::scf::IfOp>(l, mlir::TypeRange{t}, c, true);
-    mlir::OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    b.create<mlir::scf::YieldOp>(l, gen(*e.args[1]));
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    b.create<mlir::scf::YieldOp>(l, gen(*e.args[2]));
-    return ifOp.getResult(0);
-  }
-  case Expr::Call:
-    return genCall(e);
-  case Expr::Recv: {
-    Value dyn;
-    auto port = portName(*e.args[0], &dyn);
-    if (!port)
-      return constInt(l, b.getI32Type(), 0);
-    if (dyn) {
-      sema.error(e.args[0]->loc) << "'recv' needs a constant port index; "
-                                    "use 'select' to wait on several ports";
-      return constInt(l, b.getI32Type(), 0);
-    }
-    return b.create<np::RecvOp>(l, toMLIRType(ctx, e.ty), *port);
-  }
-  case Expr::Field:
-    return genField(e);
-  case Expr::Index:
-    return genIndex(e);
-  case Expr::Cast:
-    return genCast(e);
-  case Expr::HeaderView:
-  case Expr::ArrayLit:
-    sema.error(e.loc) << "this expression can only initialise a 'let' or "
-                         "'var'";
-    return constInt(l, b.getI32Type(), 0);
-  }
-  return nullptr;
-}
-
-Value BodyGen::genBinary(const Expr &e) {
-  mlir::Location l = loc(e.loc);
-  using P = mlir::arith::CmpIPredicate;
-  if (auto c = ce.tryEval(e))
-    return constInt(l, toMLIRType(ctx, e.ty), c->i);
-  llvm::StringRef op = e.text;
-  // Short-circuit only when the right side has effects.
-  if ((op == "&&" || op == "||") && !isPure(*e.args[1])) {
-    Value a = gen(*e.args[0]);
-    auto ifOp = b.create<mlir::scf::IfOp>(l, mlir::TypeRange{b.getI1Type()},
-                                          a, true);
-    mlir::OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    b.create<mlir::scf::YieldOp>(
-        l, op == "&&" ? gen(*e.args[1]) : constInt(l, b.getI1Type(), 1));
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    b.create<mlir::scf::YieldOp>(
-        l, op == "&&" ? constInt(l, b.getI1Type(), 0) : gen(*e.args[1]));
-    return ifOp.getResult(0);
-  }
-  Value a = gen(*e.args[0]);
-  Value c = gen(*e.args[1]);
-  const Ty &t = e.args[0]->ty;
-  bool sgn = t.kind == Ty::Int && t.isSigned;
-  if (op == "&&" || op == "&")
-    return b.create<mlir::arith::AndIOp>(l, a, c);
-  if (op == "||" || op == "|")
-    return b.create<mlir::arith::OrIOp>(l, a, c);
-  if (op == "^")
-    return b.create<mlir::arith::XOrIOp>(l, a, c);
-  if (op == "+")
-    return b.create<mlir::arith::AddIOp>(l, a, c);
-  if (op == "-")
-    return b.create<mlir::arith::SubIOp>(l, a, c);
-  if (op == "*")
-    return b.create<mlir::arith::MulIOp>(l, a, c);
-  if (op == "<<" || op == ">>") {
-    unsigned wa = a.getType().getIntOrFloatBitWidth();
-    unsigned wc = c.getType().getIntOrFloatBitWidth();
-    if (wc < wa)
-      c = b.create<mlir::arith::ExtUIOp>(l, a.getType(), c);
-    else if (wc > wa) {
-      // Clamp before truncating so that huge amounts still shift out.
-      Value lim = constInt(l, c.getType(), wa);
-      c = b.create<mlir::arith::MinUIOp>(l, c, lim);
-      c = b.create<mlir::arith::TruncIOp>(l, a.getType(), c);
-    }
-    if (op == "<<")
-      return b.create<mlir::arith::ShLIOp>(l, a, c);
-    return sgn ? (Value)b.create<mlir::arith::ShRSIOp>(l, a, c)
-               : (Value)b.create<mlir::arith::ShRUIOp>(l, a, c);
-  }
-  if (op == "/" || op == "%") {
-    mlir::Type ty = a.getType();
-    Value zero = constInt(l, ty, 0), one = constInt(l, ty, 1);
-    Value isZero = b.create<mlir::arith::CmpIOp>(l, P::eq, c, zero);
-    Value bad = isZero;
-    if (sgn) {
-      unsigned w = ty.getIntOrFloatBitWidth();
-      Value minV = constInt(l, ty, 1ull << (w - 1));
-      Value isMin = b.create<mlir::arith::CmpIOp>(l, P::eq, a, minV);
-      Value isNeg1 = b.create<mlir::arith::CmpIOp>(l, P::eq, c,
-                                                   constInt(l, ty, ~0ull));
-      Value overflow = b.create<mlir::arith::AndIOp>(l, isMin, isNeg1);
-      bad = b.create<mlir::arith::OrIOp>(l, isZero, overflow);
-      Value safe = b.create<mlir::arith::SelectOp>(l, bad, one, c);
-      Value q = op == "/" ? (Value)b.create<mlir::arith::DivSIOp>(l, a, safe)
-                          : (Value)b.create<mlir::arith::RemSIOp>(l, a, safe);
-      // MIN / -1 wraps to MIN; MIN % -1 is 0.
-      Value ovRes = op == "/" ? minV : zero;
-      q = b.create<mlir::arith::SelectOp>(l, overflow, ovRes, q);
-      return b.create<mlir::arith::SelectOp>(l, isZero, zero, q);
-    }
-    Value safe = b.create<mlir::arith::SelectOp>(l, bad, one, c);
-    Value q = op == "/" ? (Value)b.create<mlir::arith::DivUIOp>(l, a, safe)
-                        : (Value)b.create<mlir::arith::RemUIOp>(l, a, safe);
-    return b.create<mlir::arith::SelectOp>(l, isZero, zero, q);
-  }
-  P pred = op == "==" ? P::eq
-           : op == "!=" ? P::ne
-           : op == "<"  ? (sgn ? P::slt : P::ult)
-           : op == "<=" ? (sgn ? P::sle : P::ule)
-           : op == ">"  ? (sgn ? P::sgt : P::ugt)
-                        : (sgn ? P::sge : P::uge);
-  return b.create<mlir::arith::CmpIOp>(l, pred, a, c);
-}
-
-Value BodyGen::genCast(const Expr &e) {
-  mlir::Location l = loc(e.loc);
-  if (auto c = ce.tryEval(e))
-    return constInt(l, toMLIRType(ctx, e.ty), c->i);
-  Value a = gen(*e.args[0]);
-  const Ty &from = e.args[0]->ty;
-  if (e.ty.kind == Ty::Bool) {
-    if (from.kind == Ty::Bool)
-      return a;
-    return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne,
-                                         a, constInt(l, a.getType(), 0));
-  }
-  mlir::Type to = toMLIRType(ctx, e.ty);
-  unsigned wf = a.getType().getIntOrFloatBitWidth(), wt = e.ty.width;
-  if (wf == wt)
-    return a;
-  if (wf > wt)
-    return b.create<mlir::arith::TruncIOp>(l, to, a);
-  if (from.kind == Ty::Int && from.isSigned)
-    return b.create<mlir::arith::ExtSIOp>(l, to, a);
-  return b.create<mlir::arith::ExtUIOp>(l, to, a);
-}
-
-Value BodyGen::genHeaderField(const Expr &view, const std::string &field,
-                              Value newValue) {
-  mlir::Location l = loc(view.loc);
-  const RecordDecl *h = view.ty.record;
-  Value pkt, off;
-  if (view.kind == Expr::Name) {
-    Binding *bd = lookup(view.text);
-    pkt = bd->pkt;
-    off = bd->offset;
-  } else {
-    pkt = gen(*view.args[0]);
-    off = gen(*view.args[1]);
-  }
-  unsigned bitOff = 0, width = 0;
-  Sema::headerField(*h, field, bitOff, width);
-  Value bits = b.create<mlir::arith::MulIOp>(l, off, i32(l, 8));
-  if (bitOff)
-    bits = b.create<mlir::arith::AddIOp>(l, bits, i32(l, bitOff));
-  auto hn = b.getStringAttr(h->name);
-  auto fn = b.getStringAttr(field);
-  if (newValue) {
-    b.create<np::PktSetOp>(l, pkt, bits, newValue, width, hn, fn);
-    return nullptr;
-  }
-  return b.create<np::PktGetOp>(l, b.getIntegerType(width), pkt, bits, width,
-                                hn, fn);
-}
-
-Value BodyGen::genField(const Expr &e) {
-  mlir::Location l = loc(e.loc);
-  const Expr &base = *e.args[0];
-  if (base.ty.kind == Ty::Header)
-    return genHeaderField(base, e.text, {});
-  if (base.ty.kind == Ty::Pkt)
-    return b.create<np::MetaGetOp>(l, toMLIRType(ctx, e.ty), gen(base),
-                                   e.text);
-  std::string field;
-  Value index;
-  Value m = storageOf(e, field, index);
-  if (!m) {
-    sema.error(e.loc) << "cannot read this field";
-    return constInt(l, b.getI32Type(), 0);
-  }
-  return index ? guardedLoad(m, index, e.ty) : loadScalar(m);
-}
-
-Value BodyGen::genIndex(const Expr &e) {
-  mlir::Location l = loc(e.loc);
-  const Expr &base = *e.args[0];
-  if (base.ty.kind == Ty::Pkt) {
-    Value p = gen(base);
-    Value off = b.create<mlir::arith::MulIOp>(l, gen(*e.args[1]), i32(l, 8));
-    return b.create<np::PktGetOp>(l, b.getI8Type(), p, off, 8, nullptr,
-                                  nullptr);
-  }
-  if (e.ty.kind == Ty::Record) {
-    sema.error(e.loc) << "a struct element is used through its fields";
-    return constInt(l, b.getI32Type(), 0);
-  }
-  std::string field;
-  Value index;
-  Value m = storageOf(e, field, index);
-  if (!m) {
-    sema.error(e.loc) << "cannot index this expression";
-    return constInt(l, b.getI32Type(), 0);
-  }
-  return guardedLoad(m, index, e.ty);
-}
-
-Value BodyGen::genCall(const Expr &e) {
-  mlir::Location l = loc(e.loc);
-  auto arg = [&](size_t i) { return gen(*e.args[i]); };
-  switch (lookupBuiltin(e.text)) {
-  case Builtin::Send:
-    sendTo(*e.args[0], arg(1), e.loc);
-    return nullptr;
-  case Builtin::Drop:
-    b.create<np::DropOp>(l, arg(0));
-    return nullptr;
-  case Builtin::Clone:
-    return b.create<np::CloneOp>(l, np::PacketType::get(ctx), arg(0));
-  case Builtin::NewPkt:
-    return b.create<np::PktNewOp>(l, np::PacketType::get(ctx), arg(0));
-  case Builtin::Len:
-    if (e.args[0]->ty.kind == Ty::Array) {
-      if (auto c = ce.tryEval(e))
-        return i32(l, c->i);
-      Binding *bd = lookup(e.args[0]->text);
-      uint64_t n = 0;
-      if (bd && bd->kind == Binding::Var)
-        n = mlir::cast<mlir::MemRefType>(bd->value.getType()).getDimSize(0);
-      else if (bd && bd->kind == Binding::State)
-        n = mlir::cast<mlir::MemRefType>(stateRef(bd->state).getType())
-                .getDimSize(0);
-      return i32(l, n);
-    }
-    return b.create<np::PktLenOp>(l, b.getI32Type(), arg(0));
-  case Builtin::DeviceRecv:
-    return b.create<np::DeviceRecvOp>(l, np::PacketType::get(ctx), arg(0));
-  case Builtin::DeviceSend:
-    b.create<np::DeviceSendOp>(l, arg(0), arg(1));
-    return nullptr;
-  case Builtin::Strip:
-    return b.create<np::PktPullOp>(l, b.getI1Type(), arg(0), arg(1));
-  case Builtin::Unstrip:
-    return b.create<np::PktPushOp>(l, b.getI1Type(), arg(0), arg(1));
-  case Builtin::Truncate:
-    b.create<np::PktTruncateOp>(l, arg(0), arg(1));
-    return nullptr;
-  case Builtin::Min:
-  case Builtin::Max: {
-    Value a = arg(0), c = arg(1);
-    bool sgn = e.ty.isSigned;
-    bool isMin = lookupBuiltin(e.text) == Builtin::Min;
-    auto pred = isMin ? (sgn ? mlir::arith::CmpIPredicate::slt
-                             : mlir::arith::CmpIPredicate::ult)
-                      : (sgn ? mlir::arith::CmpIPredicate::sgt
-                             : mlir::arith::CmpIPredicate::ugt);
-    Value pick = b.create<mlir::arith::CmpIOp>(l, pred, a, c);
-    return b.create<mlir::arith::SelectOp>(l, pick, a, c);
-  }
-  case Builtin::Classify:
-    return genClassify(e);
-  case Builtin::TryRecv:
-  case Builtin::None:
-    break;
-  }
-  sema.error(e.loc) << "unknown function '" << e.text << "'";
-  return constInt(l, b.getI32Type(), 0);
-}
-
-/// Compiles Click classifier patterns into compares at constant offsets: the
-/// result is the index of the first matching pattern, or the number of
-/// patterns when none matches.
-Value BodyGen::genClassify(const Expr &e) {
-  mlir::Location l = loc(e.loc);
-  Value p = gen(*e.args[0]);
-  Binding *bd = lookup(e.args[1]->text);
-  if (!bd || bd->kind != Binding::Const || bd->cval.kind != CValue::List) {
-    sema.error(e.args[1]->loc) << "'classify' needs a parameter holding "
-                                  "pattern strings";
-    return i32(l, 0);
-  }
-  const auto &pats = bd->cval.list;
-  Value result = i32(l, pats.size());
-  for (size_t k = pats.size(); k-- > 0;) {
-    std::vector<PatternClause> clauses;
-    std::string err;
-    if (!parseClassifierPattern(pats[k].s, clauses, err)) {
-      sema.error(pats[k].loc) << "bad classifier pattern: " << err;
-      return i32(l, 0);
-    }
-    Value match = constInt(l, b.getI1Type(), 1);
-    for (const PatternClause &c : clauses) {
-      // Compare up to 8 bytes at a time.
-      for (size_t at = 0; at < c.value.size(); at += 8) {
-        size_t n = std::min<size_t>(8, c.value.size() - at);
-        uint64_t v = 0, m = 0;
-        for (size_t i = 0; i < n; ++i) {
-          v = v << 8 | c.value[at + i];
-          m = m << 8 | c.mask[at + i];
-        }
-        if (m == 0)
-          continue;
-        mlir::Type t = b.getIntegerType(n * 8);
-        Value bits = i32(l, (c.offset + at) * 8);
-        Value got = b.create<np::PktGetOp>(l, t, p, bits, n * 8, nullptr,
-                                           nullptr);
-        if (m != (n == 8 ? ~0ull : (1ull << (n * 8)) - 1))
-          got = b.create<mlir::arith::AndIOp>(l, got, constInt(l, t, m));
-        // Bytes past the end of a short packet read as 0; a short packet
-        // must not match a pattern that needs those bytes.
-        Value eq = b.create<mlir::arith::CmpIOp>(
-            l, mlir::arith::CmpIPredicate::eq, got, constInt(l, t, v));
-        Value need = i32(l, c.offset + at + n);
-        Value len = b.create<np::PktLenOp>(l, b.getI32Type(), p);
-        Value longEnough = b.create<mlir::arith::CmpIOp>(
-            l, mlir::arith::CmpIPredicate::uge, len, need);
-        eq = b.create<mlir::arith::AndIOp>(l, eq, longEnough);
-        match = b.create<mlir::arith::AndIOp>(l, match, eq);
-      }
-    }
-    result = b.create<mlir::arith::SelectOp>(l, match, i32(l, k), result);
-  }
-  return result;
 }

@@ -73,11 +73,11 @@ public:
         m.consts.push_back(
             {loc(k), k->ID()->getText(), type(k->type()), expr(k->expr())});
       else if (auto *s = d->structDecl())
-        m.records.push_back(record(loc(s), false, s->ID()->getText(),
-                                   s->fieldDecl()));
+        m.records.push_back(
+            record(loc(s), false, s->ID()->getText(), s->fieldDecl()));
       else if (auto *h = d->headerDecl())
-        m.records.push_back(record(loc(h), true, h->ID()->getText(),
-                                   h->fieldDecl()));
+        m.records.push_back(
+            record(loc(h), true, h->ID()->getText(), h->fieldDecl()));
       else if (auto *e = d->elementDecl())
         m.elements.push_back(element(e));
       else if (auto *g = d->graphDecl())

@@ -48,8 +48,7 @@ bool npcc::isPacketMetaField(llvm::StringRef name, unsigned &width) {
          name == "anno";
 }
 
-Sema::Sema(mlir::MLIRContext *ctx, Module &module)
-    : ctx(ctx), module(module) {}
+Sema::Sema(mlir::MLIRContext *ctx, Module &module) : ctx(ctx), module(module) {}
 
 mlir::InFlightDiagnostic Sema::error(const Loc &l) {
   ++errors;
@@ -185,10 +184,9 @@ void Sema::checkRecord(const RecordDecl &r) {
                            << "' must have an unsigned type u1..u64";
       else
         bits += t.width;
-    } else if (t.kind == Ty::Pkt || t.kind == Ty::Header ||
-               t.kind == Ty::Str) {
-      error(f.type->loc) << "struct field '" << f.name << "' cannot be of type '"
-                         << t.str() << "'";
+    } else if (t.kind == Ty::Pkt || t.kind == Ty::Header || t.kind == Ty::Str) {
+      error(f.type->loc) << "struct field '" << f.name
+                         << "' cannot be of type '" << t.str() << "'";
     } else if (t.kind == Ty::Record) {
       error(f.type->loc) << "nested struct field '" << f.name
                          << "' is not supported; flatten the struct";
@@ -449,8 +447,7 @@ const Ty *Sema::expectPort(Expr &e, bool wantInput) {
   }
   bool isArray = s->ty.len != 0;
   if (isArray != (e.kind == Expr::Index)) {
-    error(e.loc) << (isArray ? "port array '" + base->text +
-                                   "' needs an index"
+    error(e.loc) << (isArray ? "port array '" + base->text + "' needs an index"
                              : "port '" + base->text + "' is not an array");
     return nullptr;
   }
@@ -478,9 +475,11 @@ bool Sema::coerce(Expr &e, const Ty &to) {
     bool fits;
     if (e.kind == Expr::IntLit || neg) {
       if (neg)
-        fits = to.isSigned && (to.width == 64 || mag <= (1ull << (to.width - 1)));
+        fits =
+            to.isSigned && (to.width == 64 || mag <= (1ull << (to.width - 1)));
       else if (to.isSigned)
-        fits = to.width == 64 ? mag <= INT64_MAX : mag < (1ull << (to.width - 1));
+        fits =
+            to.width == 64 ? mag <= INT64_MAX : mag < (1ull << (to.width - 1));
       else
         fits = to.width == 64 || mag < (1ull << to.width);
       if (!fits) {
@@ -492,8 +491,8 @@ bool Sema::coerce(Expr &e, const Ty &to) {
     // Give nested literal operands the target type too.
     for (ExprPtr &a : e.args)
       if (a->ty.kind == Ty::IntLit &&
-          !(e.kind == Expr::Binary &&
-            (e.text == "<<" || e.text == ">>") && a != e.args[0]))
+          !(e.kind == Expr::Binary && (e.text == "<<" || e.text == ">>") &&
+            a != e.args[0]))
         a->ty = to;
     e.ty = to;
     return true;
@@ -507,8 +506,7 @@ bool Sema::coerce(Expr &e, const Ty &to) {
   if (t.kind == Ty::Array && to.kind == Ty::Array && *t.elem == *to.elem)
     return true;
   if (t != to) {
-    error(e.loc) << "expected '" << to.str() << "', found '" << t.str()
-                 << "'";
+    error(e.loc) << "expected '" << to.str() << "', found '" << t.str() << "'";
     return false;
   }
   return true;
@@ -539,9 +537,8 @@ void Sema::checkAssignTarget(Expr &e) {
                       : s->kind == Symbol::Const ? "it is a constant"
                       : s->kind == Symbol::Loop  ? "it is a loop variable"
                                                  : "it is not a variable";
-    errorWithNote(e.loc,
-                  "cannot assign to '" + root->text + "': " + why, s->loc,
-                  "declared here");
+    errorWithNote(e.loc, "cannot assign to '" + root->text + "': " + why,
+                  s->loc, "declared here");
     e.ty = Ty();
   }
 }
@@ -594,8 +591,8 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
       else
         t = a;
     } else if (!a.isInt()) {
-      error(e.loc) << "'" << e.text << "' needs an integer, found '"
-                   << a.str() << "'";
+      error(e.loc) << "'" << e.text << "' needs an integer, found '" << a.str()
+                   << "'";
     } else {
       t = a;
     }
@@ -695,8 +692,7 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
     bool okFrom = a.isInt() || a.kind == Ty::Bool;
     bool okTo = to.kind == Ty::Int || to.kind == Ty::Bool;
     if (!okFrom || !okTo) {
-      error(e.loc) << "cannot cast '" << a.str() << "' to '" << to.str()
-                   << "'";
+      error(e.loc) << "cannot cast '" << a.str() << "' to '" << to.str() << "'";
       break;
     }
     if (a.kind == Ty::IntLit)
@@ -723,8 +719,7 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
     break;
   }
   case Expr::ArrayLit: {
-    Ty elem = expected && expected->kind == Ty::Array ? *expected->elem
-                                                      : Ty();
+    Ty elem = expected && expected->kind == Ty::Array ? *expected->elem : Ty();
     if (elem.kind == Ty::Error) {
       Ty first = checkExpr(*e.args[0]);
       elem = first.kind == Ty::IntLit ? Ty::integer(32, false) : first;
@@ -907,8 +902,8 @@ void Sema::checkGraphDecl(const GraphDecl &g) {
     unique(i.name, i.loc);
     if (!elements.count(i.callee) && !graphs.count(i.callee))
       error(i.calleeLoc) << "unknown element '" << i.callee << "'";
-    if (!i.placement.empty() && i.placement != "npu" &&
-        i.placement != "fpga" && i.placement != "host")
+    if (!i.placement.empty() && i.placement != "npu" && i.placement != "fpga" &&
+        i.placement != "host")
       error(i.placementLoc) << "unknown placement '@" << i.placement
                             << "'; expected @npu, @fpga or @host";
   }

@@ -25,8 +25,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
@@ -81,12 +81,12 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   std::string include = NPCC_RUNTIME_INCLUDE_DIR, lib = NPCC_RUNTIME_LIB;
   if (const char *dir = std::getenv("NPCC_RUNTIME_DIR"))
     lib = std::string(dir) + "/libnprt.a";
-  llvm::SmallVector<llvm::StringRef> args = {*ccPath, "-std=c11", "-O2",
-                                             "-I", include, cFile, lib,
-                                             "-lpcap", "-o", exe};
+  llvm::SmallVector<llvm::StringRef> args = {
+      *ccPath, "-std=c11", "-O2",    "-I", include,
+      cFile,   lib,        "-lpcap", "-o", exe};
   std::string err;
-  int rc = llvm::sys::ExecuteAndWait(*ccPath, args, std::nullopt, {}, 0, 0,
-                                     &err);
+  int rc =
+      llvm::sys::ExecuteAndWait(*ccPath, args, std::nullopt, {}, 0, 0, &err);
   if (rc != 0) {
     llvm::errs() << "npcc: error: the C compiler failed"
                  << (err.empty() ? "" : ": " + err) << "\n";
@@ -104,9 +104,9 @@ int main(int argc, char **argv) {
   // ones a user of npcc needs.
   cl::HideUnrelatedOptions(category);
   for (auto &[name, opt] : cl::getRegisteredOptions())
-    if (llvm::is_contained({"mlir-print-ir-after-all", "mlir-print-ir-before-all",
-                            "mlir-print-debuginfo", "mlir-timing",
-                            "mlir-print-ir-after-failure"},
+    if (llvm::is_contained({"mlir-print-ir-after-all",
+                            "mlir-print-ir-before-all", "mlir-print-debuginfo",
+                            "mlir-timing", "mlir-print-ir-after-failure"},
                            name.str())) {
       opt->setHiddenFlag(cl::NotHidden);
       opt->addCategory(category);
@@ -127,7 +127,8 @@ int main(int argc, char **argv) {
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
 
   if (target == Target::HLS || target == Target::UCode) {
-    llvm::errs() << "npcc: --target=" << (target == Target::HLS ? "hls" : "ucode")
+    llvm::errs() << "npcc: --target="
+                 << (target == Target::HLS ? "hls" : "ucode")
                  << " is not implemented yet\n";
     return 2;
   }
@@ -163,8 +164,8 @@ int main(int argc, char **argv) {
   Sema sema(&ctx, module);
   if (!sema.run())
     return 1;
-  mlir::OwningOpRef<mlir::ModuleOp> ir = mlirGen(sema, module, mainFile,
-                                                 topGraph);
+  mlir::OwningOpRef<mlir::ModuleOp> ir =
+      mlirGen(sema, module, mainFile, topGraph);
   if (!ir)
     return 1;
 

@@ -32,9 +32,8 @@ mlir::LogicalResult npcc::translateToC(mlir::ModuleOp module,
 }
 
 void npcc::registerPipelines() {
-  mlir::PassPipelineRegistration<>("npcc-flatten",
-                                   "Flatten the graph hierarchy",
-                                   buildFlattenPipeline);
+  mlir::PassPipelineRegistration<>(
+      "npcc-flatten", "Flatten the graph hierarchy", buildFlattenPipeline);
   mlir::PassPipelineRegistration<>(
       "npcc-to-c", "Lower np IR to EmitC for the C printer", buildCPipeline);
 }

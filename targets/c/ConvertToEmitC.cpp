@@ -27,9 +27,8 @@ namespace {
 
 struct FuncLowering : OpConversionPattern<func::FuncOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(func::FuncOp op, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(func::FuncOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     FunctionType ft = op.getFunctionType();
     if (ft.getNumResults() > 1)
       return rw.notifyMatchFailure(op, "more than one result");
@@ -53,9 +52,8 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
 
 struct ReturnLowering : OpConversionPattern<func::ReturnOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(func::ReturnOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(func::ReturnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     rw.replaceOpWithNewOp<emitc::ReturnOp>(
         op, adaptor.getOperands().empty() ? Value() : adaptor.getOperands()[0]);
     return success();
@@ -67,9 +65,8 @@ struct ReturnLowering : OpConversionPattern<func::ReturnOp> {
 template <typename ArithOp, typename EmitCOp>
 struct UnsignedLowering : OpConversionPattern<ArithOp> {
   using OpConversionPattern<ArithOp>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ArithOp op, typename ArithOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(ArithOp op, typename ArithOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     Type t = this->getTypeConverter()->convertType(op.getType());
     Type u = emitc::getUnsignedTypeFor(t).value_or(Type());
     if (!u)
@@ -87,9 +84,8 @@ struct UnsignedLowering : OpConversionPattern<ArithOp> {
 template <typename ArithOp, emitc::CmpPredicate Pred, bool Unsigned>
 struct MinMaxLowering : OpConversionPattern<ArithOp> {
   using OpConversionPattern<ArithOp>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ArithOp op, typename ArithOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(ArithOp op, typename ArithOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Type t = this->getTypeConverter()->convertType(op.getType());
     Value a = adaptor.getLhs(), b = adaptor.getRhs();
@@ -128,14 +124,15 @@ struct ConvertToEmitCPass
     populateArithToEmitCPatterns(tc, patterns);
     populateMemRefToEmitCConversionPatterns(patterns, tc);
     populateSCFToEmitCConversionPatterns(patterns);
-    patterns.add<FuncLowering, ReturnLowering,
-                 UnsignedLowering<arith::DivUIOp, emitc::DivOp>,
-                 UnsignedLowering<arith::RemUIOp, emitc::RemOp>,
-                 MinMaxLowering<arith::MinUIOp, emitc::CmpPredicate::lt, true>,
-                 MinMaxLowering<arith::MaxUIOp, emitc::CmpPredicate::gt, true>,
-                 MinMaxLowering<arith::MinSIOp, emitc::CmpPredicate::lt, false>,
-                 MinMaxLowering<arith::MaxSIOp, emitc::CmpPredicate::gt, false>>(
-        tc, ctx);
+    patterns
+        .add<FuncLowering, ReturnLowering,
+             UnsignedLowering<arith::DivUIOp, emitc::DivOp>,
+             UnsignedLowering<arith::RemUIOp, emitc::RemOp>,
+             MinMaxLowering<arith::MinUIOp, emitc::CmpPredicate::lt, true>,
+             MinMaxLowering<arith::MaxUIOp, emitc::CmpPredicate::gt, true>,
+             MinMaxLowering<arith::MinSIOp, emitc::CmpPredicate::lt, false>,
+             MinMaxLowering<arith::MaxSIOp, emitc::CmpPredicate::gt, false>>(
+            tc, ctx);
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<emitc::EmitCDialect>();
@@ -163,10 +160,9 @@ struct ConvertToEmitCPass
       if (call.getNumResults() == 0 || !call->use_empty())
         return;
       rw.setInsertionPoint(call);
-      rw.create<emitc::CallOpaqueOp>(call.getLoc(), TypeRange(),
-                                     call.getCalleeAttr(), call.getOperands(),
-                                     call.getArgsAttr(),
-                                     call.getTemplateArgsAttr());
+      rw.create<emitc::CallOpaqueOp>(
+          call.getLoc(), TypeRange(), call.getCalleeAttr(), call.getOperands(),
+          call.getArgsAttr(), call.getTemplateArgsAttr());
       rw.eraseOp(call);
     });
   }

@@ -47,7 +47,8 @@ Type legalType(Type t) {
 
 class Legalizer {
 public:
-  explicit Legalizer(ModuleOp module) : module(module), b(module.getContext()) {}
+  explicit Legalizer(ModuleOp module)
+      : module(module), b(module.getContext()) {}
   void run();
 
 private:
@@ -134,10 +135,10 @@ void Legalizer::fixOp(Operation *op) {
   auto castOp = [&](bool isSigned, bool isTrunc) {
     Value in = op->getOperand(0);
     Value out = op->getResult(0);
-    unsigned inW = oddWidth(in) ? oddWidth(in)
-                                : in.getType().getIntOrFloatBitWidth();
-    unsigned outW = oddWidth(out) ? oddWidth(out)
-                                  : out.getType().getIntOrFloatBitWidth();
+    unsigned inW =
+        oddWidth(in) ? oddWidth(in) : in.getType().getIntOrFloatBitWidth();
+    unsigned outW =
+        oddWidth(out) ? oddWidth(out) : out.getType().getIntOrFloatBitWidth();
     if (!oddWidth(in) && !oddWidth(out) && in.getType() != out.getType())
       return;
     b.setInsertionPoint(op);
@@ -189,8 +190,7 @@ void Legalizer::run() {
         return llvm::map_to_vector(ts, [](Type t) { return legalType(t); });
       };
       FunctionType ft = f.getFunctionType();
-      f.setFunctionType(FunctionType::get(f.getContext(),
-                                          legal(ft.getInputs()),
+      f.setFunctionType(FunctionType::get(f.getContext(), legal(ft.getInputs()),
                                           legal(ft.getResults())));
     }
     if (auto g = dyn_cast<memref::GlobalOp>(op)) {
@@ -205,8 +205,7 @@ void Legalizer::run() {
           for (APInt v : init.getValues<APInt>())
             vals.push_back(v.zext(w));
           g.setInitialValueAttr(DenseElementsAttr::get(
-              RankedTensorType::get(lt.getShape(), lt.getElementType()),
-              vals));
+              RankedTensorType::get(lt.getShape(), lt.getElementType()), vals));
         }
       }
     }

@@ -137,8 +137,10 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
     Type t = r.getType();
     unsigned p = port(info, r.getPort());
     if (isa<np::PacketType>(t))
-      return replace(call(loc, "nprt_recv_pkt", pktType, self, {idx(0), lit(p)}));
-    Value v = call(loc, "nprt_recv_val", b.getI64Type(), self, {idx(0), lit(p)});
+      return replace(
+          call(loc, "nprt_recv_pkt", pktType, self, {idx(0), lit(p)}));
+    Value v =
+        call(loc, "nprt_recv_val", b.getI64Type(), self, {idx(0), lit(p)});
     return replace(narrow(loc, v, t));
   }
   if (auto r = dyn_cast<np::TryRecvOp>(op)) {
@@ -205,9 +207,9 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
   if (auto l = dyn_cast<np::PktLenOp>(op))
     return replace(call(loc, "nprt_pkt_len", b.getI32Type(), l.getPkt(), {}));
   if (auto g = dyn_cast<np::PktGetOp>(op)) {
-    Value v = call(loc, "nprt_pkt_get_bits", b.getI64Type(),
-                   {g.getPkt(), g.getBitoff()},
-                   {idx(0), idx(1), lit(g.getWidth())});
+    Value v =
+        call(loc, "nprt_pkt_get_bits", b.getI64Type(),
+             {g.getPkt(), g.getBitoff()}, {idx(0), idx(1), lit(g.getWidth())});
     return replace(narrow(loc, v, g.getType()));
   }
   if (auto s = dyn_cast<np::PktSetOp>(op)) {
@@ -264,7 +266,8 @@ LogicalResult Lowering::lowerInstance(np::InstanceOp inst,
       if (!init)
         init = b.getUnitAttr(); // zero-initialised static storage
       b.create<memref::GlobalOp>(
-          s.getLoc(), b.getStringAttr(info.prefix + "__" + sanitize(s.getSymName())),
+          s.getLoc(),
+          b.getStringAttr(info.prefix + "__" + sanitize(s.getSymName())),
           b.getStringAttr("private"), s.getMemRefType(), init,
           /*constant=*/false, /*alignment=*/IntegerAttr());
     }
@@ -319,8 +322,8 @@ LogicalResult Lowering::run() {
   b.setInsertionPoint(module.getBody(), module.getBody()->end());
   Location loc = top.getLoc();
   auto graphType = emitc::OpaqueType::get(ctx, "nprt_graph*");
-  auto build = b.create<func::FuncOp>(
-      loc, "npcc_build_graph", b.getFunctionType({graphType}, {}));
+  auto build = b.create<func::FuncOp>(loc, "npcc_build_graph",
+                                      b.getFunctionType({graphType}, {}));
   build.setPrivate();
   Block *entry = build.addEntryBlock();
   b.setInsertionPointToStart(entry);
@@ -384,8 +387,7 @@ LogicalResult Lowering::run() {
   b.create<emitc::VerbatimOp>(
       loc, b.getStringAttr("int main(int argc, char **argv) {\n  return "
                            "nprt_main(argc, argv, " +
-                           cString(program) +
-                           ", npcc_build_graph);\n}"));
+                           cString(program) + ", npcc_build_graph);\n}"));
   return success();
 }
 

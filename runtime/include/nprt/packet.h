@@ -24,16 +24,16 @@ extern "C" {
 struct nprt_pool;
 
 typedef struct nprt_pkt {
-  uint8_t *data;     /* first byte of the frame */
-  uint32_t len;      /* frame bytes from data */
-  uint32_t headroom; /* bytes usable in front of data */
-  uint32_t tailroom; /* bytes usable after data + len */
-  uint32_t in_port;  /* input device the packet came from */
-  uint32_t paint;    /* Click's paint annotation */
-  uint32_t out_port; /* free annotation, used by routing elements */
-  uint64_t anno;     /* free 64-bit user annotation */
-  int64_t ts_sec;    /* capture time stamp */
-  int64_t ts_frac;   /* micro- or nanoseconds, as the input pcap had */
+  uint8_t *data;          /* first byte of the frame */
+  uint32_t len;           /* frame bytes from data */
+  uint32_t headroom;      /* bytes usable in front of data */
+  uint32_t tailroom;      /* bytes usable after data + len */
+  uint32_t in_port;       /* input device the packet came from */
+  uint32_t paint;         /* Click's paint annotation */
+  uint32_t out_port;      /* free annotation, used by routing elements */
+  uint64_t anno;          /* free 64-bit user annotation */
+  int64_t ts_sec;         /* capture time stamp */
+  int64_t ts_frac;        /* micro- or nanoseconds, as the input pcap had */
   struct nprt_pool *pool; /* owner, NULL when heap-allocated */
   struct nprt_pkt *next;  /* free-list link */
 } nprt_pkt;

@@ -1,0 +1,131 @@
+//===- BodyGen.h - emits element bodies (private) ---------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Private to compiler/frontend: MLIRGenBody.cpp emits element structure and
+// statements, MLIRGenExpr.cpp emits expressions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_FRONTEND_BODYGEN_H
+#define NPCC_FRONTEND_BODYGEN_H
+
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace npcc {
+
+using mlir::Value;
+using ast::Ty;
+using ast::Loc;
+using ast::Expr;
+using ast::Stmt;
+using ast::Block;
+using ast::StmtPtr;
+using ast::ExprPtr;
+using ast::ElementDecl;
+using ast::SelectCase;
+
+/// What a name means inside a body.
+struct Binding {
+  enum Kind { SSA, Var, State, Header, Const } kind = SSA;
+  Ty ty;
+  Value value;          // SSA value, or the memref of a Var
+  std::string state;    // State: symbol (field symbols are state.field)
+  Value pkt, offset;    // Header view: packet and byte offset
+  llvm::StringMap<Value> fields; // Var of struct type: memref per field
+  CValue cval;
+};
+
+class BodyGen {
+public:
+  BodyGen(Sema &sema, ElementSpec &spec, mlir::OpBuilder &b)
+      : sema(sema), spec(spec), b(b), ctx(b.getContext()), ce(sema, spec.env) {
+  }
+
+  bool emit(np::ElementOp element);
+
+private:
+  // Statements
+  void genBlock(const Block &block);
+  void genStmt(const Stmt &s);
+  void genAssign(const Stmt &s);
+  void genLoop(const Stmt &s);
+  void genSelect(const Stmt &s);
+  void genLocal(const Stmt &s);
+
+  // Expressions
+  Value gen(const Expr &e);
+  Value genBinary(const Expr &e);
+  Value genCall(const Expr &e);
+  Value genField(const Expr &e);
+  Value genIndex(const Expr &e);
+  Value genCast(const Expr &e);
+  Value genClassify(const Expr &e);
+  Value genHeaderField(const Expr &view, const std::string &field,
+                       Value newValue);
+
+  // Storage helpers
+  Value stateRef(const std::string &sym);
+  Value loadScalar(Value memref);
+  void storeScalar(Value memref, Value v);
+  Value guardedLoad(Value memref, Value index, const Ty &elem);
+  void guardedStore(Value memref, Value index, Value v);
+  Value storageOf(const Expr &e, std::string &fieldOut, Value &indexOut);
+  Value allocLocal(const Ty &t, uint64_t len);
+
+  // Ports
+  std::optional<std::string> portName(const Expr &portExpr, Value *dynIndex);
+  void sendTo(const Expr &portExpr, Value v, const Loc &callLoc);
+
+  // Utilities
+  mlir::Location loc(const Loc &l) { return toLoc(ctx, l); }
+  Value constInt(mlir::Location l, mlir::Type t, uint64_t v) {
+    return b.create<mlir::arith::ConstantOp>(
+        l, t, b.getIntegerAttr(t, (int64_t)v));
+  }
+  Value i32(mlir::Location l, uint64_t v) {
+    return constInt(l, b.getI32Type(), v);
+  }
+  Value toI32(Value v, const Ty &t);
+  Value toIndex(Value v, const Ty &t);
+  Value notOf(Value v) {
+    return b.create<mlir::arith::XOrIOp>(v.getLoc(), v,
+                                         constInt(v.getLoc(), b.getI1Type(), 1));
+  }
+  Binding *lookup(const std::string &name) {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end())
+        return &f->second;
+    }
+    return nullptr;
+  }
+  static bool mayReturn(const Stmt &s);
+  static bool mayReturn(const Block &b) {
+    for (const StmtPtr &s : b)
+      if (mayReturn(*s))
+        return true;
+    return false;
+  }
+  void emitBody(mlir::Region &region, const Block &body,
+                mlir::BlockArgument signalArg = nullptr);
+  bool failed() const { return sema.errorCount() != errorsAtStart; }
+
+  Sema &sema;
+  ElementSpec &spec;
+  mlir::OpBuilder &b;
+  mlir::MLIRContext *ctx;
+  ConstEval ce;
+  std::vector<llvm::StringMap<Binding>> scopes;
+  Value returnFlag;
+  unsigned errorsAtStart = 0;
+};
+
+} // namespace npcc
+
+#endif // NPCC_FRONTEND_BODYGEN_H
