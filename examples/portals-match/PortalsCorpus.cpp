@@ -50,10 +50,10 @@ Words makeHeader(Rng &r) {
   uint64_t pid = r.chance(70) ? r.below(4) : r.next() & 0xffffu;
   uint64_t op = r.chance(85) ? 1 + r.below(2) : pick(r, {0, 3, 0xffff});
   h[1] = nid | pid << 32 | op << 48;
-  h[2] = lengthValue(r);
-  h[3] = lengthValue(r);
-  for (unsigned i = 4; i < 8; ++i)
+  for (unsigned i = 2; i < 8; ++i)
     h[i] = r.next();
+  h[4] = lengthValue(r);
+  h[5] = lengthValue(r);
   return h;
 }
 
@@ -119,8 +119,8 @@ Case npcc::portals::paperCase(unsigned length, unsigned matchAt,
   Words h{};
   h[0] = 0x0123456789abcdefull;
   h[1] = 7 | uint64_t(3) << 32 | uint64_t(PTL_MSG_PUT) << 48;
-  h[2] = 0;
-  h[3] = 1024;
+  h[4] = 0;
+  h[5] = 1024;
   for (unsigned i = 0; i < length; ++i) {
     Words it{};
     it[0] = i == matchAt ? h[0] : h[0] ^ (uint64_t(i + 1) << 8);

@@ -37,7 +37,7 @@ int portals_match_item(const uint64_t item[8], const uint64_t hdr[8],
   /* The effective offset, clamped so the arithmetic below works. */
   uint64_t off;
   if (opts & PTL_OPT_REMOTE_OFFSET) {
-    off = hdr[2];
+    off = hdr[4];
     if (off >= md_len)
       off = md_len;
   } else {
@@ -51,8 +51,8 @@ int portals_match_item(const uint64_t item[8], const uint64_t hdr[8],
   }
   /* The length to receive. */
   uint64_t len;
-  if (hdr[3] <= remain)
-    len = hdr[3];
+  if (hdr[5] <= remain)
+    len = hdr[5];
   else if (opts & PTL_OPT_TRUNCATE)
     len = remain;
   else
