@@ -21,57 +21,63 @@ namespace npcc::mu {
 #define MU_PARAM(NAME, VALUE, DOC) constexpr unsigned NAME = VALUE;
 #include "runtime/isa/MatchUnit.def"
 
-/// Operation codes, e.g. AluOp::ADD, InOp::BOTH, BrOp::IF0.
+/// Operation codes, SLOT_NAME: ALU_ADD, IN_BOTH, BR_IF0, ...
 #define MU_OP(SLOT, NAME, CODE, MNEMONIC, DOC) SLOT##_##NAME = CODE,
 enum Op : unsigned {
 #include "runtime/isa/MatchUnit.def"
 };
-/// Small encodings, e.g. IMM_LO, ACC_OR, TAG_LENGTH.
+/// Small encodings, GROUP_NAME: IMM_LO, ACC_OR, TAG_LENGTH, ...
 #define MU_ENUM(GROUP, NAME, CODE, MNEMONIC, DOC) GROUP##_##NAME = CODE,
 enum Enc : unsigned {
 #include "runtime/isa/MatchUnit.def"
 };
 
-/// One wide word, one member per field (named SLOT_FIELD in lower case:
-/// in_op, alu_imm, pred_fn1, ...).
+/// One wide word, one member per field, named SLOT_FIELD exactly as in
+/// MatchUnit.def (IN_OP, ALU_IMM, PRED_FN1, ...): the preprocessor cannot
+/// change case, and the names then match the document's tables.
+/// Every member holds a value that fits its field's width.
 struct Word {
 #define MU_FIELD(SLOT, NAME, LSB, WIDTH, DOC) uint32_t SLOT##_##NAME = 0;
 #include "runtime/isa/MatchUnit.def"
-  bool operator==(const Word &o) const;
-  bool operator!=(const Word &o) const { return !(*this == o); }
+  bool operator==(const Word &Other) const;
+  bool operator!=(const Word &Other) const { return !(*this == Other); }
 };
 
 /// The raw encoding: bits 0-63, 64-127, 128-177.
 using Bits = std::array<uint64_t, WORD_U64S>;
 
-Bits encode(const Word &w);
+Bits encode(const Word &W);
 /// Fails (returns false) if bits above WORD_BITS are set.
-bool decode(const Bits &bits, Word &w);
+bool decode(const Bits &B, Word &W);
 
-/// Assembly text of one word in the syntax of docs/match-unit-isa.md;
-/// `labelFor` names branch targets (empty: print the number).
-std::string printWord(const Word &w,
-                      const std::vector<std::string> *labels = nullptr);
+/// Assembly text of one word in the syntax of docs/match-unit-isa.md, without
+/// a label or indentation. `(*Labels)[Addr]` names branch target Addr; a
+/// missing or empty entry (or no table) prints the number. A word the slot
+/// syntax cannot express exactly prints as `.word HI, MID, LO`.
+std::string printWord(const Word &W,
+                      const std::vector<std::string> *Labels = nullptr);
 
 /// A diagnostic of the assembler or the image reader.
 struct Diag {
-  std::string file;
-  unsigned line = 0, col = 0; // 0 for image errors
-  std::string message;
-  std::string str() const; // "file:line:col: error: message"
+  std::string File;
+  unsigned Line = 0, Col = 0; // 0 for image errors
+  std::string Message;
+  /// "file:line:col: error: message", or "file: error: message" if Line is 0.
+  std::string str() const;
 };
 
-/// Assembles `text`; on failure returns false with every error in `diags`.
-bool assemble(const std::string &file, const std::string &text,
-              std::vector<Word> &program, std::vector<Diag> &diags);
+/// Assembles `Text`; on failure returns false with every error in `Diags`.
+bool assemble(const std::string &File, const std::string &Text,
+              std::vector<Word> &Program, std::vector<Diag> &Diags);
 
-/// Disassembles a program, labelling branch targets L<addr>.
-std::string disassemble(const std::vector<Word> &program);
+/// Disassembles a program, one line per word, labelling branch targets
+/// L<addr>.
+std::string disassemble(const std::vector<Word> &Program);
 
 /// Image files (see docs/match-unit-isa.md, "Image").
-std::vector<uint8_t> writeImage(const std::vector<Word> &program);
-bool readImage(const std::string &file, const std::vector<uint8_t> &bytes,
-               std::vector<Word> &program, Diag &diag);
+std::vector<uint8_t> writeImage(const std::vector<Word> &Program);
+bool readImage(const std::string &File, const std::vector<uint8_t> &Bytes,
+               std::vector<Word> &Program, Diag &D);
 
 } // namespace npcc::mu
 

@@ -1,0 +1,176 @@
+//===- Assembler.cpp - match-unit assembly to words -----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The program level of docs/match-unit-isa.md ("Assembly"): one word per
+// line, labels, `.equ`, comments, the 1024-word limit and label fixups.
+// Slot syntax is SlotParser.cpp. Every error is reported; parsing resumes
+// at the next slot or line, so no input can stop it early.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/isa/ISA.h"
+#include "runtime/isa/Lexer.h"
+#include "runtime/isa/SlotParser.h"
+
+#include <map>
+
+using namespace npcc::mu;
+
+namespace {
+struct Fixup {
+  size_t Addr;
+  LabelUse Use;
+  unsigned Line;
+};
+
+class Assembler : public SlotContext {
+public:
+  Assembler(const std::string &File, std::vector<Diag> &Diags)
+      : SlotContext(ConstTable), File(File), Diags(Diags) {}
+  void error(unsigned Col, const std::string &Message) override {
+    errorAt(LineNo, Col, Message);
+  }
+  void line(const std::string &Text, unsigned No);
+  void finish(std::vector<Word> &Program);
+
+private:
+  void errorAt(unsigned Line, unsigned Col, const std::string &Message) {
+    Diags.push_back(Diag{File, Line, Col, Message});
+  }
+  bool defineName(const Token &T);
+  void equ(const std::vector<Token> &Toks, size_t Pos);
+
+  std::map<std::string, Value> ConstTable;
+  std::string File;
+  std::vector<Diag> &Diags;
+  std::map<std::string, size_t> Labels;
+  std::vector<Fixup> Fixups;
+  std::vector<Word> Words;
+  size_t NumWords = 0; // may exceed Words.size() past the limit
+  unsigned LineNo = 0;
+};
+} // namespace
+
+/// Checks that a label or constant name is new.
+bool Assembler::defineName(const Token &T) {
+  if (Labels.count(T.Text)) {
+    error(T.Col, "duplicate label '" + T.Text + "'");
+    return false;
+  }
+  if (ConstTable.count(T.Text)) {
+    error(T.Col, "'" + T.Text + "' is already defined by '.equ'");
+    return false;
+  }
+  return true;
+}
+
+/// `.equ NAME value` (Toks[Pos] is `.equ`).
+void Assembler::equ(const std::vector<Token> &Toks, size_t Pos) {
+  const Token &Name = Toks[Pos + 1];
+  if (Name.Kind != Token::Ident) {
+    error(Name.Col, "expected a name after '.equ', found " + Name.describe());
+    return;
+  }
+  Pos += 2;
+  Value V;
+  if (!parseValue(Toks, Pos, *this, V))
+    return;
+  if (Toks[Pos].Kind != Token::End) {
+    error(Toks[Pos].Col, "unexpected " + Toks[Pos].describe());
+    return;
+  }
+  if (defineName(Name))
+    ConstTable[Name.Text] = V;
+}
+
+void Assembler::line(const std::string &Raw, unsigned No) {
+  LineNo = No;
+  std::string Text = Raw.substr(0, Raw.find(';'));
+  std::vector<Token> Toks;
+  unsigned ErrCol = 0;
+  std::string Err;
+  bool Lexed = lexLine(Text, Toks, ErrCol, Err);
+
+  // Leading labels: `name:`.
+  size_t Pos = 0;
+  std::vector<const Token *> LineLabels;
+  while (Pos + 1 < Toks.size() && Toks[Pos].Kind == Token::Ident &&
+         Toks[Pos + 1].is(':')) {
+    LineLabels.push_back(&Toks[Pos]);
+    Pos += 2;
+  }
+  bool IsEqu = Pos < Toks.size() && Toks[Pos].Kind == Token::Ident &&
+               Toks[Pos].Text == ".equ";
+  if (!Lexed) {
+    error(ErrCol, Err);
+    if (IsEqu)
+      return;
+  } else if (IsEqu) {
+    if (!LineLabels.empty())
+      error(LineLabels.front()->Col, "a label cannot precede '.equ'");
+    else
+      equ(Toks, Pos);
+    return;
+  } else if (Toks.size() == 1) {
+    return; // blank or comment only
+  }
+
+  // Everything else is one word: a label alone is an empty word.
+  size_t Addr = NumWords++;
+  if (Addr == MAX_WORDS)
+    error(1, "program is longer than " + std::to_string(MAX_WORDS) + " words");
+  for (const Token *L : LineLabels)
+    if (defineName(*L))
+      Labels[L->Text] = Addr;
+  Word W;
+  LabelUse Use;
+  if (Lexed && Pos + 1 < Toks.size()) {
+    std::vector<Token> Rest(Toks.begin() + Pos, Toks.end());
+    parseWord(Rest, *this, W, Use);
+  }
+  if (!Use.Label.empty())
+    Fixups.push_back(Fixup{Addr, Use, LineNo});
+  if (Addr < MAX_WORDS)
+    Words.push_back(W);
+}
+
+void Assembler::finish(std::vector<Word> &Program) {
+  for (const Fixup &F : Fixups) {
+    auto It = Labels.find(F.Use.Label);
+    if (It == Labels.end()) {
+      errorAt(F.Line, F.Use.Col, "undefined label '" + F.Use.Label + "'");
+      continue;
+    }
+    if (It->second >= MAX_WORDS) {
+      errorAt(F.Line, F.Use.Col,
+              "branch target '" + F.Use.Label + "' (" +
+                  std::to_string(It->second) + ") out of range (0.." +
+                  std::to_string(MAX_WORDS - 1) + ")");
+      continue;
+    }
+    if (F.Addr < Words.size())
+      Words[F.Addr].BR_TARGET = static_cast<uint32_t>(It->second);
+  }
+  Program = std::move(Words);
+}
+
+bool npcc::mu::assemble(const std::string &File, const std::string &Text,
+                        std::vector<Word> &Program, std::vector<Diag> &Diags) {
+  size_t Before = Diags.size();
+  Assembler A(File, Diags);
+  unsigned No = 0;
+  for (size_t Begin = 0; Begin < Text.size();) {
+    size_t End = Text.find('\n', Begin);
+    if (End == std::string::npos)
+      End = Text.size();
+    A.line(Text.substr(Begin, End - Begin), ++No);
+    Begin = End + 1;
+  }
+  std::vector<Word> Words;
+  A.finish(Words);
+  if (Diags.size() != Before)
+    return false;
+  Program = std::move(Words);
+  return true;
+}
