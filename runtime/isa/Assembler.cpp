@@ -13,6 +13,7 @@
 #include "runtime/isa/Lexer.h"
 #include "runtime/isa/SlotParser.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace npcc::mu;
@@ -38,7 +39,7 @@ private:
   void errorAt(unsigned Line, unsigned Col, const std::string &Message) {
     Diags.push_back(Diag{File, Line, Col, Message});
   }
-  bool defineName(const Token &T);
+  bool defineName(const Token &T, bool Const);
   void equ(const std::vector<Token> &Toks, size_t Pos);
 
   std::map<std::string, Value> ConstTable;
@@ -52,14 +53,16 @@ private:
 };
 } // namespace
 
-/// Checks that a label or constant name is new.
-bool Assembler::defineName(const Token &T) {
-  if (Labels.count(T.Text)) {
-    error(T.Col, "duplicate label '" + T.Text + "'");
-    return false;
-  }
-  if (ConstTable.count(T.Text)) {
-    error(T.Col, "'" + T.Text + "' is already defined by '.equ'");
+/// Checks that a label (or, with \p Const, a constant) name is new.
+bool Assembler::defineName(const Token &T, bool Const) {
+  const char *Kind = Const ? "constant" : "label";
+  bool IsLabel = Labels.count(T.Text), IsConst = ConstTable.count(T.Text);
+  if (IsLabel || IsConst) {
+    if (IsConst == Const)
+      error(T.Col, std::string("duplicate ") + Kind + " '" + T.Text + "'");
+    else
+      error(T.Col, "'" + T.Text + "' is already a " +
+                       (IsConst ? "constant" : "label"));
     return false;
   }
   return true;
@@ -80,7 +83,7 @@ void Assembler::equ(const std::vector<Token> &Toks, size_t Pos) {
     error(Toks[Pos].Col, "unexpected " + Toks[Pos].describe());
     return;
   }
-  if (defineName(Name))
+  if (defineName(Name, /*Const=*/true))
     ConstTable[Name.Text] = V;
 }
 
@@ -121,7 +124,7 @@ void Assembler::line(const std::string &Raw, unsigned No) {
   if (Addr == MAX_WORDS)
     error(1, "program is longer than " + std::to_string(MAX_WORDS) + " words");
   for (const Token *L : LineLabels)
-    if (defineName(*L))
+    if (defineName(*L, /*Const=*/false))
       Labels[L->Text] = Addr;
   Word W;
   LabelUse Use;
@@ -169,8 +172,15 @@ bool npcc::mu::assemble(const std::string &File, const std::string &Text,
   }
   std::vector<Word> Words;
   A.finish(Words);
-  if (Diags.size() != Before)
+  if (Diags.size() != Before) {
+    // Fixup errors come last; report in file order.
+    std::stable_sort(Diags.begin() + Before, Diags.end(),
+                     [](const Diag &L, const Diag &R) {
+                       return L.Line != R.Line ? L.Line < R.Line
+                                               : L.Col < R.Col;
+                     });
     return false;
+  }
   Program = std::move(Words);
   return true;
 }

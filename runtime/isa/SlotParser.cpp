@@ -9,6 +9,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 
@@ -220,8 +221,10 @@ bool SlotParser::optField(const char *Key, uint64_t Min, uint64_t Max,
 /// lo=X or hi=X: a 32-bit immediate, signed or unsigned.
 bool SlotParser::optImm(uint32_t &Sel, uint32_t &Imm) {
   Option *Lo = option("lo"), *Hi = option("hi");
-  if (Lo && Hi)
-    return fail(Toks[0], "'lo' and 'hi' cannot be combined");
+  if (Lo && Hi) {
+    Ctx.error(std::max(Lo->Col, Hi->Col), "'lo' and 'hi' cannot be combined");
+    return false;
+  }
   Option *O = Lo ? Lo : Hi;
   if (!O)
     return true;
