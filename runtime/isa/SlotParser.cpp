@@ -422,7 +422,9 @@ bool SlotParser::parseLogicUnit(uint32_t &Dst, uint32_t &A, uint32_t &B,
   const Token &First = peek();
   std::string Name;
   size_t Start = Pos;
-  while (peek().Kind == Token::Ident || peek().is('!') || peek().is('&'))
+  // A name is adjacent identifiers, '!' and '&': `a&!b`.
+  while ((peek().Kind == Token::Ident || peek().is('!') || peek().is('&')) &&
+         (Name.empty() || peek().Col == First.Col + Name.size()))
     Name += Toks[Pos++].Text;
   unsigned Code;
   if (!Name.empty() && findPredFn(Name, Code)) {
