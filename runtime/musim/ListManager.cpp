@@ -22,7 +22,7 @@ void ListManager::answer(uint64_t cycle, unsigned h, bool match) {
   queue[qTail++ & 3] = {cycle + ANSWER_DELAY, h, match};
 }
 
-void ListManager::tick(uint64_t cycle, InputFifo &fifo) {
+void ListManager::tickSlow(uint64_t cycle, InputFifo &fifo) {
   while (qHead != qTail && queue[qHead & 3].due <= cycle) {
     const Answer &a = queue[qHead++ & 3];
     if (a.header != header)

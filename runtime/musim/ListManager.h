@@ -41,7 +41,18 @@ public:
 
   /// Start of a cycle: take the answers due now, then push at most one
   /// word into `fifo`.
-  void tick(uint64_t cycle, InputFifo &fifo);
+  void tick(uint64_t cycle, InputFifo &fifo) {
+    if (qHead == qTail && phase == ITEMS && word != 0) {
+      // The common case: in the middle of an item, nothing to hear.
+      fifo.push(list[item][word], false);
+      if (++word == 8) {
+        finished[item++] = cycle;
+        word = 0;
+      }
+      return;
+    }
+    tickSlow(cycle, fifo);
+  }
   /// The unit issued `fail` or `len` (a match) for `header` at `cycle`; the
   /// list manager sees it two cycles later.
   void answer(uint64_t cycle, unsigned header, bool match);
@@ -58,6 +69,7 @@ public:
   uint64_t itemsSent(unsigned h) const { return sent[h]; }
 
 private:
+  void tickSlow(uint64_t cycle, InputFifo &fifo);
   enum Phase { HEADER, ITEMS };
   const std::vector<Item> &list, &headers;
   ListConfig config;

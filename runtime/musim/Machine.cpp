@@ -25,14 +25,16 @@ void InputFifo::grow() {
 void Machine::reset() {
   for (unsigned i = 0; i < 17; ++i) {
     r[i] = 0;
-    t[i] = ~0ull;
+    t[i] = 0;
     p[i] = 0;
   }
+  t[0] = ~0ull; // t0 reads all ones, r0 zero, p0 one
   p[0] = 1;
   pc = lastPc = delayLeft = pendingTarget = 0;
   in = InputFifo();
   stalls = words = taken = cancelled = 0;
   execCount.assign(prog->ops.size(), 0);
+  counts = execCount.data();
   fault.clear();
 }
 

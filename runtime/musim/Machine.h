@@ -61,10 +61,15 @@ struct CycleEvent {
 enum class Status { Issued, Stalled, Halted, Fault };
 
 struct Machine {
-  explicit Machine(const Program &prog) : prog(&prog) { reset(); }
+  explicit Machine(const Program &prog)
+      : prog(&prog), ops(prog.ops.data()), numOps(prog.ops.size()) {
+    reset();
+  }
   void reset();
 
   const Program *prog;
+  const MicroOp *ops; // prog->ops, for the hot loop
+  unsigned numOps;
   uint64_t r[17], t[17]; // index SINK absorbs writes to r0/t0
   uint8_t p[17];         // index SINK absorbs idle predicate-unit writes
   unsigned pc = 0, lastPc = 0;
@@ -73,12 +78,14 @@ struct Machine {
 
   // Set by the last issued word.
   bool popped = false, poppedEnd = false, hasOut = false;
+  bool lastPopEnd = false; // the last word popped so far was an END mark
   uint64_t outVal = 0;
   uint8_t outTag = 0;
 
   // Counters.
   uint64_t stalls = 0, words = 0, taken = 0, cancelled = 0;
   std::vector<uint64_t> execCount; // per word address
+  uint64_t *counts;                // execCount.data()
   std::string fault;
 
   template <bool Observe> Status issue(CycleEvent *ev);

@@ -82,12 +82,12 @@ inline uint64_t tpermute(const MicroOp &o, uint64_t v) {
 } // namespace detail
 
 template <bool Observe> inline Status Machine::issue(CycleEvent *ev) {
-  if (pc >= prog->ops.size()) {
+  if (pc >= numOps) {
     fault = "pc " + std::to_string(pc) + " is past the end of the program (" +
-            std::to_string(prog->ops.size()) + " words)";
+            std::to_string(numOps) + " words)";
     return Status::Fault;
   }
-  const MicroOp &o = prog->ops[pc];
+  const MicroOp &o = ops[pc];
   if (o.needsInput && in.empty()) {
     ++stalls;
     if (Observe) {
@@ -98,14 +98,16 @@ template <bool Observe> inline Status Machine::issue(CycleEvent *ev) {
   }
   lastPc = pc;
   ++words;
-  ++execCount[pc];
+  ++counts[pc];
 
   // Reads (the state the previous word left).
   uint64_t inVal = 0;
   bool inEnd = false;
   popped = o.inOp != mu::IN_NONE;
-  if (popped)
+  if (popped) {
     in.pop(inVal, inEnd);
+    lastPopEnd = inEnd;
+  }
   poppedEnd = inEnd;
 
   bool cpDo = o.cpOp != mu::CP_NONE && (p[o.cpPred] ^ o.cpPneg);
@@ -194,8 +196,6 @@ template <bool Observe> inline Status Machine::issue(CycleEvent *ev) {
   p[o.inEndp] = inEnd;  // SINK when the word has no END flag
   p[o.d0] = pr0;
   p[o.d1] = pr1;
-  r[SINK] = 0;
-  t[SINK] = ~0ull;
 
   if (Observe) {
     ev->pc = pc;

@@ -36,7 +36,6 @@ struct Context {
   uint64_t answers = 0, pendingOff = 0;
   // Raw mode.
   uint64_t endsPopped = 0;
-  bool lastWasEnd = false;
   uint64_t outCycles[2] = {~0ull, ~0ull}; // answers in flight, for the VCD
 
   bool fail(const std::string &msg) {
@@ -58,16 +57,18 @@ bool Context::answer(uint64_t cycle) {
   outCycles[cycle & 1] = cycle;
   if (tag == mu::TAG_DATA)
     return true;
-  std::string name = std::string("`") + tagName(tag) + "` answer";
+  auto bad = [&](const char *why) {
+    return fail(std::string("`") + tagName(tag) + "` answer " + why);
+  };
   if (tag == mu::TAG_LENGTH) {
     if (!offPending)
-      return fail(name + " without a preceding `off`");
+      return bad("without a preceding `off`");
   } else {
     if (offPending)
-      return fail(name + " between `off` and `len`");
+      return bad("between `off` and `len`");
     if (ansHeader >= result.headers.size() ||
         lm->itemsSent(ansHeader) <= answers)
-      return fail(name + " when no item is outstanding");
+      return bad("when no item is outstanding");
   }
   if (tag == mu::TAG_OFFSET) {
     offPending = true;
@@ -110,7 +111,6 @@ bool Context::afterIssue(uint64_t cycle) {
   if (!m.popped)
     return true;
   if (!lm) {
-    lastWasEnd = m.poppedEnd;
     endsPopped += m.poppedEnd;
     return true;
   }
@@ -156,7 +156,7 @@ template <bool Observe> bool simulate(Context &c) {
       if (m.in.empty() && (!lm || lm->done())) {
         --m.stalls; // the unit waits for input that never comes: the end
         ok = c.finish();
-        if (!lm && !c.lastWasEnd) {
+        if (!lm && !m.lastPopEnd) {
           m.lastPc = m.pc;
           ok = c.fail(c.endsPopped ? "program read past the last END"
                                    : "program read past the end of the input");
@@ -173,7 +173,8 @@ template <bool Observe> bool simulate(Context &c) {
       c.result.error = m.fault;
       ok = false;
       break;
-    } else if (!c.afterIssue(cycle)) {
+    } else if ((m.hasOut | m.poppedEnd | (m.popped & !c.inHeader)) &&
+               !c.afterIssue(cycle)) {
       ok = false;
       break;
     }
@@ -230,7 +231,7 @@ bool runRaw(const Program &prog, const std::vector<InputWord> &input,
   Context c(prog, config, result);
   for (const InputWord &w : input)
     c.m.in.push(w.value, w.end);
-  c.lastWasEnd = input.empty();
+  c.m.lastPopEnd = input.empty();
   c.observer = observer;
   return simulate(c);
 }
