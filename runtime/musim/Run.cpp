@@ -155,9 +155,9 @@ template <bool Observe> bool simulate(Context &c) {
     if (s == Status::Stalled) {
       if (m.in.empty() && (!lm || lm->done())) {
         --m.stalls; // the unit waits for input that never comes: the end
+        m.lastPc = m.pc;
         ok = c.finish();
         if (!lm && !m.lastPopEnd) {
-          m.lastPc = m.pc;
           ok = c.fail(c.endsPopped ? "program read past the last END"
                                    : "program read past the end of the input");
         }
