@@ -136,7 +136,7 @@ bool Context::finish() {
   return true;
 }
 
-template <bool Observe> bool simulate(Context &c) {
+template <bool Observe, bool HasLM> bool simulate(Context &c) {
   Machine &m = c.m;
   ListManager *lm = c.lm;
   CycleEvent ev;
@@ -149,7 +149,7 @@ template <bool Observe> bool simulate(Context &c) {
       ok = false;
       break;
     }
-    if (lm)
+    if (HasLM)
       lm->tick(cycle, m.in);
     Status s = m.issue<Observe>(&ev);
     if (s == Status::Stalled) {
@@ -208,7 +208,9 @@ template <bool Observe> bool simulate(Context &c) {
 }
 
 bool simulate(Context &c) {
-  return c.observer ? simulate<true>(c) : simulate<false>(c);
+  if (c.observer)
+    return c.lm ? simulate<true, true>(c) : simulate<true, false>(c);
+  return c.lm ? simulate<false, true>(c) : simulate<false, false>(c);
 }
 
 } // namespace
