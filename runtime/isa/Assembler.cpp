@@ -174,11 +174,10 @@ bool npcc::mu::assemble(const std::string &File, const std::string &Text,
   A.finish(Words);
   if (Diags.size() != Before) {
     // Fixup errors come last; report in file order.
-    std::stable_sort(Diags.begin() + Before, Diags.end(),
-                     [](const Diag &L, const Diag &R) {
-                       return L.Line != R.Line ? L.Line < R.Line
-                                               : L.Col < R.Col;
-                     });
+    std::stable_sort(
+        Diags.begin() + Before, Diags.end(), [](const Diag &L, const Diag &R) {
+          return L.Line != R.Line ? L.Line < R.Line : L.Col < R.Col;
+        });
     return false;
   }
   Program = std::move(Words);

@@ -7,9 +7,9 @@
 #include "runtime/isa/SlotParser.h"
 #include "runtime/isa/Mnemonics.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 
