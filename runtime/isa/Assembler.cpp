@@ -46,6 +46,7 @@ private:
   std::string File;
   std::vector<Diag> &Diags;
   std::map<std::string, size_t> Labels;
+  std::vector<std::string> PendingLabels; // alone on their line
   std::vector<Fixup> Fixups;
   std::vector<Word> Words;
   size_t NumWords = 0; // may exceed Words.size() past the limit
@@ -119,10 +120,21 @@ void Assembler::line(const std::string &Raw, unsigned No) {
     return; // blank or comment only
   }
 
-  // Everything else is one word: a label alone is an empty word.
+  // A label alone on its line names the next word, as in other assemblers.
+  if (Lexed && Pos + 1 == Toks.size()) {
+    for (const Token *L : LineLabels)
+      if (defineName(*L, /*Const=*/false))
+        PendingLabels.push_back(L->Text);
+    return;
+  }
+
+  // Everything else is one word.
   size_t Addr = NumWords++;
   if (Addr == MAX_WORDS)
     error(1, "program is longer than " + std::to_string(MAX_WORDS) + " words");
+  for (const std::string &Name : PendingLabels)
+    Labels[Name] = Addr;
+  PendingLabels.clear();
   for (const Token *L : LineLabels)
     if (defineName(*L, /*Const=*/false))
       Labels[L->Text] = Addr;
@@ -139,6 +151,9 @@ void Assembler::line(const std::string &Raw, unsigned No) {
 }
 
 void Assembler::finish(std::vector<Word> &Program) {
+  // Labels after the last word name the address past the end.
+  for (const std::string &Name : PendingLabels)
+    Labels[Name] = NumWords;
   for (const Fixup &F : Fixups) {
     auto It = Labels.find(F.Use.Label);
     if (It == Labels.end()) {
