@@ -132,6 +132,9 @@ struct Dumper {
     case Stmt::Return:
       line("Return", s.loc);
       return;
+    case Stmt::Fail:
+      line("Fail", s.loc);
+      return;
     case Stmt::ExprStmt:
       line("Expr " + expr(s.init.get()), s.loc);
       return;

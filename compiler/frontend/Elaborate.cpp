@@ -783,6 +783,8 @@ mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
   if (candidates.size() == 1 && !candidates[0].second.empty())
     if (auto g = module->lookupSymbol<np::GraphOp>(candidates[0].second))
       g->setAttr("top", mlir::UnitAttr::get(ctx));
+  if (!emitMatchPrograms(sema, m, *module))
+    return nullptr;
   if (failed(mlir::verify(*module)))
     return nullptr;
   return module;

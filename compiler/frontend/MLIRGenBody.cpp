@@ -457,6 +457,8 @@ void BodyGen::genStmt(const Stmt &s) {
   case Stmt::Return:
     storeScalar(returnFlag, constInt(l, b.getI1Type(), 1));
     return;
+  case Stmt::Fail: // Sema allows it only in match programs
+    return;
   case Stmt::ExprStmt:
     gen(*s.init);
     return;

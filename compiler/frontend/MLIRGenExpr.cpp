@@ -365,6 +365,7 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::Classify:
     return genClassify(e);
   case Builtin::TryRecv:
+  case Builtin::Accept:
   case Builtin::None:
     break;
   }

@@ -72,6 +72,9 @@ struct ElementSpec {
 /// Emits the np.element for `spec` into `module`. Returns false on error.
 bool emitElement(Sema &sema, mlir::ModuleOp module, ElementSpec &spec);
 
+/// Emits a match.program for every match declaration. False on error.
+bool emitMatchPrograms(Sema &sema, ast::Module &m, mlir::ModuleOp module);
+
 /// Converts a semantic type to the MLIR type used in handler bodies.
 mlir::Type toMLIRType(mlir::MLIRContext *ctx, const ast::Ty &t);
 

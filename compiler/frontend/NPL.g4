@@ -55,6 +55,7 @@ stmt
   | 'while' expr 'bound' expr block                            # whileStmt
   | 'select' '{' selectCase+ '}'                             # selectStmt
   | 'return' ';'                                             # returnStmt
+  | 'fail' ';'                                               # failStmt
   | expr op=('=' | '+=' | '-=' | '*=' | '&=' | '|=' | '^=' | '<<=' | '>>=') expr ';' # assignStmt
   | expr ';'                                                 # exprStmt
   | block                                                    # blockStmt

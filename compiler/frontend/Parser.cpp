@@ -356,6 +356,8 @@ private:
     }
     if (dynamic_cast<P::ReturnStmtContext *>(c))
       return make(Stmt::Return, c);
+    if (dynamic_cast<P::FailStmtContext *>(c))
+      return make(Stmt::Fail, c);
     if (auto *s = dynamic_cast<P::AssignStmtContext *>(c)) {
       auto r = make(Stmt::Assign, c);
       r->op = s->op->getText();

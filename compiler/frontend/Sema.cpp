@@ -39,6 +39,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("max", Builtin::Max)
       .Case("classify", Builtin::Classify)
       .Case("try_recv", Builtin::TryRecv)
+      .Case("accept", Builtin::Accept)
       .Default(Builtin::None);
 }
 
@@ -90,6 +91,52 @@ bool Sema::headerField(const RecordDecl &h, llvm::StringRef field,
     off += w;
   }
   return false;
+}
+
+static unsigned fieldBits(const Field &f) {
+  if (f.type->kind != TypeRef::Named)
+    return 0;
+  if (f.type->name == "bool")
+    return 1;
+  if (f.type->name.size() > 1 &&
+      (f.type->name[0] == 'u' || f.type->name[0] == 'i'))
+    return std::atoi(f.type->name.c_str() + 1);
+  return 0;
+}
+
+bool Sema::matchField(const RecordDecl &r, llvm::StringRef field,
+                      unsigned &word, unsigned &lsb, unsigned &width) {
+  unsigned w = 0, bit = 0;
+  for (const Field &f : r.fields) {
+    unsigned n = fieldBits(f);
+    if (n == 0 || n > 64)
+      return false;
+    if (bit + n > 64) {
+      ++w;
+      bit = 0;
+    }
+    if (f.name == field) {
+      word = w;
+      lsb = bit;
+      width = n;
+      return true;
+    }
+    bit += n;
+  }
+  return false;
+}
+
+unsigned Sema::matchWords(const RecordDecl &r) {
+  unsigned w = 0, bit = 0;
+  for (const Field &f : r.fields) {
+    unsigned n = fieldBits(f);
+    if (bit + n > 64) {
+      ++w;
+      bit = 0;
+    }
+    bit += n;
+  }
+  return bit ? w + 1 : w;
 }
 
 /// Parses `u8`, `i32`, ... into width and signedness.
@@ -309,6 +356,13 @@ static Ty defaultInt(const Expr &e) {
 }
 
 void Sema::checkStmt(Stmt &s) {
+  if (inMatch && (s.kind == Stmt::For || s.kind == Stmt::Unroll ||
+                  s.kind == Stmt::While || s.kind == Stmt::Select ||
+                  s.kind == Stmt::IfLet)) {
+    error(s.loc) << "loops, 'select' and 'if let' are not allowed in a "
+                    "match program: it runs once per list item";
+    return;
+  }
   switch (s.kind) {
   case Stmt::Let:
   case Stmt::Var: {
@@ -416,6 +470,13 @@ void Sema::checkStmt(Stmt &s) {
     }
     return;
   case Stmt::Return:
+    if (inMatch)
+      error(s.loc) << "'return' is not allowed in a match program; use "
+                      "'fail' or 'accept'";
+    return;
+  case Stmt::Fail:
+    if (!inMatch)
+      error(s.loc) << "'fail' is only allowed in a match program";
     return;
   case Stmt::ExprStmt:
     checkExpr(*s.init);
@@ -785,6 +846,14 @@ Ty Sema::checkCall(Expr &e) {
   case Builtin::TryRecv:
     error(e.loc) << "'try_recv' is used as 'if let v = try_recv(port) {...}'";
     return Ty();
+  case Builtin::Accept:
+    if (!inMatch)
+      error(e.loc) << "'accept' is only allowed in a match program";
+    else if (arity(2)) {
+      coerce(*e.args[0], Ty::integer(64, false));
+      coerce(*e.args[1], Ty::integer(64, false));
+    }
+    return Ty::of(Ty::Void);
   case Builtin::Send: {
     if (!arity(2))
       return Ty();
@@ -909,6 +978,63 @@ void Sema::checkGraphDecl(const GraphDecl &g) {
   }
 }
 
+/// The list manager streams 8-word headers and items.
+static constexpr unsigned kMatchWords = 8;
+
+void Sema::checkMatch(MatchDecl &m) {
+  scopes.clear();
+  scopes.emplace_back();
+  for (ConstDecl &c : module.consts)
+    scopes.back()[c.name] = {Symbol::Const, resolve(*c.type, false), c.loc};
+  scopes.emplace_back();
+  if (m.params.size() != 2)
+    error(m.loc) << "match program '" << m.name
+                 << "' takes two parameters: the header and the list item";
+  for (Param &p : m.params) {
+    Ty t = resolve(*p.type);
+    if (t.kind != Ty::Error && t.kind != Ty::Record) {
+      error(p.type->loc) << "match parameter '" << p.name
+                         << "' must be a struct, not '" << t.str() << "'";
+      t = Ty();
+    } else if (t.kind == Ty::Record) {
+      for (const Field &f : t.record->fields) {
+        unsigned word, lsb, width;
+        if (!matchField(*t.record, f.name, word, lsb, width))
+          errorWithNote(p.type->loc,
+                        "field '" + f.name + "' of '" + t.record->name +
+                            "' is not an integer of at most 64 bits",
+                        f.loc, "declared here");
+      }
+      if (matchWords(*t.record) > kMatchWords)
+        errorWithNote(p.type->loc,
+                      "'" + t.record->name + "' needs " +
+                          std::to_string(matchWords(*t.record)) +
+                          " words; the list manager streams " +
+                          std::to_string(kMatchWords),
+                      t.record->loc, "declared here");
+    }
+    declare(p.name, {Symbol::Let, t, p.loc});
+  }
+  inMatch = true;
+  scopes.emplace_back();
+  for (size_t i = 0; i < m.body.size(); ++i) {
+    Stmt &s = *m.body[i];
+    bool isAccept = s.kind == Stmt::ExprStmt && s.init->kind == Expr::Call &&
+                    s.init->text == "accept";
+    if (isAccept && i + 1 != m.body.size())
+      error(s.loc) << "'accept' must be the last statement of a match "
+                      "program";
+    checkStmt(s);
+  }
+  if (m.body.empty() || m.body.back()->kind != Stmt::ExprStmt ||
+      m.body.back()->init->kind != Expr::Call ||
+      m.body.back()->init->text != "accept")
+    error(m.loc) << "match program '" << m.name
+                 << "' must end with 'accept(offset, length)'";
+  scopes.pop_back();
+  inMatch = false;
+}
+
 bool Sema::run() {
   checkDuplicates();
   for (const RecordDecl &r : module.records)
@@ -928,5 +1054,7 @@ bool Sema::run() {
     checkElement(e);
   for (const GraphDecl &g : module.graphs)
     checkGraphDecl(g);
+  for (MatchDecl &m : module.matches)
+    checkMatch(m);
   return errors == 0;
 }

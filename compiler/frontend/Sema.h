@@ -42,6 +42,7 @@ enum class Builtin {
   Max,
   Classify,
   TryRecv,
+  Accept,
 };
 Builtin lookupBuiltin(llvm::StringRef name);
 
@@ -67,6 +68,14 @@ public:
   static bool headerField(const ast::RecordDecl &h, llvm::StringRef field,
                           unsigned &bitOffset, unsigned &width);
 
+  /// Where `field` of a struct lives in the 64-bit words a match program
+  /// reads: fields are packed from the least significant bit of word 0
+  /// and never straddle two words. False if absent or unsized.
+  static bool matchField(const ast::RecordDecl &r, llvm::StringRef field,
+                         unsigned &word, unsigned &lsb, unsigned &width);
+  /// The number of words a struct occupies in that layout.
+  static unsigned matchWords(const ast::RecordDecl &r);
+
   mlir::InFlightDiagnostic error(const ast::Loc &l);
   void errorWithNote(const ast::Loc &l, const llvm::Twine &msg,
                      const ast::Loc &noteLoc, const llvm::Twine &note);
@@ -85,6 +94,7 @@ private:
   void checkRecord(const ast::RecordDecl &r);
   void checkElement(ast::ElementDecl &e);
   void checkGraphDecl(const ast::GraphDecl &g);
+  void checkMatch(ast::MatchDecl &m);
   void checkBlock(ast::Block &b);
   void checkStmt(ast::Stmt &s);
   ast::Ty checkExpr(ast::Expr &e, const ast::Ty *expected = nullptr);
@@ -105,6 +115,7 @@ private:
   std::vector<Scope> scopes;
   const ast::ElementDecl *currentElement = nullptr;
   bool inHandler = false;
+  bool inMatch = false;
   unsigned errors = 0;
 };
 

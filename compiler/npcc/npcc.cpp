@@ -12,6 +12,7 @@
 #include "compiler/frontend/MLIRGen.h"
 #include "compiler/frontend/Sema.h"
 #include "compiler/pipelines/Pipelines.h"
+#include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -120,7 +121,7 @@ int main(int argc, char **argv) {
       "  npcc prog.np --target=ast           print the parsed AST\n");
 
   mlir::MLIRContext ctx;
-  ctx.loadDialect<np::NPDialect, mlir::arith::ArithDialect,
+  ctx.loadDialect<np::NPDialect, match::MatchDialect, mlir::arith::ArithDialect,
                   mlir::scf::SCFDialect, mlir::memref::MemRefDialect,
                   mlir::func::FuncDialect, mlir::emitc::EmitCDialect>();
   llvm::SourceMgr sourceMgr;

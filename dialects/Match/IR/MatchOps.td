@@ -1,0 +1,134 @@
+//===- MatchOps.td - match dialect ---------------------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_MATCH_IR_MATCHOPS_TD
+#define NPCC_DIALECTS_MATCH_IR_MATCHOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Match_Dialect : Dialect {
+  let name = "match";
+  let cppNamespace = "::npcc::match";
+  let summary = "Match functions over a message header and a list item";
+  let description = [{
+    A `match.program` is the body of an NPL `match` declaration after
+    if-conversion: a straight-line dataflow over the words of one message
+    header and one posted-receive list item, with `match.fail_if` for every
+    way an item can fail and one `match.accept` giving the offset and
+    length of a match. Arithmetic is upstream `arith`. The match-unit
+    back end selects, schedules and allocates it into `ucode` bundles.
+    See `dialects/Match/Rationale.md`.
+  }];
+}
+
+class Match_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Match_Dialect, mnemonic, traits>;
+
+def Match_ProgramOp : Match_Op<"program", [
+    Symbol, IsolatedFromAbove, SingleBlock]> {
+  let summary = "a match function";
+  let description = [{
+    The body runs once per (header, list item) pair. `header_words` and
+    `item_words` give how many 64-bit words the list manager streams for
+    each.
+
+    ```mlir
+    match.program @Tag attributes {header_words = 8, item_words = 8} {
+      %h = match.header_word 0 : i64
+      %i = match.item_word 0 : i64
+      %ne = arith.cmpi ne, %h, %i : i64
+      match.fail_if %ne
+      %c0 = arith.constant 0 : i64
+      match.accept %c0, %c0
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       DefaultValuedAttr<I64Attr, "8">:$header_words,
+                       DefaultValuedAttr<I64Attr, "8">:$item_words);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+class Match_WordOp<string mnemonic> : Match_Op<mnemonic, [Pure]> {
+  let arguments = (ins I64Attr:$index);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$index attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Match_HeaderWordOp : Match_WordOp<"header_word"> {
+  let summary = "a 64-bit word of the message header";
+  let description = [{
+    Word `index` of the header, as the list manager streams it.
+
+    ```mlir
+    %w = match.header_word 1 : i64
+    ```
+  }];
+}
+
+def Match_ItemWordOp : Match_WordOp<"item_word"> {
+  let summary = "a 64-bit word of the posted-receive list item";
+  let description = [{
+    Word `index` of the list item being matched.
+
+    ```mlir
+    %w = match.item_word 2 : i64
+    ```
+  }];
+}
+
+def Match_FieldOp : Match_Op<"field", [Pure]> {
+  let summary = "a bit field of a 64-bit word";
+  let description = [{
+    Bits `lsb` .. `lsb + width - 1` of `word`, zero-extended to the result
+    width (which must equal `width`). Fields aligned to the 16-bit lanes of
+    the match unit's SIMD units compare without any shifting.
+
+    ```mlir
+    %nid = match.field %w {lsb = 0 : i64, width = 32 : i64} : i32
+    ```
+  }];
+  let arguments = (ins I64:$word, I64Attr:$lsb, I64Attr:$width);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$word attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Match_FailIfOp : Match_Op<"fail_if"> {
+  let summary = "the item does not match when the condition holds";
+  let description = [{
+    The list item fails to match if `cond` is true. The order of the
+    `fail_if` operations is the source order of the checks, which the back
+    end uses to test the most common failure first.
+
+    ```mlir
+    match.fail_if %ne
+    ```
+  }];
+  let arguments = (ins I1:$cond);
+  let assemblyFormat = "$cond attr-dict";
+}
+
+def Match_AcceptOp : Match_Op<"accept", [Terminator, HasParent<"ProgramOp">]> {
+  let summary = "the item matches: offset and length of the match";
+  let description = [{
+    Reached when no `fail_if` held. `offset` and `length` are answered to
+    the list manager (as 64-bit values).
+
+    ```mlir
+    match.accept %off, %len
+    ```
+  }];
+  let arguments = (ins I64:$offset, I64:$length);
+  let assemblyFormat = "$offset `,` $length attr-dict";
+}
+
+#endif // NPCC_DIALECTS_MATCH_IR_MATCHOPS_TD
