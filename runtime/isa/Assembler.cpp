@@ -198,3 +198,36 @@ bool npcc::mu::assemble(const std::string &File, const std::string &Text,
   Program = std::move(Words);
   return true;
 }
+
+namespace {
+/// Keeps the first error of a single word.
+struct FirstError : SlotContext {
+  std::string Message;
+  FirstError() : SlotContext(NoConsts) {}
+  void error(unsigned Col, const std::string &M) override {
+    if (Message.empty())
+      Message = "column " + std::to_string(Col) + ": " + M;
+  }
+  std::map<std::string, Value> NoConsts;
+};
+} // namespace
+
+bool npcc::mu::parseWordText(const std::string &Text, Word &W,
+                             std::string &TargetLabel, std::string &Error) {
+  W = Word();
+  TargetLabel.clear();
+  std::vector<Token> Toks;
+  unsigned ErrCol = 0;
+  FirstError Ctx;
+  if (!lexLine(Text, Toks, ErrCol, Error)) {
+    Error = "column " + std::to_string(ErrCol) + ": " + Error;
+    return false;
+  }
+  LabelUse Use;
+  if (!parseWord(Toks, Ctx, W, Use)) {
+    Error = Ctx.Message.empty() ? "invalid word" : Ctx.Message;
+    return false;
+  }
+  TargetLabel = Use.Label;
+  return true;
+}

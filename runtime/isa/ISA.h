@@ -70,6 +70,13 @@ struct Diag {
 bool assemble(const std::string &File, const std::string &Text,
               std::vector<Word> &Program, std::vector<Diag> &Diags);
 
+/// Parses the slots of one word (no label, comment or `.equ` constant), as
+/// the `ucode` dialect writes a bundle. A branch to a label leaves BR_TARGET 0
+/// and the name in `TargetLabel` (empty for a numeric target). On failure
+/// returns false with the first error as "column N: message" in `Error`.
+bool parseWordText(const std::string &Text, Word &W, std::string &TargetLabel,
+                   std::string &Error);
+
 /// Disassembles a program, one line per word, labelling branch targets
 /// L<addr>.
 std::string disassemble(const std::vector<Word> &Program);

@@ -1,0 +1,36 @@
+//===- UCodeOps.h - ucode dialect operations --------------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_UCODE_IR_UCODEOPS_H
+#define NPCC_DIALECTS_UCODE_IR_UCODEOPS_H
+
+#include "dialects/UCode/IR/UCodeDialect.h"
+#include "runtime/isa/ISA.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <string>
+
+namespace npcc::ucode {
+class BundleOp;
+class ProgramOp;
+} // namespace npcc::ucode
+
+#define GET_OP_CLASSES
+#include "dialects/UCode/IR/UCodeOps.h.inc"
+
+namespace npcc::ucode {
+
+/// Whether `name` is an assembler identifier, `[A-Za-z_.][A-Za-z0-9_.]*`, and
+/// so can be a bundle label.
+bool isValidLabel(llvm::StringRef name);
+
+} // namespace npcc::ucode
+
+#endif // NPCC_DIALECTS_UCODE_IR_UCODEOPS_H

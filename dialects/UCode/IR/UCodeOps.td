@@ -1,0 +1,95 @@
+//===- UCodeOps.td - ucode dialect operations --------------*- tablegen -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPCC_DIALECTS_UCODE_IR_UCODEOPS_TD
+#define NPCC_DIALECTS_UCODE_IR_UCODEOPS_TD
+
+include "dialects/UCode/IR/UCodeDialect.td"
+include "mlir/IR/SymbolInterfaces.td"
+
+class UCode_Op<string mnemonic, list<Trait> traits = []>
+    : Op<UCode_Dialect, mnemonic, traits>;
+
+def UCode_ProgramOp : UCode_Op<"program", [
+    Symbol, SingleBlock, NoTerminator, IsolatedFromAbove]> {
+  let summary = "a match-unit program: one bundle per word of microcode";
+  let description = [{
+    A program is the microcode of one match unit. Its body holds only
+    `ucode.bundle` operations; the first is the word at address 0, the next
+    at address 1, and so on, up to the 1024 words of the unit's microcode
+    memory. Bundle labels are unique within the program and every branch
+    target written as a label names one of them.
+
+    `entry`, when present, names the label of the bundle the unit starts
+    at. The unit always starts at address 0, so it must label the first
+    bundle; it records the entry for readers and later stages.
+
+    Example:
+
+    ```mlir
+    ucode.program @Copy attributes {entry = "loop"} {
+      ucode.bundle "in.r r1, end=p15" label "loop"
+      ucode.bundle "cp.out r1, data ? !p15 | brn p15, loop"
+      ucode.bundle "nop"
+      ucode.bundle "nop"
+      ucode.bundle "halt"
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<StrAttr>:$entry);
+  let regions = (region SizedRegion<1>:$bodyRegion);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $bodyRegion";
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  // Creates the (empty) body block.
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name)>
+  ];
+  let extraClassDeclaration = [{
+    /// The bundles in address order.
+    auto getBundles() { return getBody()->getOps<BundleOp>(); }
+  }];
+}
+
+def UCode_BundleOp : UCode_Op<"bundle", [HasParent<"ProgramOp">]> {
+  let summary = "one wide word of microcode, in assembly syntax";
+  let description = [{
+    One 178-bit wide word, written as one line of match-unit assembly
+    (`docs/match-unit-isa.md`, "Assembly") without a label or comment:
+    `|`-separated slots, or `nop`, or `.word HI, MID, LO`. `.equ` constants
+    are not available. A branch target is either an absolute address
+    (0..1023) or the `label` of a bundle of the same program.
+
+    `label` names the bundle's address. It is an assembler identifier,
+    `[A-Za-z_.][A-Za-z0-9_.]*`, unique in the program.
+
+    Example:
+
+    ```mlir
+    ucode.bundle "in.t t1, end=p15 | cp.t t10, r12 | br p15, item" label "item"
+    ucode.bundle "alu.add r3, r1, r0, lo=0x10"
+    ```
+  }];
+  let arguments = (ins StrAttr:$text, OptionalAttr<StrAttr>:$label);
+  let assemblyFormat = "$text (`label` $label^)? attr-dict";
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  // An empty label means none.
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$text,
+                   CArg<"::llvm::StringRef", "\"\"">:$label)>
+  ];
+  let extraClassDeclaration = [{
+    /// Parses the text into `word`, leaving a branch to a label with target 0
+    /// and the label's name in `targetLabel` (empty for none or a number).
+    /// Reports a syntax error on this op.
+    ::mlir::LogicalResult parseWord(::npcc::mu::Word &word,
+                                    std::string &targetLabel);
+  }];
+}
+
+#endif // NPCC_DIALECTS_UCODE_IR_UCODEOPS_TD
