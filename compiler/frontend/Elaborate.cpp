@@ -768,7 +768,9 @@ mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
   // of the top graph meaningless.
   if (sema.errorCount() != errorsBefore)
     return nullptr;
-  if (!top.empty() && candidates.empty()) {
+  bool topIsMatch = llvm::any_of(
+      m.matches, [&](const MatchDecl &d) { return d.name == top; });
+  if (!top.empty() && candidates.empty() && !topIsMatch) {
     mlir::emitError(mlir::FileLineColLoc::get(ctx, *mainFile, 1, 1))
         << "no graph named '" << top << "' without parameters";
     return nullptr;

@@ -11,9 +11,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipelines/Pipelines.h"
+#include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/NP/Transforms/Passes.h"
+#include "dialects/UCode/IR/UCodeOps.h"
 #include "targets/c/Passes.h"
+#include "targets/ucode/MatchToUCode/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -27,13 +30,15 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<npcc::np::NPDialect, mlir::arith::ArithDialect,
+  registry.insert<npcc::np::NPDialect, npcc::match::MatchDialect,
+                  npcc::ucode::UCodeDialect, mlir::arith::ArithDialect,
                   mlir::cf::ControlFlowDialect, mlir::emitc::EmitCDialect,
                   mlir::func::FuncDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect>();
 
   npcc::np::registerNPPasses();
   npcc::c::registerCTargetPasses();
+  npcc::mub::registerMatchToUCodePasses();
   npcc::registerPipelines();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

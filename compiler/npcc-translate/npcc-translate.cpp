@@ -8,6 +8,7 @@
 
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/NP/IR/NPDialect.h"
+#include "targets/ucode/UCodeEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -18,6 +19,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 
 int main(int argc, char **argv) {
+  npcc::ucode::registerUCodeTranslations();
   mlir::TranslateFromMLIRRegistration emitC(
       "emit-c", "lower np IR and print it as C11 for libnprt",
       [](mlir::Operation *op, llvm::raw_ostream &os) -> mlir::LogicalResult {

@@ -14,6 +14,8 @@
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
+#include "dialects/UCode/IR/UCodeOps.h"
+#include "targets/ucode/UCodeEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -50,7 +52,7 @@ cl::opt<Target> target(
                           "C11 for libnprt; an executable unless -S"),
                clEnumValN(Target::HLS, "hls", "HLS C++ (not implemented yet)"),
                clEnumValN(Target::UCode, "ucode",
-                          "match-unit microcode (not implemented yet)")),
+                          "match-unit microcode image (and a listing)")),
     cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
@@ -64,6 +66,11 @@ cl::opt<std::string> topGraph("top", cl::desc("Top-level graph to compile"),
 cl::list<std::string> includeDirs("I", cl::desc("Directory to search imports"),
                                   cl::value_desc("dir"), cl::Prefix,
                                   cl::cat(category));
+cl::opt<std::string> listingFile(
+    "listing",
+    cl::desc("With --target=ucode, where to write the listing (default: the "
+             "output with .lst)"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> flatten("flatten",
                       cl::desc("With --target=mlir, inline compound elements "
                                "(np-flatten-graph)"),
@@ -96,6 +103,70 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   return 0;
 }
 
+/// --target=ucode: the match program of the file (or --top) as an image,
+/// with its listing next to it.
+static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
+  mlir::MLIRContext *ctx = module.getContext();
+  // Keep only the chosen match program.
+  std::vector<match::ProgramOp> programs(
+      module.getOps<match::ProgramOp>().begin(),
+      module.getOps<match::ProgramOp>().end());
+  match::ProgramOp chosen;
+  for (auto p : programs)
+    if (topGraph.empty() ? programs.size() == 1 : p.getSymName() == topGraph)
+      chosen = p;
+  if (!chosen) {
+    auto d = mlir::emitError(mlir::FileLineColLoc::get(ctx, mainFile, 1, 1));
+    if (programs.empty())
+      d << "no match program to compile for --target=ucode";
+    else if (!topGraph.empty())
+      d << "no match program named '" << topGraph << "'";
+    else
+      d << "several match programs; choose one with --top";
+    return 1;
+  }
+  for (auto &op : llvm::make_early_inc_range(*module.getBody()))
+    if (&op != chosen.getOperation())
+      op.erase();
+  mlir::PassManager pm(ctx);
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return 1;
+  buildUCodePipeline(pm);
+  if (mlir::failed(pm.run(module)))
+    return 1;
+  auto program = *module.getOps<ucode::ProgramOp>().begin();
+  std::vector<uint8_t> image;
+  std::string listing;
+  if (mlir::failed(ucode::emitUCodeImage(program, image, listing)))
+    return 1;
+  if (outputFile == "-") {
+    llvm::errs() << "npcc: error: --target=ucode writes a binary image; "
+                    "give -o FILE\n";
+    return 1;
+  }
+  std::string errorMessage;
+  auto out = mlir::openOutputFile(outputFile, &errorMessage);
+  if (!out) {
+    llvm::errs() << "npcc: error: " << errorMessage << "\n";
+    return 1;
+  }
+  out->os().write(reinterpret_cast<const char *>(image.data()), image.size());
+  out->keep();
+  std::string lst = listingFile;
+  if (lst.empty()) {
+    llvm::StringRef o(outputFile);
+    lst = (o.ends_with(".mu") ? o.drop_back(3) : o).str() + ".lst";
+  }
+  auto lout = mlir::openOutputFile(lst, &errorMessage);
+  if (!lout) {
+    llvm::errs() << "npcc: error: " << errorMessage << "\n";
+    return 1;
+  }
+  lout->os() << listing;
+  lout->keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   mlir::registerAsmPrinterCLOptions();
@@ -121,16 +192,15 @@ int main(int argc, char **argv) {
       "  npcc prog.np --target=ast           print the parsed AST\n");
 
   mlir::MLIRContext ctx;
-  ctx.loadDialect<np::NPDialect, match::MatchDialect, mlir::arith::ArithDialect,
-                  mlir::scf::SCFDialect, mlir::memref::MemRefDialect,
-                  mlir::func::FuncDialect, mlir::emitc::EmitCDialect>();
+  ctx.loadDialect<np::NPDialect, match::MatchDialect, ucode::UCodeDialect,
+                  mlir::arith::ArithDialect, mlir::scf::SCFDialect,
+                  mlir::memref::MemRefDialect, mlir::func::FuncDialect,
+                  mlir::emitc::EmitCDialect>();
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
 
-  if (target == Target::HLS || target == Target::UCode) {
-    llvm::errs() << "npcc: --target="
-                 << (target == Target::HLS ? "hls" : "ucode")
-                 << " is not implemented yet\n";
+  if (target == Target::HLS) {
+    llvm::errs() << "npcc: --target=hls is not implemented yet\n";
     return 2;
   }
 
@@ -186,6 +256,9 @@ int main(int argc, char **argv) {
     out->keep();
     return 0;
   }
+
+  if (target == Target::UCode)
+    return emitUCode(*ir, *mainFile);
 
   // --target=c
   mlir::PassManager pm(&ctx);

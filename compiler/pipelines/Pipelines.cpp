@@ -8,6 +8,7 @@
 
 #include "dialects/NP/Transforms/Passes.h"
 #include "targets/c/Passes.h"
+#include "targets/ucode/MatchToUCode/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -26,6 +27,12 @@ void npcc::buildCPipeline(mlir::OpPassManager &pm) {
   pm.addPass(c::createVerifyCContract());
 }
 
+void npcc::buildUCodePipeline(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(mub::createConvertMatchToUCode());
+}
+
 mlir::LogicalResult npcc::translateToC(mlir::ModuleOp module,
                                        llvm::raw_ostream &os) {
   return c::translateToC(module, os);
@@ -36,4 +43,7 @@ void npcc::registerPipelines() {
       "npcc-flatten", "Flatten the graph hierarchy", buildFlattenPipeline);
   mlir::PassPipelineRegistration<>(
       "npcc-to-c", "Lower np IR to EmitC for the C printer", buildCPipeline);
+  mlir::PassPipelineRegistration<>(
+      "npcc-to-ucode", "Compile match programs to match-unit microcode",
+      buildUCodePipeline);
 }

@@ -17,6 +17,9 @@ void buildFlattenPipeline(mlir::OpPassManager &pm);
 /// Everything from np IR to EmitC that verify-c-contract accepts.
 void buildCPipeline(mlir::OpPassManager &pm);
 
+/// Match programs to ucode: canonicalisation, then the match-unit back end.
+void buildUCodePipeline(mlir::OpPassManager &pm);
+
 /// Prints the result of buildCPipeline as C11.
 mlir::LogicalResult translateToC(mlir::ModuleOp module, llvm::raw_ostream &os);
 
