@@ -196,6 +196,8 @@ int main(int argc, char **argv) {
                   mlir::arith::ArithDialect, mlir::scf::SCFDialect,
                   mlir::memref::MemRefDialect, mlir::func::FuncDialect,
                   mlir::emitc::EmitCDialect>();
+  // Diagnostics point at NPL source lines; IR dumps would only confuse.
+  ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
 

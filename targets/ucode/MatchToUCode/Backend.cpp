@@ -404,6 +404,44 @@ IntVal Backend::intVal(Value v) {
     out.block = std::max(std::max(a.block, b.block), c.block);
     if (out.block == Machine::Init)
       out.block = Machine::Header;
+    // When an operand dies here and lives in a temporary of this block, the
+    // select overwrites it under the (possibly inverted) condition: one op.
+    auto reusable = [&](Value v, const IntVal &iv) {
+      if (iv.isConst || iv.r < 0 || iv.block != out.block)
+        return false;
+      // Every other user must already be selected (placed earlier), so
+      // this select is the last reader of the register.
+      for (Operation *user : v.getUsers())
+        if (user != sel.getOperation() &&
+            !(user->getNumResults() == 1 &&
+              (ints.count(user->getResult(0)) ||
+               bools.count(user->getResult(0)))))
+          return false;
+      if (m.regs()[iv.r].phys >= 0)
+        return false;
+      for (unsigned k = 0; k < kWords; ++k)
+        if (iv.r == hdrR[k] || iv.r == itemR[k])
+          return false;
+      return true;
+    };
+    if (!c.isConst && (reusable(sel.getFalseValue(), b) ||
+                       reusable(sel.getTrueValue(), a))) {
+      bool intoFalse = reusable(sel.getFalseValue(), b);
+      const IntVal &keep = intoFalse ? b : a, &other = intoFalse ? a : b;
+      int p = predOf(c, out.block);
+      int ro = rOf(other, out.block, loc);
+      out.r = keep.r;
+      MOp mov = op(UAlu, out.block);
+      mov.w.ALU_OP = mu::ALU_OR;
+      mov.w.ALU_PNEG = intoFalse ? c.neg : !c.neg;
+      mov.regs = {{&Word::ALU_RD, out.r}, {&Word::ALU_RA, ro},
+                  {&Word::ALU_RB, m.r0()}, {&Word::ALU_PRED, p}};
+      mov.reads = {ro, p};
+      mov.writes = {out.r};
+      place(mov, out.block == Machine::Header ? 3 : 0);
+      ints[v] = out;
+      return out;
+    }
     out.r = m.newReg(FR);
     // dst = false value; dst = true value if the condition holds.
     int rb = rOf(b, out.block, loc), ra = rOf(a, out.block, loc);
@@ -508,7 +546,14 @@ BoolVal Backend::ternaryEq(const IntVal &a, const IntVal &b, const IntVal *mask,
     out.block = Machine::Header;
   MOp o = op(UTern, out.block);
   o.w.TERN_OP = mu::TERN_EQ;
-  int ta = tOf(a, out.block, loc), tb = tOf(b, out.block, loc);
+  int ta = tOf(a, out.block, loc);
+  unsigned fsimd, flanes;
+  uint64_t fieldOnes = a.width == 64 ? ~0ull : (1ull << a.width) - 1;
+  // A constant of all ones within lane-selected bits is t0 itself.
+  int tb = !mask && b.isConst && (b.c & fieldOnes) == fieldOnes &&
+                   fieldLanes(a.lsb, a.width, fsimd, flanes)
+               ? m.t0()
+               : tOf(b, out.block, loc);
   int tm;
   unsigned simd, lanes;
   if (mask) {
@@ -641,9 +686,23 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
     }
     Word probe;
     unsigned simd, lanes;
-    if (b.isConst && immediate(b.c, a.lsb, a.width, probe) &&
-        (fieldLanes(a.lsb, a.width, simd, lanes) ||
-         (a.lsb == 0 && a.width == 64)))
+    // Values that are in the ternary file anyway (item words) can compare
+    // there or in the ALU: take the unit free earlier.
+    bool aluOk = b.isConst && immediate(b.c, a.lsb, a.width, probe) &&
+                 (fieldLanes(a.lsb, a.width, simd, lanes) ||
+                  (a.lsb == 0 && a.width == 64)) &&
+                 a.r >= 0;
+    bool ternOk = b.isConst && a.t >= 0 &&
+                  fieldLanes(a.lsb, a.width, simd, lanes);
+    if (aluOk && ternOk) {
+      int block = std::max(a.block, (int)Machine::Header);
+      int minWord = block == Machine::Header ? 3 : 0;
+      MOp ta = op(UTern, block), al = op(UAlu, block);
+      ta.reads = {stable(a.t, block, FT)};
+      al.reads = {stable(a.r, block, FR)};
+      aluOk = m.wouldPlaceAt(al, minWord) < m.wouldPlaceAt(ta, minWord);
+    }
+    if (aluOk)
       return aluCompare(ne ? mu::ALU_NE : mu::ALU_EQ, a, b, loc);
     b.lsb = a.lsb;
     BoolVal eq = ternaryEq(a, b, nullptr, loc);
@@ -765,43 +824,62 @@ LogicalResult Backend::run(CompiledProgram &out) {
   readWords();
   auto accept = cast<match::AcceptOp>(program.getBody().front().back());
 
-  // Checks in source order; each contributes an "ok" predicate.
-  std::vector<BoolVal> oks;
+  // Checks in source order; each contributes an "ok" predicate. Creation
+  // order is the scheduling priority: the first check (the most common
+  // failure) goes first for the early branch, then the answers, which are
+  // the longest chain, then the remaining checks, which only the late
+  // branch waits for.
+  std::vector<Value> conds;
   for (Operation &o : program.getBody().front())
-    if (auto f = dyn_cast<match::FailIfOp>(o)) {
-      BoolVal c = boolVal(f.getCond());
-      if (c.isConst && !c.c)
-        continue;
-      oks.push_back(notOf(c));
-    }
-  IntVal off = intVal(accept.getOffset());
-  IntVal len = intVal(accept.getLength());
-  if (hasError)
-    return reportError();
-
-  // Combine the checks: the longest prefix visible by word 4 decides the
-  // early branch at word 5.
-  auto visible = [&](const BoolVal &b) {
-    return b.isConst ? 0 : m.visibleAt(b.block, b.p);
-  };
+    if (auto f = dyn_cast<match::FailIfOp>(o))
+      conds.push_back(f.getCond());
   auto andAll = [&](BoolVal acc, const BoolVal &next) {
     if (acc.isConst)
       return acc.c ? next : acc;
     return logic(0x8, acc, next, Machine::Item);
   };
+  auto okOf = [&](Value c) { return notOf(boolVal(c)); };
+  auto visible = [&](const BoolVal &b) {
+    return b.isConst ? 0 : m.visibleAt(b.block, b.p);
+  };
   BoolVal okFast, okAll;
   okFast.isConst = okAll.isConst = true;
   okFast.c = okAll.c = true;
-  size_t i = 0;
-  for (; i < oks.size(); ++i) {
-    BoolVal next = andAll(okFast, oks[i]);
-    if (visible(next) > 5 && i > 0)
+  // The early branch at word 5 tests the checks visible by then, in source
+  // order; the others are folded in as soon as each is known, so that
+  // their predicates die at once.
+  size_t k = 0;
+  for (; k < conds.size(); ++k) {
+    BoolVal next = andAll(okFast, okOf(conds[k]));
+    if (visible(next) > 5 && k > 0) {
+      okAll = next;
+      ++k;
       break;
+    }
     okFast = next;
   }
-  okAll = okFast;
-  for (; i < oks.size(); ++i)
-    okAll = andAll(okAll, oks[i]);
+  if (okAll.isConst)
+    okAll = okFast;
+  IntVal off = intVal(accept.getOffset());
+  // The remaining checks are combined as a tree, always joining the two
+  // that are known first, so the last one adds a single step.
+  std::vector<BoolVal> terms = {okAll};
+  for (; k < conds.size(); ++k)
+    terms.push_back(okOf(conds[k]));
+  while (terms.size() > 1) {
+    std::stable_sort(terms.begin(), terms.end(),
+                     [&](const BoolVal &a, const BoolVal &b) {
+                       return visible(a) < visible(b);
+                     });
+    BoolVal joined = andAll(terms[0], terms[1]);
+    terms.erase(terms.begin(), terms.begin() + 2);
+    terms.push_back(joined);
+  }
+  okAll = terms.front();
+  // The length is only answered after the late branch.
+  IntVal len = intVal(accept.getLength());
+  if (hasError)
+    return reportError();
   bool fastBranch = !okFast.isConst && visible(okFast) <= 5;
   bool slowBranch = !okAll.isConst && (!fastBranch || okAll.p != okFast.p ||
                                        okAll.neg != okFast.neg);
@@ -827,38 +905,46 @@ LogicalResult Backend::run(CompiledProgram &out) {
     o.target = "item";
     return place(o, minWord);
   };
+  // The fail answer goes in the branch word itself, guarded by the
+  // branch's predicate.
   int lastBranch = -1;
   if (fastBranch) {
     int b = branch(okFast, 5);
     lastBranch = m.ops()[b].word;
-    failOut(okFast, lastBranch + 1, okFast.p, !okFast.neg);
+    failOut(okFast, lastBranch, okFast.p, !okFast.neg);
   }
   if (slowBranch) {
-    // Fails that the early branch already answered must not answer twice
-    // when this branch sits in its delay slots.
+    int at = std::max(lastBranch + 1, std::max(5, visible(okAll)));
     BoolVal failSlow = notOf(okAll);
-    if (fastBranch)
+    // In the delay slots of the early branch, an item it already answered
+    // must not be answered twice.
+    if (fastBranch && at <= lastBranch + 2) {
       failSlow = logic(0x8, okFast, notOf(okAll), Machine::Item);
-    int b =
-        branch(okAll, std::max(lastBranch + 1, std::max(5, visible(okAll))));
+      at = std::max(at, visible(failSlow));
+    }
+    int b = branch(okAll, at);
     lastBranch = m.ops()[b].word;
-    failOut(okAll, lastBranch + 1, failSlow.p, failSlow.neg);
+    failOut(okAll, lastBranch, failSlow.p, failSlow.neg);
   }
   if (lastBranch < 5) {
     // No check at all: keep the 8 reads inside the item.
     lastBranch = 5;
   }
   // Answers: after the last branch has left for failing items.
+  // Answers may sit in the delay slots of the last branch, guarded by
+  // success (which keeps that predicate alive until then).
   auto answer = [&](const IntVal &v, unsigned tag, int minWord) {
     MOp o = op(UCp, Machine::Item);
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = tag;
     int r = rOf(v, Machine::Item, accept.getLoc());
-    o.regs = {{&Word::CP_SRC, r}, {&Word::CP_PRED, m.p0()}};
-    o.reads = {r};
+    int guard = okAll.isConst ? m.p0() : okAll.p;
+    o.w.CP_PNEG = !okAll.isConst && okAll.neg;
+    o.regs = {{&Word::CP_SRC, r}, {&Word::CP_PRED, guard}};
+    o.reads = {r, guard};
     return m.ops()[place(o, minWord)].word;
   };
-  int offWord = answer(off, mu::TAG_OFFSET, lastBranch + 3);
+  int offWord = answer(off, mu::TAG_OFFSET, lastBranch + 1);
   int lenWord = answer(len, mu::TAG_LENGTH, offWord + 1);
   (void)lenWord;
   if (hasError)
@@ -877,8 +963,9 @@ LogicalResult Backend::allocate() {
   const std::vector<VReg> &regs = m.regs();
   struct Range {
     int first = -1, last = -1;
-    bool readInItem = false, writtenOutsideItem = false, read = false;
+    bool read = false;
     int block = -1;
+    unsigned blocks = 0; // bit per block that touches it
   };
   std::vector<Range> ranges(regs.size());
   for (const MOp &o : m.ops()) {
@@ -887,13 +974,13 @@ LogicalResult Backend::allocate() {
       if (r.first < 0 || o.word < r.first)
         r.first = o.word;
       r.last = std::max(r.last, o.word);
-      r.writtenOutsideItem |= o.block != Machine::Item;
       r.block = o.block;
+      r.blocks |= 1u << o.block;
     }
     for (int rd : o.reads) {
       Range &r = ranges[rd];
       r.read = true;
-      r.readInItem |= o.block == Machine::Item;
+      r.blocks |= 1u << o.block;
       r.last = std::max(r.last, o.word);
     }
   }
@@ -922,10 +1009,11 @@ LogicalResult Backend::allocate() {
       phys[v] = regs[v].phys;
       held[regs[v].file][regs[v].phys] = true;
     }
-  // Values computed before the item loop and read in it live throughout.
+  // Values used in more than one block (constants, header values read by
+  // the item loop) live throughout.
   for (size_t v = 0; v < regs.size(); ++v) {
-    if (phys[v] >= 0 || !ranges[v].read || !ranges[v].readInItem ||
-        !ranges[v].writtenOutsideItem)
+    unsigned b = ranges[v].blocks;
+    if (phys[v] >= 0 || !ranges[v].read || (b & (b - 1)) == 0)
       continue;
     int lo, hi;
     poolOf(regs[v].file, lo, hi);

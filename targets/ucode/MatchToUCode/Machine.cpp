@@ -117,6 +117,13 @@ int Machine::place(MOp op, int minWord, int fixedWord) {
   return (int)all.size() - 1;
 }
 
+int Machine::wouldPlaceAt(const MOp &op, int minWord) const {
+  const std::vector<Occ> &occ = occupancy[op.block];
+  for (int w = std::max(minWord, earliest(op));; ++w)
+    if (w >= (int)occ.size() || slotFree(occ[w], op.unit))
+      return w;
+}
+
 int Machine::visibleAt(int block, int vreg) const {
   int at = 0;
   for (const MOp &op : all)

@@ -66,6 +66,9 @@ public:
   /// its index. A fixed word (input reads, branches) must be free.
   int place(MOp op, int minWord = 0, int fixedWord = -1);
 
+  /// The word `place` would choose, without placing.
+  int wouldPlaceAt(const MOp &op, int minWord = 0) const;
+
   /// The first word at which a value written by the last writer of `vreg`
   /// in `block` is visible (0 if none).
   int visibleAt(int block, int vreg) const;
