@@ -23,6 +23,10 @@ for key in rows:
                  f" {r['hw_bound_ratio']:>8.3f}")
     line += f" | {native[key]:>14.2f}"
     print(line)
+if len(programs) == 2:
+    worst = max(b["cycles_per_item"] - a["cycles_per_item"]
+                for a, b in zip(programs[0]["runs"], programs[1]["runs"]))
+    print(f"{names[1]} - {names[0]}: at most {worst:.2f} cycles per item")
 for n, p in zip(names, programs):
     print(f"{n}: simulator speed {p['sim_cycles_per_second'] / 1e6:.1f} "
           "million simulated cycles per second")

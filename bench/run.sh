@@ -57,11 +57,16 @@ echo "peer: bench/peers/pcap_copy.c, one libpcap loop doing the same counting"
 echo
 echo "== match unit: the paper's experiment (section 5.1), 64 headers per run =="
 "$bin/muasm" "$root/examples/portals-match/portals.mua" -o "$work/portals.mu"
+"$bin/npcc" "$root/examples/portals-match/portals.np" --target=ucode \
+  -o "$work/portals-compiled.mu"
 "$bin/musim" "$work/portals.mu" --bench=paper --json > "$work/portals-hand.json"
+"$bin/musim" "$work/portals-compiled.mu" --bench=paper --json \
+  > "$work/portals-compiled.json"
 "$bin/portals-native-bench" 200 > "$work/portals-native.json"
 python3 "$root/bench/portals_table.py" "$work/portals-hand.json" \
-  "$work/portals-native.json"
+  "$work/portals-compiled.json" "$work/portals-native.json"
 echo "hw ratio: total cycles / (8-cycle header + 8 cycles per item pushed)"
 echo
 echo "== match unit: differential test, 1,000,000 random headers =="
 "$bin/portals-diff" "$work/portals.mu" --lists 50000 --headers 20 --seed 7
+"$bin/portals-diff" "$work/portals-compiled.mu" --lists 50000 --headers 20 --seed 7
