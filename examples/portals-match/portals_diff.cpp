@@ -27,15 +27,17 @@ static int usage(const char *msg) {
     std::fprintf(stderr, "portals-diff: error: %s\n", msg);
   std::fprintf(stderr,
                "usage: portals-diff PROG.mu [--lists N] [--headers H] "
-               "[--max-items M] [--seed S]\n"
+               "[--max-items M] [--seed S] [--dump PREFIX]\n"
                "Compares PROG.mu under musim with the reference C of "
                "Figure 1 on N\nseeded random lists of up to M items, "
-               "each with H headers.\n");
+               "each with H headers. --dump writes the first list and its\n"
+               "headers as PREFIX.list and PREFIX.headers for musim.\n");
   return msg ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
   const char *image = nullptr;
+  const char *dumpPrefix = nullptr; // write the first list's files and stop
   unsigned long lists = 1000, headers = 20, maxItems = 12, seed = 1;
   for (int i = 1; i < argc; ++i) {
     auto num = [&](unsigned long &out) {
@@ -57,6 +59,8 @@ int main(int argc, char **argv) {
       ok = num(maxItems);
     else if (a == "--seed")
       ok = num(seed);
+    else if (a == "--dump" && i + 1 < argc)
+      dumpPrefix = argv[++i];
     else if (a[0] != '-' && !image)
       image = argv[i];
     else
@@ -88,19 +92,35 @@ int main(int argc, char **argv) {
   musim::RunConfig config;
   for (unsigned long l = 0; l < lists; ++l) {
     portals::Case c = portals::makeCase(seed + l, maxItems, headers);
+    if (dumpPrefix) {
+      // musim's text formats: one item or header per line, 8 hex words.
+      for (int f = 0; f < 2; ++f) {
+        std::string name = std::string(dumpPrefix) + (f ? ".headers" : ".list");
+        FILE *out = std::fopen(name.c_str(), "w");
+        if (!out)
+          return usage(("cannot write '" + name + "'").c_str());
+        for (const portals::Words &w : f ? c.headers : c.list) {
+          for (unsigned k = 0; k < 8; ++k)
+            std::fprintf(out, "%s%llx", k ? " " : "", (unsigned long long)w[k]);
+          std::fprintf(out, "\n");
+        }
+        std::fclose(out);
+      }
+      return 0;
+    }
     std::vector<musim::Item> list(c.list.begin(), c.list.end());
     std::vector<musim::Item> hdrs(c.headers.begin(), c.headers.end());
     musim::RunResult run;
     if (!musim::runList(prog, list, hdrs, config, run)) {
-      std::fprintf(stderr, "portals-diff: error: list seed %lu: %s\n",
-                   seed + l, run.error.c_str());
+      std::fprintf(stderr, "portals-diff: error: list seed %lu: %s\n", seed + l,
+                   run.error.c_str());
       return 1;
     }
     for (size_t h = 0; h < hdrs.size(); ++h) {
       uint64_t off = 0, len = 0;
-      long want = portals_match(
-          reinterpret_cast<const uint64_t(*)[8]>(c.list.data()),
-          c.list.size(), c.headers[h].data(), &off, &len);
+      long want =
+          portals_match(reinterpret_cast<const uint64_t(*)[8]>(c.list.data()),
+                        c.list.size(), c.headers[h].data(), &off, &len);
       const musim::HeaderResult &got = run.headers[h];
       ++compared;
       items += got.itemsPushed;
@@ -122,8 +142,7 @@ int main(int argc, char **argv) {
   }
   std::printf("portals-diff: %llu headers on %lu lists (%llu matched, %llu "
               "not), %llu items streamed, %llu mismatches\n",
-              (unsigned long long)compared, lists,
-              (unsigned long long)matches,
+              (unsigned long long)compared, lists, (unsigned long long)matches,
               (unsigned long long)(compared - matches),
               (unsigned long long)items, (unsigned long long)mismatches);
   return mismatches ? 1 : 0;

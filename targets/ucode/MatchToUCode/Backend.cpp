@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "runtime/isa/Mnemonics.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 
@@ -97,7 +98,7 @@ private:
   MOp op(Unit u, int block) {
     MOp o;
     o.unit = u;
-    o.block = block;
+    o.block = block == Machine::Item ? itemBlock : block;
     o.w.ALU_SIMD = mu::DefaultSimd;
     o.w.ALU_LANES = mu::DefaultLanes;
     o.w.TERN_SIMD = mu::DefaultSimd;
@@ -106,7 +107,7 @@ private:
   }
   void input(int block, int word, int r, int t, int endp);
   void readWords();
-  void layout(CompiledProgram &out, int fastBranch, int slowBranch);
+  void layout(CompiledProgram &out, bool general);
   LogicalResult allocate();
 
   match::ProgramOp program;
@@ -115,9 +116,17 @@ private:
   llvm::DenseMap<Value, BoolVal> bools;
   std::map<uint64_t, int> rConsts, tConsts;
   std::map<std::pair<int, int>, int> stableCopies; // (vreg, file) -> copy
+  std::vector<std::pair<int, int>> itemCopies;     // made in an item block
   int hdrR[kWords], hdrT[kWords], itemR[kWords], itemT[kWords];
   int pEnd = -1;
   std::vector<int> phys; // physical register of each virtual one
+  // Item-phase operations go to this block: the item loop, or the general
+  // path taken when a speculated option flag is set.
+  int itemBlock = Machine::Item;
+  int reserveItemWords = 0; // words the item block must span
+  // Conditions assumed while selecting the speculative item path.
+  llvm::DenseMap<Value, bool> spec;
+  std::vector<Value> specMemo; // memo entries made while speculating
   bool hasError = false;
   Location errLoc = UnknownLoc::get(program.getContext());
   std::string errMsg;
@@ -126,6 +135,20 @@ private:
     // The source line of the operation the unit cannot run.
     mlir::emitError(errLoc) << errMsg;
     return failure();
+  }
+  /// Memoises a selection; results that a speculation could have shaped
+  /// (item values and constants) are forgotten before the general path.
+  IntVal rememberInt(Value v, IntVal x) {
+    ints[v] = x;
+    if (!spec.empty() && (x.block == Machine::Item || x.isConst))
+      specMemo.push_back(v);
+    return x;
+  }
+  BoolVal rememberBool(Value v, BoolVal x) {
+    bools[v] = x;
+    if (!spec.empty() && (x.block == Machine::Item || x.isConst))
+      specMemo.push_back(v);
+    return x;
   }
   void error(Location loc, const llvm::Twine &msg) {
     if (hasError)
@@ -302,6 +325,8 @@ int Backend::tOf(const IntVal &v, int block, Location loc) {
   cp.writes = {t};
   place(cp, v.block == Machine::Header ? 3 : 0);
   stableCopies[key] = t;
+  if (v.block == Machine::Item)
+    itemCopies.push_back(key);
   return t;
 }
 
@@ -395,6 +420,9 @@ IntVal Backend::intVal(Value v) {
     place(o, out.block == Machine::Header ? 3 : 0);
   } else if (auto sel = dyn_cast_or_null<arith::SelectOp>(def)) {
     BoolVal c = boolVal(sel.getCondition());
+    if (c.isConst)
+      return rememberInt(
+          v, intVal(c.c ? sel.getTrueValue() : sel.getFalseValue()));
     IntVal a = intVal(sel.getTrueValue()), b = intVal(sel.getFalseValue());
     out.lsb = a.isConst ? b.lsb : a.lsb;
     out.width = v.getType().getIntOrFloatBitWidth();
@@ -413,9 +441,8 @@ IntVal Backend::intVal(Value v) {
       // this select is the last reader of the register.
       for (Operation *user : v.getUsers())
         if (user != sel.getOperation() &&
-            !(user->getNumResults() == 1 &&
-              (ints.count(user->getResult(0)) ||
-               bools.count(user->getResult(0)))))
+            !(user->getNumResults() == 1 && (ints.count(user->getResult(0)) ||
+                                             bools.count(user->getResult(0)))))
           return false;
       if (m.regs()[iv.r].phys >= 0)
         return false;
@@ -424,8 +451,8 @@ IntVal Backend::intVal(Value v) {
           return false;
       return true;
     };
-    if (!c.isConst && (reusable(sel.getFalseValue(), b) ||
-                       reusable(sel.getTrueValue(), a))) {
+    if (!c.isConst &&
+        (reusable(sel.getFalseValue(), b) || reusable(sel.getTrueValue(), a))) {
       bool intoFalse = reusable(sel.getFalseValue(), b);
       const IntVal &keep = intoFalse ? b : a, &other = intoFalse ? a : b;
       int p = predOf(c, out.block);
@@ -434,8 +461,10 @@ IntVal Backend::intVal(Value v) {
       MOp mov = op(UAlu, out.block);
       mov.w.ALU_OP = mu::ALU_OR;
       mov.w.ALU_PNEG = intoFalse ? c.neg : !c.neg;
-      mov.regs = {{&Word::ALU_RD, out.r}, {&Word::ALU_RA, ro},
-                  {&Word::ALU_RB, m.r0()}, {&Word::ALU_PRED, p}};
+      mov.regs = {{&Word::ALU_RD, out.r},
+                  {&Word::ALU_RA, ro},
+                  {&Word::ALU_RB, m.r0()},
+                  {&Word::ALU_PRED, p}};
       mov.reads = {ro, p};
       mov.writes = {out.r};
       place(mov, out.block == Machine::Header ? 3 : 0);
@@ -488,8 +517,7 @@ IntVal Backend::intVal(Value v) {
   } else {
     error(loc, "unsupported value");
   }
-  ints[v] = out;
-  return out;
+  return rememberInt(v, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -692,8 +720,8 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
                  (fieldLanes(a.lsb, a.width, simd, lanes) ||
                   (a.lsb == 0 && a.width == 64)) &&
                  a.r >= 0;
-    bool ternOk = b.isConst && a.t >= 0 &&
-                  fieldLanes(a.lsb, a.width, simd, lanes);
+    bool ternOk =
+        b.isConst && a.t >= 0 && fieldLanes(a.lsb, a.width, simd, lanes);
     if (aluOk && ternOk) {
       int block = std::max(a.block, (int)Machine::Header);
       int minWord = block == Machine::Header ? 3 : 0;
@@ -730,6 +758,12 @@ BoolVal Backend::boolVal(Value v) {
   if (it != bools.end())
     return it->second;
   BoolVal out;
+  auto assumed = spec.find(v);
+  if (assumed != spec.end()) {
+    out.isConst = true;
+    out.c = assumed->second;
+    return rememberBool(v, out);
+  }
   Operation *def = v.getDefiningOp();
   Location loc = def ? def->getLoc() : program.getLoc();
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
@@ -737,6 +771,11 @@ BoolVal Backend::boolVal(Value v) {
     out.c = cast<IntegerAttr>(c.getValue()).getValue().getBoolValue();
   } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def)) {
     out = compare(cmp);
+    // A header condition lives through the item loop: keep it in the
+    // predicate unit's file, where the eight compare targets are not
+    // needed per item.
+    if (out.block == Machine::Header && !out.isConst)
+      out = logic(0xc, out, out, Machine::Header);
   } else if (auto x = dyn_cast_or_null<arith::XOrIOp>(def)) {
     BoolVal a = boolVal(x.getLhs()), b = boolVal(x.getRhs());
     if (b.isConst)
@@ -747,7 +786,11 @@ BoolVal Backend::boolVal(Value v) {
       out = logic(0x6, a, b, Machine::Header);
   } else if (isa_and_nonnull<arith::AndIOp, arith::OrIOp>(def)) {
     bool isAnd = isa<arith::AndIOp>(def);
-    BoolVal a = boolVal(def->getOperand(0)), b = boolVal(def->getOperand(1));
+    // A constant operand that decides the result spares the other one.
+    BoolVal a = boolVal(def->getOperand(0));
+    if (a.isConst && a.c != isAnd)
+      return rememberBool(v, a);
+    BoolVal b = boolVal(def->getOperand(1));
     if (a.isConst)
       std::swap(a, b);
     if (b.isConst)
@@ -765,8 +808,7 @@ BoolVal Backend::boolVal(Value v) {
     out.isConst = true;
   }
   (void)loc;
-  bools[v] = out;
-  return out;
+  return rememberBool(v, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -820,15 +862,52 @@ void Backend::readWords() {
   place(br, 0, 1);
 }
 
+/// A test of option bits of an item field: (x & K) == 0 or != 0.
+static bool isFlagTest(Value v, Value &field, uint64_t &bits) {
+  auto cmp = v.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || (cmp.getPredicate() != arith::CmpIPredicate::eq &&
+               cmp.getPredicate() != arith::CmpIPredicate::ne))
+    return false;
+  if (!isConstant(cmp.getRhs()) || constantOf(cmp.getRhs()) != 0)
+    return false;
+  auto andOp = cmp.getLhs().getDefiningOp<arith::AndIOp>();
+  if (!andOp || !isConstant(andOp.getRhs()))
+    return false;
+  field = andOp.getLhs();
+  bits = constantOf(andOp.getRhs());
+  return field.getDefiningOp<match::FieldOp>() &&
+         field.getDefiningOp<match::FieldOp>()
+             .getWord()
+             .getDefiningOp<match::ItemWordOp>();
+}
+
+/// Operations that cost ALU time per item: arithmetic and ordered compares.
+static bool isArithmetic(Operation *op) {
+  if (isa<arith::AddIOp, arith::SubIOp, arith::SelectOp>(op))
+    return true;
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    return cmp.getPredicate() != arith::CmpIPredicate::eq &&
+           cmp.getPredicate() != arith::CmpIPredicate::ne;
+  return false;
+}
+
+/// Collects the defining operations of `v`'s cone.
+static void cone(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !seen.insert(def).second)
+    return;
+  for (Value o : def->getOperands())
+    cone(o, seen);
+}
+
 LogicalResult Backend::run(CompiledProgram &out) {
   readWords();
   auto accept = cast<match::AcceptOp>(program.getBody().front().back());
 
   // Checks in source order; each contributes an "ok" predicate. Creation
-  // order is the scheduling priority: the first check (the most common
-  // failure) goes first for the early branch, then the answers, which are
-  // the longest chain, then the remaining checks, which only the late
-  // branch waits for.
+  // order is the scheduling priority: the first checks (the most common
+  // failures) go first for the early branch, then the answers, which are
+  // the longest chain, then the remaining checks.
   std::vector<Value> conds;
   for (Operation &o : program.getBody().front())
     if (auto f = dyn_cast<match::FailIfOp>(o))
@@ -840,124 +919,232 @@ LogicalResult Backend::run(CompiledProgram &out) {
   };
   auto okOf = [&](Value c) { return notOf(boolVal(c)); };
   auto visible = [&](const BoolVal &b) {
-    return b.isConst ? 0 : m.visibleAt(b.block, b.p);
+    if (b.isConst)
+      return 0;
+    return m.visibleAt(b.block == Machine::Item ? itemBlock : b.block, b.p);
   };
-  BoolVal okFast, okAll;
-  okFast.isConst = okAll.isConst = true;
-  okFast.c = okAll.c = true;
-  // The early branch at word 5 tests the checks visible by then, in source
-  // order; the others are folded in as soon as each is known, so that
-  // their predicates die at once.
-  size_t k = 0;
-  for (; k < conds.size(); ++k) {
-    BoolVal next = andAll(okFast, okOf(conds[k]));
-    if (visible(next) > 5 && k > 0) {
-      okAll = next;
-      ++k;
-      break;
-    }
+  BoolVal okFast;
+  okFast.isConst = true;
+  okFast.c = true;
+  // The early branch at word 5 tests the checks visible by then.
+  size_t firstLate = 0;
+  for (; firstLate < conds.size(); ++firstLate) {
+    BoolVal ok = okOf(conds[firstLate]);
+    BoolVal next = andAll(okFast, ok);
+    if (visible(next) > 5 && firstLate > 0)
+      break; // this check (computed already) joins the late ones
     okFast = next;
   }
-  if (okAll.isConst)
-    okAll = okFast;
-  IntVal off = intVal(accept.getOffset());
-  // The remaining checks are combined as a tree, always joining the two
-  // that are known first, so the last one adds a single step.
-  std::vector<BoolVal> terms = {okAll};
-  for (; k < conds.size(); ++k)
-    terms.push_back(okOf(conds[k]));
-  while (terms.size() > 1) {
-    std::stable_sort(terms.begin(), terms.end(),
-                     [&](const BoolVal &a, const BoolVal &b) {
-                       return visible(a) < visible(b);
-                     });
-    BoolVal joined = andAll(terms[0], terms[1]);
-    terms.erase(terms.begin(), terms.begin() + 2);
-    terms.push_back(joined);
-  }
-  okAll = terms.front();
-  // The length is only answered after the late branch.
-  IntVal len = intVal(accept.getLength());
   if (hasError)
     return reportError();
-  bool fastBranch = !okFast.isConst && visible(okFast) <= 5;
-  bool slowBranch = !okAll.isConst && (!fastBranch || okAll.p != okFast.p ||
-                                       okAll.neg != okFast.neg);
-  if (okAll.isConst && !okAll.c)
-    return program.emitError("no list item can ever match"), failure();
 
-  auto failOut = [&](const BoolVal &ok, int word, int guardPred,
-                     bool guardNeg) {
+  // Speculation: option flags that guard arithmetic (remote offsets, size
+  // limits, truncation in Figure 1) are assumed clear on the item path,
+  // which then needs none of that arithmetic; one ternary test of all of
+  // them sends items with a flag set to the general path.
+  llvm::SmallPtrSet<Operation *, 32> lateCone, fastCone;
+  for (size_t k = 0; k < firstLate; ++k)
+    cone(conds[k], fastCone);
+  std::vector<Value> lateRoots = {accept.getOffset(), accept.getLength()};
+  for (size_t k = firstLate; k < conds.size(); ++k) {
+    llvm::SmallPtrSet<Operation *, 32> c;
+    cone(conds[k], c);
+    if (llvm::any_of(c, isArithmetic))
+      lateRoots.push_back(conds[k]);
+  }
+  for (Value r : lateRoots)
+    cone(r, lateCone);
+  Value flagField;
+  uint64_t flagBits = 0;
+  bool speculate = true;
+  for (Operation *op : lateCone) {
+    Value field;
+    uint64_t bits;
+    if (op->getNumResults() != 1 || fastCone.count(op) ||
+        !isFlagTest(op->getResult(0), field, bits))
+      continue;
+    if (flagField && field != flagField)
+      speculate = false; // one ternary test must cover all of them
+    flagField = field;
+    flagBits |= bits;
+    auto cmp = cast<arith::CmpIOp>(op);
+    spec[op->getResult(0)] = cmp.getPredicate() == arith::CmpIPredicate::eq;
+  }
+  speculate &= (bool)flagField;
+  if (!speculate)
+    spec.clear();
+
+  auto failOut = [&](int word, const BoolVal &ok) {
     MOp o = op(UCp, Machine::Item);
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = mu::TAG_FAIL;
-    o.w.CP_PNEG = guardNeg;
-    o.regs = {{&Word::CP_SRC, m.r0()}, {&Word::CP_PRED, guardPred}};
-    o.reads = {guardPred};
-    (void)ok;
+    o.w.CP_PNEG = !ok.neg;
+    o.regs = {{&Word::CP_SRC, m.r0()}, {&Word::CP_PRED, ok.p}};
+    o.reads = {ok.p};
     return place(o, word);
   };
-  auto branch = [&](const BoolVal &ok, int minWord) {
+  auto branch = [&](const BoolVal &p, bool ifTrue, const char *target,
+                    int minWord, int fixed = -1) {
     MOp o = op(UBr, Machine::Item);
-    o.w.BR_OP = ok.neg ? mu::BR_IF1 : mu::BR_IF0;
-    o.regs = {{&Word::BR_PRED, ok.p}};
-    o.reads = {ok.p};
-    o.target = "item";
-    return place(o, minWord);
+    o.w.BR_OP = (ifTrue != p.neg) ? mu::BR_IF1 : mu::BR_IF0;
+    o.regs = {{&Word::BR_PRED, p.isConst ? m.p0() : p.p}};
+    o.reads = {o.regs[0].vreg};
+    o.target = target;
+    return m.ops()[place(o, minWord, fixed)].word;
   };
-  // The fail answer goes in the branch word itself, guarded by the
-  // branch's predicate.
-  int lastBranch = -1;
-  if (fastBranch) {
-    int b = branch(okFast, 5);
-    lastBranch = m.ops()[b].word;
-    failOut(okFast, lastBranch, okFast.p, !okFast.neg);
-  }
-  if (slowBranch) {
-    int at = std::max(lastBranch + 1, std::max(5, visible(okAll)));
-    BoolVal failSlow = notOf(okAll);
-    // In the delay slots of the early branch, an item it already answered
-    // must not be answered twice.
-    if (fastBranch && at <= lastBranch + 2) {
-      failSlow = logic(0x8, okFast, notOf(okAll), Machine::Item);
-      at = std::max(at, visible(failSlow));
-    }
-    int b = branch(okAll, at);
-    lastBranch = m.ops()[b].word;
-    failOut(okAll, lastBranch, failSlow.p, failSlow.neg);
-  }
-  if (lastBranch < 5) {
-    // No check at all: keep the 8 reads inside the item.
-    lastBranch = 5;
-  }
-  // Answers: after the last branch has left for failing items.
-  // Answers may sit in the delay slots of the last branch, guarded by
-  // success (which keeps that predicate alive until then).
-  auto answer = [&](const IntVal &v, unsigned tag, int minWord) {
+  auto answer = [&](const IntVal &v, unsigned tag, int minWord,
+                    const BoolVal &ok) {
     MOp o = op(UCp, Machine::Item);
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = tag;
     int r = rOf(v, Machine::Item, accept.getLoc());
-    int guard = okAll.isConst ? m.p0() : okAll.p;
-    o.w.CP_PNEG = !okAll.isConst && okAll.neg;
+    int guard = ok.isConst ? m.p0() : ok.p;
+    o.w.CP_PNEG = !ok.isConst && ok.neg;
     o.regs = {{&Word::CP_SRC, r}, {&Word::CP_PRED, guard}};
     o.reads = {r, guard};
     return m.ops()[place(o, minWord)].word;
   };
-  int offWord = answer(off, mu::TAG_OFFSET, lastBranch + 1);
-  int lenWord = answer(len, mu::TAG_LENGTH, offWord + 1);
-  (void)lenWord;
+  // Answers and checks after the early branch: the offset, the remaining
+  // checks combined as a tree (the two known first are joined first, so
+  // the last adds one step), the length.
+  auto late = [&](BoolVal start, IntVal &off, IntVal &len) {
+    off = intVal(accept.getOffset());
+    std::vector<BoolVal> terms = {start};
+    for (size_t k = firstLate; k < conds.size(); ++k)
+      terms.push_back(okOf(conds[k]));
+    while (terms.size() > 1) {
+      std::stable_sort(terms.begin(), terms.end(),
+                       [&](const BoolVal &a, const BoolVal &b) {
+                         return visible(a) < visible(b);
+                       });
+      BoolVal joined = andAll(terms[0], terms[1]);
+      terms.erase(terms.begin(), terms.begin() + 2);
+      terms.push_back(joined);
+    }
+    len = intVal(accept.getLength());
+    return terms.front();
+  };
+
+  int lastBranch = -1;
+  bool fastBranch = !okFast.isConst && visible(okFast) <= 5;
+  if (fastBranch) {
+    lastBranch = branch(okFast, false, "item", 5);
+    failOut(lastBranch, okFast);
+  }
+  if (okFast.isConst && !okFast.c)
+    return program.emitError("no list item can ever match"), failure();
+
+  BoolVal okTrue;
+  okTrue.isConst = true;
+  okTrue.c = true;
+  bool general = false;
+  if (speculate) {
+    // simple = every speculated flag is clear.
+    IntVal x = intVal(flagField), zero, mask;
+    zero.isConst = mask.isConst = true;
+    zero.c = 0;
+    mask.c = flagBits;
+    zero.lsb = mask.lsb = x.lsb;
+    BoolVal simple = ternaryEq(x, zero, &mask, accept.getLoc());
+    int gb = branch(simple, false, "general",
+                    std::max({6, lastBranch + 1, visible(simple)}));
+    IntVal off, len;
+    BoolVal ok = late(okTrue, off, len);
+    if (hasError)
+      return reportError();
+    // Success jumps to the drain; a failure answers, falls into a jump back
+    // (cancelled on success) and spends one word more.
+    int d = std::max(visible(ok), gb + 3);
+    if (ok.isConst && !ok.c)
+      d = gb + 3;
+    d = branch(ok, true, "matched", d);
+    if (!ok.isConst)
+      failOut(d, ok);
+    branch(okTrue, true, "item", 0, d + 1);
+    answer(off, mu::TAG_OFFSET, d + 1, ok);
+    answer(len, mu::TAG_LENGTH, d + 2, ok);
+    reserveItemWords = d + 4; // word d+3: the failing path's last slot
+
+    // The general path: everything after the early branch, exactly.
+    spec.clear();
+    itemBlock = Machine::General;
+    for (auto key : itemCopies)
+      stableCopies.erase(key);
+    auto keepCommon = [&](auto &memo) {
+      for (auto it = memo.begin(); it != memo.end();) {
+        auto cur = it++;
+        if (cur->second.block == Machine::Item)
+          memo.erase(cur);
+      }
+    };
+    keepCommon(ints);
+    keepCommon(bools);
+    for (Value v : specMemo) {
+      ints.erase(v);
+      bools.erase(v);
+    }
+    IntVal goff, glen;
+    BoolVal gok = late(okTrue, goff, glen);
+    if (hasError)
+      return reportError();
+    int gd = std::max(0, visible(gok));
+    if (!gok.isConst) {
+      gd = branch(gok, false, "item", gd);
+      failOut(gd, gok);
+    }
+    answer(goff, mu::TAG_OFFSET, gd + 1, gok);
+    answer(glen, mu::TAG_LENGTH, gd + 2, gok);
+    general = true;
+  } else {
+    IntVal off, len;
+    BoolVal okAll = late(okFast, off, len);
+    if (hasError)
+      return reportError();
+    if (okAll.isConst && !okAll.c)
+      return program.emitError("no list item can ever match"), failure();
+    bool slow = !okAll.isConst &&
+                (!fastBranch || okAll.p != okFast.p || okAll.neg != okFast.neg);
+    if (slow) {
+      int at = std::max(lastBranch + 1, std::max(5, visible(okAll)));
+      BoolVal failSlow = notOf(okAll);
+      // In the delay slots of the early branch, an item it already
+      // answered must not be answered twice.
+      if (fastBranch && at <= lastBranch + 2) {
+        failSlow = logic(0x8, okFast, notOf(okAll), Machine::Item);
+        at = std::max(at, visible(failSlow));
+      }
+      lastBranch = branch(okAll, false, "item", at);
+      failOut(lastBranch, notOf(failSlow));
+    }
+    lastBranch = std::max(lastBranch, 5);
+    int offWord = answer(off, mu::TAG_OFFSET, lastBranch + 1, okAll);
+    answer(len, mu::TAG_LENGTH, offWord + 1, okAll);
+  }
   if (hasError)
     return reportError();
   if (failed(allocate()))
     return failure();
-  layout(out, fastBranch, slowBranch);
+  layout(out, general);
   return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Register allocation
 //===----------------------------------------------------------------------===//
+
+static const char *fileName(File f) {
+  switch (f) {
+  case FR:
+    return "ALU registers";
+  case FT:
+    return "ternary registers";
+  case FC:
+    return "compare predicates";
+  case FP:
+    return "predicate-unit predicates";
+  }
+  return "registers";
+}
 
 LogicalResult Backend::allocate() {
   const std::vector<VReg> &regs = m.regs();
@@ -1024,7 +1211,8 @@ LogicalResult Backend::allocate() {
       }
     if (phys[v] < 0)
       return program.emitError("too many values live across the list items "
-                               "for the match unit's register files"),
+                               "for the match unit's ")
+                 << fileName(regs[v].file),
              failure();
   }
   // The rest by interval within their block; a register read in a word can
@@ -1065,8 +1253,8 @@ LogicalResult Backend::allocate() {
       }
     }
     if (phys[v] < 0)
-      return program.emitError("too many live values for the match unit's "
-                               "register files"),
+      return program.emitError("too many live values for the match unit's ")
+                 << fileName(regs[v].file),
              failure();
   }
   return success();
@@ -1076,13 +1264,15 @@ LogicalResult Backend::allocate() {
 // Layout
 //===----------------------------------------------------------------------===//
 
-void Backend::layout(CompiledProgram &out, int, int) {
+void Backend::layout(CompiledProgram &out, bool general) {
   int init = m.blockLength(Machine::Init);
   int hdr = init;
   int hdrLen = std::max<int>(kWords, m.blockLength(Machine::Header));
   int item = hdr + hdrLen;
-  int itemLen = m.blockLength(Machine::Item);
-  int matched = item + itemLen;
+  int itemLen = std::max(m.blockLength(Machine::Item), reserveItemWords);
+  int gen = item + itemLen;
+  int genLen = general ? m.blockLength(Machine::General) : 0;
+  int matched = gen + genLen;
   int flush = matched + 8;
   int total = flush + 8;
   out.words.assign(total, Word());
@@ -1090,11 +1280,14 @@ void Backend::layout(CompiledProgram &out, int, int) {
   out.labels[hdr] = "hdr";
   out.labels[hdr + 3] = "hdr4";
   out.labels[item] = "item";
+  if (general)
+    out.labels[gen] = "general";
   out.labels[matched] = "matched";
   out.labels[flush] = "flush";
-  std::map<std::string, int> address = {
-      {"hdr", hdr}, {"hdr4", hdr + 3}, {"item", item}, {"flush", flush}};
-  int base[Machine::NumBlocks] = {0, hdr, item};
+  std::map<std::string, int> address = {{"hdr", hdr},         {"hdr4", hdr + 3},
+                                        {"item", item},       {"general", gen},
+                                        {"matched", matched}, {"flush", flush}};
+  int base[Machine::NumBlocks] = {0, hdr, item, gen};
 
   for (const MOp &o : m.ops()) {
     Word &w = out.words[base[o.block] + o.word];

@@ -52,7 +52,7 @@ struct VReg {
 /// occupancy used while placing.
 class Machine {
 public:
-  enum Block { Init, Header, Item, NumBlocks };
+  enum Block { Init, Header, Item, General, NumBlocks };
 
   Machine();
 
