@@ -31,6 +31,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
 #include <map>
 
 using namespace mlir;
@@ -66,6 +67,23 @@ public:
   LogicalResult run(CompiledProgram &out);
 
 private:
+  /// A check of the item: a failure condition, or several option-bit
+  /// checks folded into one ternary compare against a mask the header
+  /// computes.
+  struct MaskCheck {
+    Value field;                                   // item field tested
+    std::vector<std::pair<Value, uint64_t>> parts; // header cond or null, bits
+    int tern = -1;                                 // ternary copy of the mask
+  };
+  struct Check {
+    Value v;
+    int mask = -1;
+  };
+  std::vector<Check> foldMaskChecks(const std::vector<Value> &conds);
+  BoolVal maskOk(MaskCheck &mc);
+  void coneOf(const Check &c, llvm::SmallPtrSetImpl<Operation *> &seen);
+  std::vector<MaskCheck> masks;
+
   // Selection.
   IntVal intVal(Value v);
   BoolVal boolVal(Value v);
@@ -709,6 +727,18 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
       if (a.lsb != b.lsb)
         error(loc, "compared fields lie at different bit positions; the match "
                    "unit has no shifter");
+      // Both units compare lane-aligned fields; take the one free first.
+      unsigned fs, fl;
+      if (a.r >= 0 && b.r >= 0 && fieldLanes(a.lsb, a.width, fs, fl)) {
+        int block = std::max({a.block, b.block, (int)Machine::Header});
+        int minWord = block == Machine::Header ? 3 : 0;
+        MOp ta = op(UTern, block), al = op(UAlu, block);
+        ta.reads = {stable(a.t >= 0 ? a.t : a.r, block, FT),
+                    stable(b.t >= 0 ? b.t : b.r, block, FT)};
+        al.reads = {stable(a.r, block, FR), stable(b.r, block, FR)};
+        if (m.wouldPlaceAt(al, minWord) < m.wouldPlaceAt(ta, minWord))
+          return aluCompare(ne ? mu::ALU_NE : mu::ALU_EQ, a, b, loc);
+      }
       BoolVal eq = ternaryEq(a, b, nullptr, loc);
       return ne ? notOf(eq) : eq;
     }
@@ -728,7 +758,7 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
       MOp ta = op(UTern, block), al = op(UAlu, block);
       ta.reads = {stable(a.t, block, FT)};
       al.reads = {stable(a.r, block, FR)};
-      aluOk = m.wouldPlaceAt(al, minWord) < m.wouldPlaceAt(ta, minWord);
+      aluOk = m.wouldPlaceAt(al, minWord) <= m.wouldPlaceAt(ta, minWord);
     }
     if (aluOk)
       return aluCompare(ne ? mu::ALU_NE : mu::ALU_EQ, a, b, loc);
@@ -900,6 +930,144 @@ static void cone(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
     cone(o, seen);
 }
 
+static bool dependsOnItem(Value v) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  cone(v, seen);
+  return llvm::any_of(seen,
+                      [](Operation *op) { return isa<match::ItemWordOp>(op); });
+}
+
+/// `(x & K) == 0` for an item field x and constant K: bits that must be
+/// set for the item to match.
+static bool isBitsClear(Value v, Value &field, uint64_t &bits) {
+  return isFlagTest(v, field, bits) &&
+         v.getDefiningOp<arith::CmpIOp>().getPredicate() ==
+             arith::CmpIPredicate::eq;
+}
+
+/// Option-bit checks of one item field, each unconditional or under a
+/// header condition (Figure 1's valid bit and PUT/GET permissions), become
+/// one check: the header ORs the required bits into a mask M, and the item
+/// passes if `(x & M) == M`, one ternary compare.
+std::vector<Backend::Check>
+Backend::foldMaskChecks(const std::vector<Value> &conds) {
+  std::vector<Check> out;
+  std::map<Operation *, int> byField; // field op -> mask index
+  for (size_t i = 0; i < conds.size(); ++i) {
+    Value c = conds[i], field, hdr;
+    uint64_t bits = 0;
+    bool foldable = false;
+    if (i > 0 && isBitsClear(c, field, bits)) {
+      foldable = true;
+    } else if (auto a = c.getDefiningOp<arith::AndIOp>(); a && i > 0) {
+      for (int side = 0; side < 2 && !foldable; ++side) {
+        Value x = side ? a.getLhs() : a.getRhs();
+        Value h = side ? a.getRhs() : a.getLhs();
+        if (isBitsClear(x, field, bits) && !dependsOnItem(h)) {
+          hdr = h;
+          foldable = true;
+        }
+      }
+    }
+    if (!foldable) {
+      out.push_back({c, -1});
+      continue;
+    }
+    auto it = byField.find(field.getDefiningOp());
+    if (it == byField.end()) {
+      masks.push_back({field, {}, -1});
+      it = byField.emplace(field.getDefiningOp(), (int)masks.size() - 1).first;
+      out.push_back({Value(), it->second});
+    }
+    masks[it->second].parts.push_back({hdr, bits});
+  }
+  // A single unconditional part gains nothing from a mask register.
+  for (Check &c : out)
+    if (c.mask >= 0 && masks[c.mask].parts.size() == 1 &&
+        !masks[c.mask].parts[0].first) {
+      // Rebuild the plain condition: keep it folded, the compare is the
+      // same one ternary operation either way.
+    }
+  return out;
+}
+
+void Backend::coneOf(const Check &c, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  if (c.mask < 0) {
+    cone(c.v, seen);
+    return;
+  }
+  cone(masks[c.mask].field, seen);
+  for (auto &part : masks[c.mask].parts)
+    if (part.first)
+      cone(part.first, seen);
+}
+
+BoolVal Backend::maskOk(MaskCheck &mc) {
+  IntVal x = intVal(mc.field);
+  Location loc = mc.field.getLoc();
+  if (mc.tern < 0) {
+    // M in the header: the unconditional bits, then each guarded part.
+    uint64_t always = 0;
+    for (auto &part : mc.parts)
+      if (!part.first)
+        always |= part.second;
+    int r = m.newReg(FR);
+    MOp base = op(UAlu, Machine::Header);
+    base.w.ALU_OP = mu::ALU_OR;
+    if (!immediate(always, x.lsb, x.width, base.w))
+      error(loc, "option bits do not fit the immediate");
+    base.regs = {{&Word::ALU_RD, r},
+                 {&Word::ALU_RA, m.r0()},
+                 {&Word::ALU_RB, m.r0()},
+                 {&Word::ALU_PRED, m.p0()}};
+    base.writes = {r};
+    place(base, 3);
+    for (auto &part : mc.parts) {
+      if (!part.first)
+        continue;
+      BoolVal h = boolVal(part.first);
+      if (h.isConst && !h.c)
+        continue;
+      MOp o = op(UAlu, Machine::Header);
+      o.w.ALU_OP = mu::ALU_OR;
+      o.w.ALU_PNEG = !h.isConst && h.neg;
+      if (!immediate(part.second, x.lsb, x.width, o.w))
+        error(loc, "option bits do not fit the immediate");
+      int p = predOf(h, Machine::Header);
+      o.regs = {{&Word::ALU_RD, r},
+                {&Word::ALU_RA, r},
+                {&Word::ALU_RB, m.r0()},
+                {&Word::ALU_PRED, p}};
+      o.reads = {r, p};
+      o.writes = {r};
+      place(o, 3);
+    }
+    mc.tern = m.newReg(FT);
+    MOp cp = op(UCp, Machine::Header);
+    cp.w.CP_OP = mu::CP_TERN;
+    cp.regs = {
+        {&Word::CP_SRC, r}, {&Word::CP_TD, mc.tern}, {&Word::CP_PRED, m.p0()}};
+    cp.reads = {r};
+    cp.writes = {mc.tern};
+    place(cp, 3);
+  }
+  // (x ^ M) & M == 0: every required bit is set.
+  BoolVal out;
+  out.block = Machine::Item;
+  MOp o = op(UTern, Machine::Item);
+  o.w.TERN_OP = mu::TERN_EQ;
+  int tx = tOf(x, Machine::Item, loc);
+  out.p = m.newReg(FC);
+  o.regs = {{&Word::TERN_TA, tx},
+            {&Word::TERN_TB, mc.tern},
+            {&Word::TERN_TM, mc.tern},
+            {&Word::TERN_CMPD, out.p}};
+  o.reads = {tx, mc.tern};
+  o.writes = {out.p};
+  place(o);
+  return out;
+}
+
 LogicalResult Backend::run(CompiledProgram &out) {
   readWords();
   auto accept = cast<match::AcceptOp>(program.getBody().front().back());
@@ -908,16 +1076,28 @@ LogicalResult Backend::run(CompiledProgram &out) {
   // order is the scheduling priority: the first checks (the most common
   // failures) go first for the early branch, then the answers, which are
   // the longest chain, then the remaining checks.
-  std::vector<Value> conds;
+  // A failure that is an `or` is several failures (checked in order).
+  std::vector<Value> flat;
+  std::function<void(Value)> split = [&](Value c) {
+    if (auto orOp = c.getDefiningOp<arith::OrIOp>()) {
+      split(orOp.getLhs());
+      split(orOp.getRhs());
+      return;
+    }
+    flat.push_back(c);
+  };
   for (Operation &o : program.getBody().front())
     if (auto f = dyn_cast<match::FailIfOp>(o))
-      conds.push_back(f.getCond());
+      split(f.getCond());
+  std::vector<Check> conds = foldMaskChecks(flat);
   auto andAll = [&](BoolVal acc, const BoolVal &next) {
     if (acc.isConst)
       return acc.c ? next : acc;
     return logic(0x8, acc, next, Machine::Item);
   };
-  auto okOf = [&](Value c) { return notOf(boolVal(c)); };
+  auto okOf = [&](const Check &c) {
+    return c.mask < 0 ? notOf(boolVal(c.v)) : maskOk(masks[c.mask]);
+  };
   auto visible = [&](const BoolVal &b) {
     if (b.isConst)
       return 0;
@@ -944,13 +1124,13 @@ LogicalResult Backend::run(CompiledProgram &out) {
   // them sends items with a flag set to the general path.
   llvm::SmallPtrSet<Operation *, 32> lateCone, fastCone;
   for (size_t k = 0; k < firstLate; ++k)
-    cone(conds[k], fastCone);
+    coneOf(conds[k], fastCone);
   std::vector<Value> lateRoots = {accept.getOffset(), accept.getLength()};
   for (size_t k = firstLate; k < conds.size(); ++k) {
     llvm::SmallPtrSet<Operation *, 32> c;
-    cone(conds[k], c);
+    coneOf(conds[k], c);
     if (llvm::any_of(c, isArithmetic))
-      lateRoots.push_back(conds[k]);
+      lateRoots.push_back(conds[k].v);
   }
   for (Value r : lateRoots)
     cone(r, lateCone);
