@@ -57,6 +57,7 @@ struct BoolVal {
   int p = -1;
   bool neg = false;
   int block = Machine::Init;
+  int lazy = -1; // a compare not placed yet (see Backend::Lazy)
 };
 
 constexpr unsigned kWords = 8;
@@ -83,6 +84,35 @@ private:
   BoolVal maskOk(MaskCheck &mc);
   void coneOf(const Check &c, llvm::SmallPtrSetImpl<Operation *> &seen);
   std::vector<MaskCheck> masks;
+
+  /// Compares are placed when first used, so that two of them joined by
+  /// and/or can accumulate into one predicate (acc=and/or) instead of
+  /// costing a predicate-unit operation.
+  struct Lazy {
+    MOp op;
+    int minWord;
+    bool done = false;
+  };
+  std::vector<Lazy> lazies;
+  BoolVal defer(MOp o, int minWord, int pvreg, int block) {
+    lazies.push_back({std::move(o), minWord, false});
+    BoolVal b;
+    b.p = pvreg;
+    b.block = block;
+    b.lazy = (int)lazies.size() - 1;
+    return b;
+  }
+  bool pending(const BoolVal &b) const {
+    return !b.isConst && b.lazy >= 0 && !lazies[b.lazy].done;
+  }
+  void materialize(const BoolVal &b) {
+    if (!pending(b))
+      return;
+    lazies[b.lazy].done = true;
+    place(lazies[b.lazy].op, lazies[b.lazy].minWord);
+  }
+  bool accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out);
+  bool exclusiveOperands = false; // the operands of logic() have no other use
 
   // Selection.
   IntVal intVal(Value v);
@@ -476,6 +506,14 @@ IntVal Backend::intVal(Value v) {
       int p = predOf(c, out.block);
       int ro = rOf(other, out.block, loc);
       out.r = keep.r;
+      // Compares still to be placed that read the register must read it
+      // before it is overwritten: place them now.
+      for (Lazy &l : lazies)
+        if (!l.done && std::find(l.op.reads.begin(), l.op.reads.end(),
+                                 keep.r) != l.op.reads.end()) {
+          l.done = true;
+          place(l.op, l.minWord);
+        }
       MOp mov = op(UAlu, out.block);
       mov.w.ALU_OP = mu::ALU_OR;
       mov.w.ALU_PNEG = intoFalse ? c.neg : !c.neg;
@@ -547,10 +585,92 @@ int Backend::predOf(const BoolVal &b, int block) {
   (void)block;
   if (b.isConst)
     return m.p0();
+  materialize(b);
   return b.p;
 }
 
+/// ALU compares invert by opcode; ternary ones cannot.
+static bool invertAlu(MOp &o) {
+  if (o.unit != UAlu)
+    return false;
+  static const unsigned pairs[][2] = {{mu::ALU_EQ, mu::ALU_NE},
+                                      {mu::ALU_LTU, mu::ALU_GEU},
+                                      {mu::ALU_LEU, mu::ALU_GTU},
+                                      {mu::ALU_LTS, mu::ALU_GES}};
+  for (auto &pr : pairs)
+    for (int k = 0; k < 2; ++k)
+      if (o.w.ALU_OP == pr[k]) {
+        o.w.ALU_OP = pr[1 - k];
+        return true;
+      }
+  return false;
+}
+
+/// and/or of two compares not placed yet: the second writes the first's
+/// predicate with acc=and/or (De Morgan when both are negated), saving a
+/// predicate-unit operation and a word.
+bool Backend::accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out) {
+  if (!exclusiveOperands || (fn != 0x8 && fn != 0xe) || !pending(a) ||
+      !pending(b) || a.lazy == b.lazy)
+    return false;
+  MOp &oa = lazies[a.lazy].op, &ob = lazies[b.lazy].op;
+  auto flippable = [](MOp &o) {
+    MOp copy = o;
+    return invertAlu(copy);
+  };
+  bool isAnd = fn == 0x8, negOut;
+  // Both positive: acc = fn. Both negated: acc = dual fn, result negated.
+  bool pos = (!a.neg || flippable(oa)) && (!b.neg || flippable(ob));
+  bool negd = (a.neg || flippable(oa)) && (b.neg || flippable(ob));
+  if (pos) {
+    if (a.neg)
+      invertAlu(oa);
+    if (b.neg)
+      invertAlu(ob);
+    negOut = false;
+  } else if (negd) {
+    if (!a.neg)
+      invertAlu(oa);
+    if (!b.neg)
+      invertAlu(ob);
+    isAnd = !isAnd;
+    negOut = true;
+  } else {
+    return false;
+  }
+  // ALU before ternary: both may then share a word.
+  bool aFirst = !(oa.unit == UTern && ob.unit == UAlu);
+  Lazy &first = lazies[aFirst ? a.lazy : b.lazy];
+  Lazy &second = lazies[aFirst ? b.lazy : a.lazy];
+  int p = aFirst ? a.p : b.p;
+  int old = aFirst ? b.p : a.p;
+  for (RegField &f : second.op.regs)
+    if (f.vreg == old)
+      f.vreg = p;
+  second.op.writes = {p};
+  second.op.reads.push_back(p);
+  second.op.accumulates = true;
+  unsigned acc = isAnd ? mu::ACC_AND : mu::ACC_OR;
+  if (second.op.unit == UAlu)
+    second.op.w.ALU_ACC = acc;
+  else
+    second.op.w.TERN_ACC = acc;
+  first.done = second.done = true;
+  place(first.op, first.minWord);
+  place(second.op, std::max(second.minWord, 0));
+  out = BoolVal();
+  out.p = p;
+  out.neg = negOut;
+  out.block = std::max(a.block, b.block);
+  return true;
+}
+
 BoolVal Backend::logic(unsigned fn, BoolVal a, BoolVal b, int block) {
+  BoolVal acc;
+  bool accumulated = accumulate(fn, a, b, acc);
+  exclusiveOperands = false;
+  if (accumulated)
+    return acc;
   // Fold negations into the truth table: f(a', b') with a' = a ^ na.
   auto flipA = [](unsigned f) { return ((f >> 2) & 3) | ((f & 3) << 2); };
   auto flipB = [](unsigned f) { return ((f & 0x5) << 1) | ((f & 0xa) >> 1); };
@@ -621,8 +741,8 @@ BoolVal Backend::ternaryEq(const IntVal &a, const IntVal &b, const IntVal *mask,
   o.reads = {ta, tb, tm};
   o.writes = {out.p};
   o.regs.push_back({&Word::TERN_CMPD, out.p});
-  place(o, out.block == Machine::Header ? 3 : 0);
-  return out;
+  return defer(std::move(o), out.block == Machine::Header ? 3 : 0, out.p,
+               out.block);
 }
 
 BoolVal Backend::aluCompare(unsigned aluOp, const IntVal &a, const IntVal &b,
@@ -649,8 +769,8 @@ BoolVal Backend::aluCompare(unsigned aluOp, const IntVal &a, const IntVal &b,
   o.regs = {{&Word::ALU_RA, ra}, {&Word::ALU_RB, rb}, {&Word::ALU_CMPD, out.p}};
   o.reads = {ra, rb};
   o.writes = {out.p};
-  place(o, out.block == Machine::Header ? 3 : 0);
-  return out;
+  return defer(std::move(o), out.block == Machine::Header ? 3 : 0, out.p,
+               out.block);
 }
 
 BoolVal Backend::compare(arith::CmpIOp cmp) {
@@ -821,6 +941,8 @@ BoolVal Backend::boolVal(Value v) {
     if (a.isConst && a.c != isAnd)
       return rememberBool(v, a);
     BoolVal b = boolVal(def->getOperand(1));
+    exclusiveOperands =
+        def->getOperand(0).hasOneUse() && def->getOperand(1).hasOneUse();
     if (a.isConst)
       std::swap(a, b);
     if (b.isConst)
@@ -1064,8 +1186,7 @@ BoolVal Backend::maskOk(MaskCheck &mc) {
             {&Word::TERN_CMPD, out.p}};
   o.reads = {tx, mc.tern};
   o.writes = {out.p};
-  place(o);
-  return out;
+  return defer(std::move(o), 0, out.p, Machine::Item);
 }
 
 LogicalResult Backend::run(CompiledProgram &out) {
@@ -1093,6 +1214,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
   auto andAll = [&](BoolVal acc, const BoolVal &next) {
     if (acc.isConst)
       return acc.c ? next : acc;
+    exclusiveOperands = true; // each check's result is used once, here
     return logic(0x8, acc, next, Machine::Item);
   };
   auto okOf = [&](const Check &c) {
@@ -1101,6 +1223,8 @@ LogicalResult Backend::run(CompiledProgram &out) {
   auto visible = [&](const BoolVal &b) {
     if (b.isConst)
       return 0;
+    if (pending(b)) // an estimate: where it would go now
+      return m.wouldPlaceAt(lazies[b.lazy].op, lazies[b.lazy].minWord) + 1;
     return m.visibleAt(b.block == Machine::Item ? itemBlock : b.block, b.p);
   };
   BoolVal okFast;
@@ -1155,6 +1279,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
     spec.clear();
 
   auto failOut = [&](int word, const BoolVal &ok) {
+    materialize(ok);
     MOp o = op(UCp, Machine::Item);
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = mu::TAG_FAIL;
@@ -1165,6 +1290,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
   };
   auto branch = [&](const BoolVal &p, bool ifTrue, const char *target,
                     int minWord, int fixed = -1) {
+    materialize(p);
     MOp o = op(UBr, Machine::Item);
     o.w.BR_OP = (ifTrue != p.neg) ? mu::BR_IF1 : mu::BR_IF0;
     o.regs = {{&Word::BR_PRED, p.isConst ? m.p0() : p.p}};
@@ -1178,6 +1304,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = tag;
     int r = rOf(v, Machine::Item, accept.getLoc());
+    materialize(ok);
     int guard = ok.isConst ? m.p0() : ok.p;
     o.w.CP_PNEG = !ok.isConst && ok.neg;
     o.regs = {{&Word::CP_SRC, r}, {&Word::CP_PRED, guard}};
