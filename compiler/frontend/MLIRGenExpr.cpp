@@ -82,8 +82,8 @@ Value BodyGen::gen(const Expr &e) {
     if (e.text == "!")
       return notOf(a);
     if (e.text == "~")
-      return b.create<mlir::arith::XOrIOp>(
-          l, a, constInt(l, a.getType(), ~0ull));
+      return b.create<mlir::arith::XOrIOp>(l, a,
+                                           constInt(l, a.getType(), ~0ull));
     return b.create<mlir::arith::SubIOp>(l, constInt(l, a.getType(), 0), a);
   }
   case Expr::Binary:
@@ -140,33 +140,23 @@ Value BodyGen::genBinary(const Expr &e) {
   // Short-circuit only when the right side has effects.
   if ((op == "&&" || op == "||") && !isPure(*e.args[1])) {
     Value a = gen(*e.args[0]);
-    auto ifOp = b.create<mlir::scf::IfOp>(l, mlir::TypeRange{b.getI1Type()},
-                                          a, true);
+    auto ifOp =
+        b.create<mlir::scf::IfOp>(l, mlir::TypeRange{b.getI1Type()}, a, true);
     mlir::OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    b.create<mlir::scf::YieldOp>(
-        l, op == "&&" ? gen(*e.args[1]) : constInt(l, b.getI1Type(), 1));
+    b.create<mlir::scf::YieldOp>(l, op == "&&" ? gen(*e.args[1])
+                                               : constInt(l, b.getI1Type(), 1));
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    b.create<mlir::scf::YieldOp>(
-        l, op == "&&" ? constInt(l, b.getI1Type(), 0) : gen(*e.args[1]));
+    b.create<mlir::scf::YieldOp>(l, op == "&&" ? constInt(l, b.getI1Type(), 0)
+                                               : gen(*e.args[1]));
     return ifOp.getResult(0);
   }
   Value a = gen(*e.args[0]);
   Value c = gen(*e.args[1]);
   const Ty &t = e.args[0]->ty;
   bool sgn = t.kind == Ty::Int && t.isSigned;
-  if (op == "&&" || op == "&")
-    return b.create<mlir::arith::AndIOp>(l, a, c);
-  if (op == "||" || op == "|")
-    return b.create<mlir::arith::OrIOp>(l, a, c);
-  if (op == "^")
-    return b.create<mlir::arith::XOrIOp>(l, a, c);
-  if (op == "+")
-    return b.create<mlir::arith::AddIOp>(l, a, c);
-  if (op == "-")
-    return b.create<mlir::arith::SubIOp>(l, a, c);
-  if (op == "*")
-    return b.create<mlir::arith::MulIOp>(l, a, c);
+  if (Value v = emitPlainBinary(b, l, op, a, c, sgn))
+    return v;
   if (op == "<<" || op == ">>") {
     unsigned wa = a.getType().getIntOrFloatBitWidth();
     unsigned wc = c.getType().getIntOrFloatBitWidth();
@@ -192,8 +182,8 @@ Value BodyGen::genBinary(const Expr &e) {
       unsigned w = ty.getIntOrFloatBitWidth();
       Value minV = constInt(l, ty, 1ull << (w - 1));
       Value isMin = b.create<mlir::arith::CmpIOp>(l, P::eq, a, minV);
-      Value isNeg1 = b.create<mlir::arith::CmpIOp>(l, P::eq, c,
-                                                   constInt(l, ty, ~0ull));
+      Value isNeg1 =
+          b.create<mlir::arith::CmpIOp>(l, P::eq, c, constInt(l, ty, ~0ull));
       Value overflow = b.create<mlir::arith::AndIOp>(l, isMin, isNeg1);
       bad = b.create<mlir::arith::OrIOp>(l, isZero, overflow);
       Value safe = b.create<mlir::arith::SelectOp>(l, bad, one, c);
@@ -209,13 +199,7 @@ Value BodyGen::genBinary(const Expr &e) {
                         : (Value)b.create<mlir::arith::RemUIOp>(l, a, safe);
     return b.create<mlir::arith::SelectOp>(l, isZero, zero, q);
   }
-  P pred = op == "==" ? P::eq
-           : op == "!=" ? P::ne
-           : op == "<"  ? (sgn ? P::slt : P::ult)
-           : op == "<=" ? (sgn ? P::sle : P::ule)
-           : op == ">"  ? (sgn ? P::sgt : P::ugt)
-                        : (sgn ? P::sge : P::uge);
-  return b.create<mlir::arith::CmpIOp>(l, pred, a, c);
+  llvm_unreachable("Sema admits no other binary operator");
 }
 
 Value BodyGen::genCast(const Expr &e) {
@@ -227,8 +211,8 @@ Value BodyGen::genCast(const Expr &e) {
   if (e.ty.kind == Ty::Bool) {
     if (from.kind == Ty::Bool)
       return a;
-    return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne,
-                                         a, constInt(l, a.getType(), 0));
+    return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne, a,
+                                         constInt(l, a.getType(), 0));
   }
   mlir::Type to = toMLIRType(ctx, e.ty);
   unsigned wf = a.getType().getIntOrFloatBitWidth(), wt = e.ty.width;
@@ -275,8 +259,7 @@ Value BodyGen::genField(const Expr &e) {
   if (base.ty.kind == Ty::Header)
     return genHeaderField(base, e.text, {});
   if (base.ty.kind == Ty::Pkt)
-    return b.create<np::MetaGetOp>(l, toMLIRType(ctx, e.ty), gen(base),
-                                   e.text);
+    return b.create<np::MetaGetOp>(l, toMLIRType(ctx, e.ty), gen(base), e.text);
   std::string field;
   Value index;
   Value m = storageOf(e, field, index);
@@ -408,8 +391,8 @@ Value BodyGen::genClassify(const Expr &e) {
           continue;
         mlir::Type t = b.getIntegerType(n * 8);
         Value bits = i32(l, (c.offset + at) * 8);
-        Value got = b.create<np::PktGetOp>(l, t, p, bits, n * 8, nullptr,
-                                           nullptr);
+        Value got =
+            b.create<np::PktGetOp>(l, t, p, bits, n * 8, nullptr, nullptr);
         if (m != (n == 8 ? ~0ull : (1ull << (n * 8)) - 1))
           got = b.create<mlir::arith::AndIOp>(l, got, constInt(l, t, m));
         // Bytes past the end of a short packet read as 0; a short packet

@@ -72,6 +72,13 @@ struct ElementSpec {
 /// Emits the np.element for `spec` into `module`. Returns false on error.
 bool emitElement(Sema &sema, mlir::ModuleOp module, ElementSpec &spec);
 
+/// The arith operation of a binary operator that lowers the same way in
+/// handlers and match programs (bitwise, +, -, *, comparisons); null for
+/// the others (/, %, shifts).
+mlir::Value emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
+                            llvm::StringRef op, mlir::Value a, mlir::Value c,
+                            bool isSigned);
+
 /// Emits a match.program for every match declaration. False on error.
 bool emitMatchPrograms(Sema &sema, ast::Module &m, mlir::ModuleOp module);
 

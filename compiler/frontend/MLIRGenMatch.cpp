@@ -231,8 +231,7 @@ Value MatchGen::gen(const Expr &e) {
   case Expr::Unary: {
     Value a = gen(*e.args[0]);
     if (e.text == "!")
-      return b.create<mlir::arith::XOrIOp>(l, a,
-                                           constInt(l, b.getI1Type(), 1));
+      return b.create<mlir::arith::XOrIOp>(l, a, constInt(l, b.getI1Type(), 1));
     if (e.text == "~")
       return b.create<mlir::arith::XOrIOp>(l, a,
                                            constInt(l, a.getType(), ~0ull));
@@ -247,8 +246,8 @@ Value MatchGen::gen(const Expr &e) {
     Value a = gen(*e.args[0]);
     const Ty &from = e.args[0]->ty;
     if (e.ty.kind == Ty::Bool)
-      return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne,
-                                           a, constInt(l, a.getType(), 0));
+      return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne, a,
+                                           constInt(l, a.getType(), 0));
     mlir::Type to = toMLIRType(ctx, e.ty);
     unsigned wf = a.getType().getIntOrFloatBitWidth(), wt = e.ty.width;
     if (wf == wt)
@@ -264,11 +263,10 @@ Value MatchGen::gen(const Expr &e) {
     if (bi == Builtin::Min || bi == Builtin::Max) {
       Value a = gen(*e.args[0]), c = gen(*e.args[1]);
       bool sgn = e.ty.isSigned;
-      auto pred = bi == Builtin::Min
-                      ? (sgn ? mlir::arith::CmpIPredicate::slt
-                             : mlir::arith::CmpIPredicate::ult)
-                      : (sgn ? mlir::arith::CmpIPredicate::sgt
-                             : mlir::arith::CmpIPredicate::ugt);
+      auto pred = bi == Builtin::Min ? (sgn ? mlir::arith::CmpIPredicate::slt
+                                            : mlir::arith::CmpIPredicate::ult)
+                                     : (sgn ? mlir::arith::CmpIPredicate::sgt
+                                            : mlir::arith::CmpIPredicate::ugt);
       Value pick = b.create<mlir::arith::CmpIOp>(l, pred, a, c);
       return b.create<mlir::arith::SelectOp>(l, pick, a, c);
     }
@@ -288,21 +286,10 @@ Value MatchGen::genBinary(const Expr &e) {
   Value c = gen(*e.args[1]);
   const Ty &t = e.args[0]->ty;
   bool sgn = t.kind == Ty::Int && t.isSigned;
-  using P = mlir::arith::CmpIPredicate;
-  if (op == "&&" || op == "&")
-    return b.create<mlir::arith::AndIOp>(l, a, c);
-  if (op == "||" || op == "|")
-    return b.create<mlir::arith::OrIOp>(l, a, c);
-  if (op == "^")
-    return b.create<mlir::arith::XOrIOp>(l, a, c);
-  if (op == "+")
-    return b.create<mlir::arith::AddIOp>(l, a, c);
-  if (op == "-")
-    return b.create<mlir::arith::SubIOp>(l, a, c);
+  if (Value v = emitPlainBinary(b, l, op, a, c, sgn))
+    return v;
   // The operations below have no match-unit instruction; they are kept so
-  // that the capability check reports them at their source line.
-  if (op == "*")
-    return b.create<mlir::arith::MulIOp>(l, a, c);
+  // that the back end reports them at their source line.
   if (op == "/")
     return sgn ? (Value)b.create<mlir::arith::DivSIOp>(l, a, c)
                : (Value)b.create<mlir::arith::DivUIOp>(l, a, c);
@@ -311,7 +298,8 @@ Value MatchGen::genBinary(const Expr &e) {
                : (Value)b.create<mlir::arith::RemUIOp>(l, a, c);
   if (op == "<<" || op == ">>") {
     if (c.getType() != a.getType())
-      c = c.getType().getIntOrFloatBitWidth() < a.getType().getIntOrFloatBitWidth()
+      c = c.getType().getIntOrFloatBitWidth() <
+                  a.getType().getIntOrFloatBitWidth()
               ? (Value)b.create<mlir::arith::ExtUIOp>(l, a.getType(), c)
               : (Value)b.create<mlir::arith::TruncIOp>(l, a.getType(), c);
     if (op == "<<")
@@ -319,13 +307,7 @@ Value MatchGen::genBinary(const Expr &e) {
     return sgn ? (Value)b.create<mlir::arith::ShRSIOp>(l, a, c)
                : (Value)b.create<mlir::arith::ShRUIOp>(l, a, c);
   }
-  P pred = op == "==" ? P::eq
-           : op == "!=" ? P::ne
-           : op == "<"  ? (sgn ? P::slt : P::ult)
-           : op == "<=" ? (sgn ? P::sle : P::ule)
-           : op == ">"  ? (sgn ? P::sgt : P::ugt)
-                        : (sgn ? P::sge : P::uge);
-  return b.create<mlir::arith::CmpIOp>(l, pred, a, c);
+  llvm_unreachable("Sema admits no other binary operator");
 }
 
 bool npcc::emitMatchPrograms(Sema &sema, Module &m, mlir::ModuleOp module) {

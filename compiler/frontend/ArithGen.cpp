@@ -1,0 +1,43 @@
+//===- ArithGen.cpp - NPL operators with one meaning everywhere -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Bitwise operators, +, -, * and comparisons lower the same way in element
+// handlers and in match programs; division, remainder and shifts do not
+// (handlers define x / 0, match programs reject them for the match unit).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/MLIRGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using mlir::Value;
+
+Value npcc::emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
+                            llvm::StringRef op, Value a, Value c,
+                            bool isSigned) {
+  using P = mlir::arith::CmpIPredicate;
+  if (op == "&&" || op == "&")
+    return b.create<mlir::arith::AndIOp>(l, a, c);
+  if (op == "||" || op == "|")
+    return b.create<mlir::arith::OrIOp>(l, a, c);
+  if (op == "^")
+    return b.create<mlir::arith::XOrIOp>(l, a, c);
+  if (op == "+")
+    return b.create<mlir::arith::AddIOp>(l, a, c);
+  if (op == "-")
+    return b.create<mlir::arith::SubIOp>(l, a, c);
+  if (op == "*")
+    return b.create<mlir::arith::MulIOp>(l, a, c);
+  std::optional<P> pred = op == "=="   ? P::eq
+                          : op == "!=" ? P::ne
+                          : op == "<"  ? (isSigned ? P::slt : P::ult)
+                          : op == "<=" ? (isSigned ? P::sle : P::ule)
+                          : op == ">"  ? (isSigned ? P::sgt : P::ugt)
+                          : op == ">=" ? (isSigned ? P::sge : P::uge)
+                                       : std::optional<P>();
+  if (!pred)
+    return nullptr;
+  return b.create<mlir::arith::CmpIOp>(l, *pred, a, c);
+}
