@@ -1,0 +1,217 @@
+//===- BackendImpl.h - the match-unit back end (private) --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Shared by the back end's files: Select.cpp (instruction selection),
+// Program.cpp (the item protocol, speculation, branches and answers),
+// RegAlloc.cpp and Layout.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_TARGETS_UCODE_MATCHTOUCODE_BACKENDIMPL_H
+#define NPCC_TARGETS_UCODE_MATCHTOUCODE_BACKENDIMPL_H
+
+#include "targets/ucode/MatchToUCode/Backend.h"
+#include "targets/ucode/MatchToUCode/Machine.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "runtime/isa/Mnemonics.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
+#include <map>
+
+namespace npcc::mub {
+
+using mlir::cast;
+using mlir::isa;
+using mlir::isa_and_nonnull;
+using mlir::IntegerAttr;
+using mlir::Location;
+using mlir::LogicalResult;
+using mlir::Operation;
+using mlir::UnknownLoc;
+using mlir::failure;
+using mlir::success;
+using mlir::Value;
+using mu::Word;
+namespace arith = mlir::arith;
+
+inline bool isConstant(Value v) {
+  return isa_and_nonnull<arith::ConstantOp>(v.getDefiningOp());
+}
+
+inline uint64_t constantOf(Value v) {
+  auto c = cast<arith::ConstantOp>(v.getDefiningOp());
+  return cast<IntegerAttr>(c.getValue()).getValue().getZExtValue();
+}
+
+/// An integer SSA value as the unit holds it: bits [lsb, lsb+width) of a
+/// 64-bit register (R and/or T copy), or a constant.
+struct IntVal {
+  bool isConst = false;
+  uint64_t c = 0;
+  int r = -1, t = -1;
+  unsigned lsb = 0, width = 64;
+  int block = Machine::Init; // where it is computed
+};
+
+/// A boolean: a predicate, possibly negated, or a constant.
+struct BoolVal {
+  bool isConst = false, c = false;
+  int p = -1;
+  bool neg = false;
+  int block = Machine::Init;
+  int lazy = -1; // a compare not placed yet (see Backend::Lazy)
+};
+
+constexpr unsigned kWords = 8;
+
+class Backend {
+public:
+  explicit Backend(match::ProgramOp program) : program(program) {}
+  LogicalResult run(CompiledProgram &out);
+
+private:
+  /// A check of the item: a failure condition, or several option-bit
+  /// checks folded into one ternary compare against a mask the header
+  /// computes.
+  struct MaskCheck {
+    Value field;                                   // item field tested
+    std::vector<std::pair<Value, uint64_t>> parts; // header cond or null, bits
+    int tern = -1;                                 // ternary copy of the mask
+  };
+  struct Check {
+    Value v;
+    int mask = -1;
+  };
+  std::vector<Check> foldMaskChecks(const std::vector<Value> &conds);
+  BoolVal maskOk(MaskCheck &mc);
+  void coneOf(const Check &c, llvm::SmallPtrSetImpl<Operation *> &seen);
+  std::vector<MaskCheck> masks;
+
+  /// Compares are placed when first used, so that two of them joined by
+  /// and/or can accumulate into one predicate (acc=and/or) instead of
+  /// costing a predicate-unit operation.
+  struct Lazy {
+    MOp op;
+    int minWord;
+    bool done = false;
+  };
+  std::vector<Lazy> lazies;
+  BoolVal defer(MOp o, int minWord, int pvreg, int block) {
+    lazies.push_back({std::move(o), minWord, false});
+    BoolVal b;
+    b.p = pvreg;
+    b.block = block;
+    b.lazy = (int)lazies.size() - 1;
+    return b;
+  }
+  bool pending(const BoolVal &b) const {
+    return !b.isConst && b.lazy >= 0 && !lazies[b.lazy].done;
+  }
+  void materialize(const BoolVal &b) {
+    if (!pending(b))
+      return;
+    lazies[b.lazy].done = true;
+    place(lazies[b.lazy].op, lazies[b.lazy].minWord);
+  }
+  bool accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out);
+  bool exclusiveOperands = false; // the operands of logic() have no other use
+
+  // Selection.
+  IntVal intVal(Value v);
+  BoolVal boolVal(Value v);
+  BoolVal compare(arith::CmpIOp cmp);
+  BoolVal ternaryEq(const IntVal &a, const IntVal &b, const IntVal *mask,
+                    Location loc);
+  BoolVal aluCompare(unsigned op, const IntVal &a, const IntVal &b,
+                     Location loc);
+  BoolVal logic(unsigned fn, BoolVal a, BoolVal b, int block);
+  BoolVal notOf(BoolVal b) {
+    b.neg = !b.neg;
+    b.c = !b.c;
+    return b;
+  }
+  int rOf(const IntVal &v, int block, Location loc);
+  int tOf(const IntVal &v, int block, Location loc);
+  int constR(uint64_t c);
+  int constT(uint64_t c);
+  int stable(int vreg, int block, File f);
+  int later(int a, int b) const { return a > b ? a : b; }
+  bool fieldLanes(unsigned lsb, unsigned width, unsigned &simd,
+                  unsigned &lanes) const;
+  bool immediate(uint64_t c, unsigned lsb, unsigned width, Word &w) const;
+  int predOf(const BoolVal &b, int block);
+
+  // Placement helpers.
+  int place(MOp op, int minWord = 0, int fixed = -1) {
+    return m.place(std::move(op), minWord, fixed);
+  }
+  MOp op(Unit u, int block) {
+    MOp o;
+    o.unit = u;
+    o.block = block == Machine::Item ? itemBlock : block;
+    o.w.ALU_SIMD = mu::DefaultSimd;
+    o.w.ALU_LANES = mu::DefaultLanes;
+    o.w.TERN_SIMD = mu::DefaultSimd;
+    o.w.TERN_LANES = mu::DefaultLanes;
+    return o;
+  }
+  void input(int block, int word, int r, int t, int endp);
+  void readWords();
+  void layout(CompiledProgram &out, bool general);
+  LogicalResult allocate();
+
+  match::ProgramOp program;
+  Machine m;
+  llvm::DenseMap<Value, IntVal> ints;
+  llvm::DenseMap<Value, BoolVal> bools;
+  std::map<uint64_t, int> rConsts, tConsts;
+  std::map<std::pair<int, int>, int> stableCopies; // (vreg, file) -> copy
+  std::vector<std::pair<int, int>> itemCopies;     // made in an item block
+  int hdrR[kWords], hdrT[kWords], itemR[kWords], itemT[kWords];
+  int pEnd = -1;
+  std::vector<int> phys; // physical register of each virtual one
+  // Item-phase operations go to this block: the item loop, or the general
+  // path taken when a speculated option flag is set.
+  int itemBlock = Machine::Item;
+  int reserveItemWords = 0; // words the item block must span
+  // Conditions assumed while selecting the speculative item path.
+  llvm::DenseMap<Value, bool> spec;
+  std::vector<Value> specMemo; // memo entries made while speculating
+  bool hasError = false;
+  Location errLoc = UnknownLoc::get(program.getContext());
+  std::string errMsg;
+
+  LogicalResult reportError() {
+    // The source line of the operation the unit cannot run.
+    mlir::emitError(errLoc) << errMsg;
+    return failure();
+  }
+  /// Memoises a selection; results that a speculation could have shaped
+  /// (item values and constants) are forgotten before the general path.
+  IntVal rememberInt(Value v, IntVal x) {
+    ints[v] = x;
+    if (!spec.empty() && (x.block == Machine::Item || x.isConst))
+      specMemo.push_back(v);
+    return x;
+  }
+  BoolVal rememberBool(Value v, BoolVal x) {
+    bools[v] = x;
+    if (!spec.empty() && (x.block == Machine::Item || x.isConst))
+      specMemo.push_back(v);
+    return x;
+  }
+  void error(Location loc, const llvm::Twine &msg) {
+    if (hasError)
+      return;
+    hasError = true;
+    errLoc = loc;
+    errMsg = msg.str();
+  }
+};
+
+} // namespace npcc::mub
+
+#endif // NPCC_TARGETS_UCODE_MATCHTOUCODE_BACKENDIMPL_H

@@ -1,0 +1,503 @@
+//===- Program.cpp - the item protocol, speculation, answers --------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The program the back end builds has the shape of the hand-written one
+// (examples/portals-match/portals.mua):
+//
+//   init    constants the checks need (ternary masks, wide constants)
+//   hdr     read the 8 header words; compute what depends only on them
+//   item    read the 8 item words, one per word, while the checks run; a
+//           branch at word 5 leaves for the next item as soon as the checks
+//           ready by then fail (8 cycles per failing item), a second one
+//           when all checks are known; then the answers
+//   matched drain the extra item the list manager sent, read END, and go
+//   flush   back to the header
+//
+// The first three reads of an item and of a header go to the same
+// registers (r1-r3, t1-t3), so that when an item read finds the END mark,
+// the reads in the delay slots of the branch to the header are already
+// header words. Values are kept where the fields lie in the 64-bit words:
+// a compare of two fields at the same position needs no shifting, and
+// SIMD lanes select the field.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/ucode/MatchToUCode/BackendImpl.h"
+
+using namespace mlir;
+using namespace npcc;
+using namespace npcc::mub;
+using mu::Word;
+
+//===----------------------------------------------------------------------===//
+// The program
+//===----------------------------------------------------------------------===//
+
+void Backend::input(int block, int word, int r, int t, int endp) {
+  MOp o = op(UIn, block);
+  o.w.IN_OP = mu::IN_BOTH;
+  o.w.IN_TPERM = 0xe4;
+  o.regs = {{&Word::IN_RD, r}, {&Word::IN_TD, t}};
+  o.writes = {r, t};
+  if (endp >= 0) {
+    o.regs.push_back({&Word::IN_ENDP, endp});
+    o.writes.push_back(endp);
+  }
+  place(o, 0, word);
+}
+
+void Backend::readWords() {
+  // Shared registers of the END trick: item words 1-3 = header words 0-2.
+  for (unsigned k = 0; k < 3; ++k) {
+    // Distinct virtual registers on one physical register: the header
+    // values are copied before the item loop reuses it.
+    hdrR[k] = m.newReg(FR, 1 + k);
+    hdrT[k] = m.newReg(FT, 1 + k);
+    itemR[k + 1] = m.newReg(FR, 1 + k);
+    itemT[k + 1] = m.newReg(FT, 1 + k);
+  }
+  for (unsigned k = 3; k < kWords; ++k) {
+    hdrR[k] = m.newReg(FR);
+    hdrT[k] = m.newReg(FT);
+  }
+  itemR[0] = m.newReg(FR);
+  itemT[0] = m.newReg(FT);
+  for (unsigned k = 4; k < kWords; ++k) {
+    itemR[k] = m.newReg(FR);
+    itemT[k] = m.newReg(FT);
+  }
+  pEnd = m.newReg(FC, 15);
+  for (unsigned k = 0; k < kWords; ++k) {
+    input(Machine::Header, k, hdrR[k], hdrT[k], -1);
+    input(Machine::Item, k, itemR[k], itemT[k], k == 0 ? pEnd : -1);
+  }
+  // An END read at item word 0 leaves for the header (no match).
+  MOp br = op(UBr, Machine::Item);
+  br.w.BR_OP = mu::BR_IF1;
+  br.regs = {{&Word::BR_PRED, pEnd}};
+  br.reads = {pEnd};
+  br.target = "hdr4";
+  place(br, 0, 1);
+}
+
+/// A test of option bits of an item field: (x & K) == 0 or != 0.
+static bool isFlagTest(Value v, Value &field, uint64_t &bits) {
+  auto cmp = v.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || (cmp.getPredicate() != arith::CmpIPredicate::eq &&
+               cmp.getPredicate() != arith::CmpIPredicate::ne))
+    return false;
+  if (!isConstant(cmp.getRhs()) || constantOf(cmp.getRhs()) != 0)
+    return false;
+  auto andOp = cmp.getLhs().getDefiningOp<arith::AndIOp>();
+  if (!andOp || !isConstant(andOp.getRhs()))
+    return false;
+  field = andOp.getLhs();
+  bits = constantOf(andOp.getRhs());
+  return field.getDefiningOp<match::FieldOp>() &&
+         field.getDefiningOp<match::FieldOp>()
+             .getWord()
+             .getDefiningOp<match::ItemWordOp>();
+}
+
+/// Operations that cost ALU time per item: arithmetic and ordered compares.
+static bool isArithmetic(Operation *op) {
+  if (isa<arith::AddIOp, arith::SubIOp, arith::SelectOp>(op))
+    return true;
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    return cmp.getPredicate() != arith::CmpIPredicate::eq &&
+           cmp.getPredicate() != arith::CmpIPredicate::ne;
+  return false;
+}
+
+/// Collects the defining operations of `v`'s cone.
+static void cone(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !seen.insert(def).second)
+    return;
+  for (Value o : def->getOperands())
+    cone(o, seen);
+}
+
+static bool dependsOnItem(Value v) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  cone(v, seen);
+  return llvm::any_of(seen,
+                      [](Operation *op) { return isa<match::ItemWordOp>(op); });
+}
+
+/// `(x & K) == 0` for an item field x and constant K: bits that must be
+/// set for the item to match.
+static bool isBitsClear(Value v, Value &field, uint64_t &bits) {
+  return isFlagTest(v, field, bits) &&
+         v.getDefiningOp<arith::CmpIOp>().getPredicate() ==
+             arith::CmpIPredicate::eq;
+}
+
+/// Option-bit checks of one item field, each unconditional or under a
+/// header condition (Figure 1's valid bit and PUT/GET permissions), become
+/// one check: the header ORs the required bits into a mask M, and the item
+/// passes if `(x & M) == M`, one ternary compare.
+std::vector<Backend::Check>
+Backend::foldMaskChecks(const std::vector<Value> &conds) {
+  std::vector<Check> out;
+  std::map<Operation *, int> byField; // field op -> mask index
+  for (size_t i = 0; i < conds.size(); ++i) {
+    Value c = conds[i], field, hdr;
+    uint64_t bits = 0;
+    bool foldable = false;
+    if (i > 0 && isBitsClear(c, field, bits)) {
+      foldable = true;
+    } else if (auto a = c.getDefiningOp<arith::AndIOp>(); a && i > 0) {
+      for (int side = 0; side < 2 && !foldable; ++side) {
+        Value x = side ? a.getLhs() : a.getRhs();
+        Value h = side ? a.getRhs() : a.getLhs();
+        if (isBitsClear(x, field, bits) && !dependsOnItem(h)) {
+          hdr = h;
+          foldable = true;
+        }
+      }
+    }
+    if (!foldable) {
+      out.push_back({c, -1});
+      continue;
+    }
+    auto it = byField.find(field.getDefiningOp());
+    if (it == byField.end()) {
+      masks.push_back({field, {}, -1});
+      it = byField.emplace(field.getDefiningOp(), (int)masks.size() - 1).first;
+      out.push_back({Value(), it->second});
+    }
+    masks[it->second].parts.push_back({hdr, bits});
+  }
+  // A single unconditional part gains nothing from a mask register.
+  for (Check &c : out)
+    if (c.mask >= 0 && masks[c.mask].parts.size() == 1 &&
+        !masks[c.mask].parts[0].first) {
+      // Rebuild the plain condition: keep it folded, the compare is the
+      // same one ternary operation either way.
+    }
+  return out;
+}
+
+void Backend::coneOf(const Check &c, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  if (c.mask < 0) {
+    cone(c.v, seen);
+    return;
+  }
+  cone(masks[c.mask].field, seen);
+  for (auto &part : masks[c.mask].parts)
+    if (part.first)
+      cone(part.first, seen);
+}
+
+BoolVal Backend::maskOk(MaskCheck &mc) {
+  IntVal x = intVal(mc.field);
+  Location loc = mc.field.getLoc();
+  if (mc.tern < 0) {
+    // M in the header: the unconditional bits, then each guarded part.
+    uint64_t always = 0;
+    for (auto &part : mc.parts)
+      if (!part.first)
+        always |= part.second;
+    int r = m.newReg(FR);
+    MOp base = op(UAlu, Machine::Header);
+    base.w.ALU_OP = mu::ALU_OR;
+    if (!immediate(always, x.lsb, x.width, base.w))
+      error(loc, "option bits do not fit the immediate");
+    base.regs = {{&Word::ALU_RD, r},
+                 {&Word::ALU_RA, m.r0()},
+                 {&Word::ALU_RB, m.r0()},
+                 {&Word::ALU_PRED, m.p0()}};
+    base.writes = {r};
+    place(base, 3);
+    for (auto &part : mc.parts) {
+      if (!part.first)
+        continue;
+      BoolVal h = boolVal(part.first);
+      if (h.isConst && !h.c)
+        continue;
+      MOp o = op(UAlu, Machine::Header);
+      o.w.ALU_OP = mu::ALU_OR;
+      o.w.ALU_PNEG = !h.isConst && h.neg;
+      if (!immediate(part.second, x.lsb, x.width, o.w))
+        error(loc, "option bits do not fit the immediate");
+      int p = predOf(h, Machine::Header);
+      o.regs = {{&Word::ALU_RD, r},
+                {&Word::ALU_RA, r},
+                {&Word::ALU_RB, m.r0()},
+                {&Word::ALU_PRED, p}};
+      o.reads = {r, p};
+      o.writes = {r};
+      place(o, 3);
+    }
+    mc.tern = m.newReg(FT);
+    MOp cp = op(UCp, Machine::Header);
+    cp.w.CP_OP = mu::CP_TERN;
+    cp.regs = {
+        {&Word::CP_SRC, r}, {&Word::CP_TD, mc.tern}, {&Word::CP_PRED, m.p0()}};
+    cp.reads = {r};
+    cp.writes = {mc.tern};
+    place(cp, 3);
+  }
+  // (x ^ M) & M == 0: every required bit is set.
+  BoolVal out;
+  out.block = Machine::Item;
+  MOp o = op(UTern, Machine::Item);
+  o.w.TERN_OP = mu::TERN_EQ;
+  int tx = tOf(x, Machine::Item, loc);
+  out.p = m.newReg(FC);
+  o.regs = {{&Word::TERN_TA, tx},
+            {&Word::TERN_TB, mc.tern},
+            {&Word::TERN_TM, mc.tern},
+            {&Word::TERN_CMPD, out.p}};
+  o.reads = {tx, mc.tern};
+  o.writes = {out.p};
+  return defer(std::move(o), 0, out.p, Machine::Item);
+}
+
+LogicalResult Backend::run(CompiledProgram &out) {
+  readWords();
+  auto accept = cast<match::AcceptOp>(program.getBody().front().back());
+
+  // Checks in source order; each contributes an "ok" predicate. Creation
+  // order is the scheduling priority: the first checks (the most common
+  // failures) go first for the early branch, then the answers, which are
+  // the longest chain, then the remaining checks.
+  // A failure that is an `or` is several failures (checked in order).
+  std::vector<Value> flat;
+  std::function<void(Value)> split = [&](Value c) {
+    if (auto orOp = c.getDefiningOp<arith::OrIOp>()) {
+      split(orOp.getLhs());
+      split(orOp.getRhs());
+      return;
+    }
+    flat.push_back(c);
+  };
+  for (Operation &o : program.getBody().front())
+    if (auto f = dyn_cast<match::FailIfOp>(o))
+      split(f.getCond());
+  std::vector<Check> conds = foldMaskChecks(flat);
+  auto andAll = [&](BoolVal acc, const BoolVal &next) {
+    if (acc.isConst)
+      return acc.c ? next : acc;
+    exclusiveOperands = true; // each check's result is used once, here
+    return logic(0x8, acc, next, Machine::Item);
+  };
+  auto okOf = [&](const Check &c) {
+    return c.mask < 0 ? notOf(boolVal(c.v)) : maskOk(masks[c.mask]);
+  };
+  auto visible = [&](const BoolVal &b) {
+    if (b.isConst)
+      return 0;
+    if (pending(b)) // an estimate: where it would go now
+      return m.wouldPlaceAt(lazies[b.lazy].op, lazies[b.lazy].minWord) + 1;
+    return m.visibleAt(b.block == Machine::Item ? itemBlock : b.block, b.p);
+  };
+  BoolVal okFast;
+  okFast.isConst = true;
+  okFast.c = true;
+  // The early branch at word 5 tests the checks visible by then.
+  size_t firstLate = 0;
+  for (; firstLate < conds.size(); ++firstLate) {
+    BoolVal ok = okOf(conds[firstLate]);
+    BoolVal next = andAll(okFast, ok);
+    if (visible(next) > 5 && firstLate > 0)
+      break; // this check (computed already) joins the late ones
+    okFast = next;
+  }
+  if (hasError)
+    return reportError();
+
+  // Speculation: option flags that guard arithmetic (remote offsets, size
+  // limits, truncation in Figure 1) are assumed clear on the item path,
+  // which then needs none of that arithmetic; one ternary test of all of
+  // them sends items with a flag set to the general path.
+  llvm::SmallPtrSet<Operation *, 32> lateCone, fastCone;
+  for (size_t k = 0; k < firstLate; ++k)
+    coneOf(conds[k], fastCone);
+  std::vector<Value> lateRoots = {accept.getOffset(), accept.getLength()};
+  for (size_t k = firstLate; k < conds.size(); ++k) {
+    llvm::SmallPtrSet<Operation *, 32> c;
+    coneOf(conds[k], c);
+    if (llvm::any_of(c, isArithmetic))
+      lateRoots.push_back(conds[k].v);
+  }
+  for (Value r : lateRoots)
+    cone(r, lateCone);
+  Value flagField;
+  uint64_t flagBits = 0;
+  bool speculate = true;
+  for (Operation *op : lateCone) {
+    Value field;
+    uint64_t bits;
+    if (op->getNumResults() != 1 || fastCone.count(op) ||
+        !isFlagTest(op->getResult(0), field, bits))
+      continue;
+    if (flagField && field != flagField)
+      speculate = false; // one ternary test must cover all of them
+    flagField = field;
+    flagBits |= bits;
+    auto cmp = cast<arith::CmpIOp>(op);
+    spec[op->getResult(0)] = cmp.getPredicate() == arith::CmpIPredicate::eq;
+  }
+  speculate &= (bool)flagField;
+  if (!speculate)
+    spec.clear();
+
+  auto failOut = [&](int word, const BoolVal &ok) {
+    materialize(ok);
+    MOp o = op(UCp, Machine::Item);
+    o.w.CP_OP = mu::CP_OUT;
+    o.w.CP_TAG = mu::TAG_FAIL;
+    o.w.CP_PNEG = !ok.neg;
+    o.regs = {{&Word::CP_SRC, m.r0()}, {&Word::CP_PRED, ok.p}};
+    o.reads = {ok.p};
+    return place(o, word);
+  };
+  auto branch = [&](const BoolVal &p, bool ifTrue, const char *target,
+                    int minWord, int fixed = -1) {
+    materialize(p);
+    MOp o = op(UBr, Machine::Item);
+    o.w.BR_OP = (ifTrue != p.neg) ? mu::BR_IF1 : mu::BR_IF0;
+    o.regs = {{&Word::BR_PRED, p.isConst ? m.p0() : p.p}};
+    o.reads = {o.regs[0].vreg};
+    o.target = target;
+    return m.ops()[place(o, minWord, fixed)].word;
+  };
+  auto answer = [&](const IntVal &v, unsigned tag, int minWord,
+                    const BoolVal &ok) {
+    MOp o = op(UCp, Machine::Item);
+    o.w.CP_OP = mu::CP_OUT;
+    o.w.CP_TAG = tag;
+    int r = rOf(v, Machine::Item, accept.getLoc());
+    materialize(ok);
+    int guard = ok.isConst ? m.p0() : ok.p;
+    o.w.CP_PNEG = !ok.isConst && ok.neg;
+    o.regs = {{&Word::CP_SRC, r}, {&Word::CP_PRED, guard}};
+    o.reads = {r, guard};
+    return m.ops()[place(o, minWord)].word;
+  };
+  // Answers and checks after the early branch: the offset, the remaining
+  // checks combined as a tree (the two known first are joined first, so
+  // the last adds one step), the length.
+  auto late = [&](BoolVal start, IntVal &off, IntVal &len) {
+    off = intVal(accept.getOffset());
+    std::vector<BoolVal> terms = {start};
+    for (size_t k = firstLate; k < conds.size(); ++k)
+      terms.push_back(okOf(conds[k]));
+    while (terms.size() > 1) {
+      std::stable_sort(terms.begin(), terms.end(),
+                       [&](const BoolVal &a, const BoolVal &b) {
+                         return visible(a) < visible(b);
+                       });
+      BoolVal joined = andAll(terms[0], terms[1]);
+      terms.erase(terms.begin(), terms.begin() + 2);
+      terms.push_back(joined);
+    }
+    len = intVal(accept.getLength());
+    return terms.front();
+  };
+
+  int lastBranch = -1;
+  bool fastBranch = !okFast.isConst && visible(okFast) <= 5;
+  if (fastBranch) {
+    lastBranch = branch(okFast, false, "item", 5);
+    failOut(lastBranch, okFast);
+  }
+  if (okFast.isConst && !okFast.c)
+    return program.emitError("no list item can ever match"), failure();
+
+  BoolVal okTrue;
+  okTrue.isConst = true;
+  okTrue.c = true;
+  bool general = false;
+  if (speculate) {
+    // simple = every speculated flag is clear.
+    IntVal x = intVal(flagField), zero, mask;
+    zero.isConst = mask.isConst = true;
+    zero.c = 0;
+    mask.c = flagBits;
+    zero.lsb = mask.lsb = x.lsb;
+    BoolVal simple = ternaryEq(x, zero, &mask, accept.getLoc());
+    int gb = branch(simple, false, "general",
+                    std::max({6, lastBranch + 1, visible(simple)}));
+    IntVal off, len;
+    BoolVal ok = late(okTrue, off, len);
+    if (hasError)
+      return reportError();
+    // Success jumps to the drain; a failure answers, falls into a jump back
+    // (cancelled on success) and spends one word more.
+    int d = std::max(visible(ok), gb + 3);
+    if (ok.isConst && !ok.c)
+      d = gb + 3;
+    d = branch(ok, true, "matched", d);
+    if (!ok.isConst)
+      failOut(d, ok);
+    branch(okTrue, true, "item", 0, d + 1);
+    answer(off, mu::TAG_OFFSET, d + 1, ok);
+    answer(len, mu::TAG_LENGTH, d + 2, ok);
+    reserveItemWords = d + 4; // word d+3: the failing path's last slot
+
+    // The general path: everything after the early branch, exactly.
+    spec.clear();
+    itemBlock = Machine::General;
+    for (auto key : itemCopies)
+      stableCopies.erase(key);
+    auto keepCommon = [&](auto &memo) {
+      for (auto it = memo.begin(); it != memo.end();) {
+        auto cur = it++;
+        if (cur->second.block == Machine::Item)
+          memo.erase(cur);
+      }
+    };
+    keepCommon(ints);
+    keepCommon(bools);
+    for (Value v : specMemo) {
+      ints.erase(v);
+      bools.erase(v);
+    }
+    IntVal goff, glen;
+    BoolVal gok = late(okTrue, goff, glen);
+    if (hasError)
+      return reportError();
+    int gd = std::max(0, visible(gok));
+    if (!gok.isConst) {
+      gd = branch(gok, false, "item", gd);
+      failOut(gd, gok);
+    }
+    answer(goff, mu::TAG_OFFSET, gd + 1, gok);
+    answer(glen, mu::TAG_LENGTH, gd + 2, gok);
+    general = true;
+  } else {
+    IntVal off, len;
+    BoolVal okAll = late(okFast, off, len);
+    if (hasError)
+      return reportError();
+    if (okAll.isConst && !okAll.c)
+      return program.emitError("no list item can ever match"), failure();
+    bool slow = !okAll.isConst &&
+                (!fastBranch || okAll.p != okFast.p || okAll.neg != okFast.neg);
+    if (slow) {
+      int at = std::max(lastBranch + 1, std::max(5, visible(okAll)));
+      BoolVal failSlow = notOf(okAll);
+      // In the delay slots of the early branch, an item it already
+      // answered must not be answered twice.
+      if (fastBranch && at <= lastBranch + 2) {
+        failSlow = logic(0x8, okFast, notOf(okAll), Machine::Item);
+        at = std::max(at, visible(failSlow));
+      }
+      lastBranch = branch(okAll, false, "item", at);
+      failOut(lastBranch, notOf(failSlow));
+    }
+    lastBranch = std::max(lastBranch, 5);
+    int offWord = answer(off, mu::TAG_OFFSET, lastBranch + 1, okAll);
+    answer(len, mu::TAG_LENGTH, offWord + 1, okAll);
+  }
+  if (hasError)
+    return reportError();
+  if (failed(allocate()))
+    return failure();
+  layout(out, general);
+  return success();
+}

@@ -1,0 +1,144 @@
+//===- RegAlloc.cpp - registers for virtual registers --------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/ucode/MatchToUCode/BackendImpl.h"
+
+using namespace mlir;
+using namespace npcc;
+using namespace npcc::mub;
+using mu::Word;
+
+//===----------------------------------------------------------------------===//
+// Register allocation
+//===----------------------------------------------------------------------===//
+
+static const char *fileName(File f) {
+  switch (f) {
+  case FR:
+    return "ALU registers";
+  case FT:
+    return "ternary registers";
+  case FC:
+    return "compare predicates";
+  case FP:
+    return "predicate-unit predicates";
+  }
+  return "registers";
+}
+
+LogicalResult Backend::allocate() {
+  const std::vector<VReg> &regs = m.regs();
+  struct Range {
+    int first = -1, last = -1;
+    bool read = false;
+    int block = -1;
+    unsigned blocks = 0; // bit per block that touches it
+  };
+  std::vector<Range> ranges(regs.size());
+  for (const MOp &o : m.ops()) {
+    for (int w : o.writes) {
+      Range &r = ranges[w];
+      if (r.first < 0 || o.word < r.first)
+        r.first = o.word;
+      r.last = std::max(r.last, o.word);
+      r.block = o.block;
+      r.blocks |= 1u << o.block;
+    }
+    for (int rd : o.reads) {
+      Range &r = ranges[rd];
+      r.read = true;
+      r.blocks |= 1u << o.block;
+      r.last = std::max(r.last, o.word);
+    }
+  }
+  phys.assign(regs.size(), -1);
+  // Pools: ALU r1-r15, ternary t1-t15, compares p8-p14, logic p1-p7.
+  auto poolOf = [](File f, int &lo, int &hi) {
+    switch (f) {
+    case FR:
+    case FT:
+      lo = 1, hi = 15;
+      break;
+    case FC:
+      lo = 8, hi = 14;
+      break;
+    case FP:
+      lo = 1, hi = 7;
+      break;
+    }
+  };
+  // Physical registers held for the whole program, per file.
+  std::vector<bool> held[4];
+  for (auto &h : held)
+    h.assign(16, false);
+  for (size_t v = 0; v < regs.size(); ++v)
+    if (regs[v].phys >= 0) {
+      phys[v] = regs[v].phys;
+      held[regs[v].file][regs[v].phys] = true;
+    }
+  // Values used in more than one block (constants, header values read by
+  // the item loop) live throughout.
+  for (size_t v = 0; v < regs.size(); ++v) {
+    unsigned b = ranges[v].blocks;
+    if (phys[v] >= 0 || !ranges[v].read || (b & (b - 1)) == 0)
+      continue;
+    int lo, hi;
+    poolOf(regs[v].file, lo, hi);
+    for (int p = lo; p <= hi && phys[v] < 0; ++p)
+      if (!held[regs[v].file][p]) {
+        held[regs[v].file][p] = true;
+        phys[v] = p;
+      }
+    if (phys[v] < 0)
+      return program.emitError("too many values live across the list items "
+                               "for the match unit's ")
+                 << fileName(regs[v].file),
+             failure();
+  }
+  // The rest by interval within their block; a register read in a word can
+  // be written by another value in that word.
+  struct Busy {
+    int file, reg, block, first, last;
+  };
+  std::vector<Busy> busy;
+  auto conflicts = [](const Busy &b, int block, int first, int last) {
+    if (b.block != block)
+      return false;
+    return b.first == first || (b.first < last && first < b.last) ||
+           (first == last && b.first < first && first < b.last);
+  };
+  for (size_t v = 0; v < regs.size(); ++v) {
+    if (phys[v] >= 0)
+      continue;
+    const Range &r = ranges[v];
+    if (r.first < 0)
+      continue; // never written (unused)
+    if (!r.read && (regs[v].file == FR || regs[v].file == FT)) {
+      phys[v] = 0; // a dead write goes to r0 / t0
+      continue;
+    }
+    int lo, hi;
+    poolOf(regs[v].file, lo, hi);
+    for (int p = lo; p <= hi && phys[v] < 0; ++p) {
+      if (held[regs[v].file][p])
+        continue;
+      bool free = true;
+      for (const Busy &b : busy)
+        if (b.file == regs[v].file && b.reg == p &&
+            conflicts(b, r.block, r.first, r.last))
+          free = false;
+      if (free) {
+        phys[v] = p;
+        busy.push_back({regs[v].file, p, r.block, r.first, r.last});
+      }
+    }
+    if (phys[v] < 0)
+      return program.emitError("too many live values for the match unit's ")
+                 << fileName(regs[v].file),
+             failure();
+  }
+  return success();
+}

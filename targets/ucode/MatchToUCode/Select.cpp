@@ -1,0 +1,757 @@
+//===- Select.cpp - instruction selection --------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/ucode/MatchToUCode/BackendImpl.h"
+
+using namespace mlir;
+using namespace npcc;
+using namespace npcc::mub;
+using mu::Word;
+
+//===----------------------------------------------------------------------===//
+// Constants and copies
+//===----------------------------------------------------------------------===//
+
+bool Backend::fieldLanes(unsigned lsb, unsigned width, unsigned &simd,
+                         unsigned &lanes) const {
+  if (lsb % 16 || width % 16)
+    return false;
+  unsigned first = lsb / 16, last = (lsb + width) / 16 - 1;
+  simd = 0;
+  lanes = 0;
+  for (unsigned l = first; l <= last; ++l) {
+    lanes |= 1u << l;
+    if (l < last)
+      simd |= 1u << l;
+  }
+  return true;
+}
+
+/// Places the constant `c` of a field at `lsb` into the immediate of `w`.
+bool Backend::immediate(uint64_t c, unsigned lsb, unsigned width,
+                        Word &w) const {
+  uint64_t mask = width == 64 ? ~0ull : ((1ull << width) - 1);
+  uint64_t v = (c & mask) << lsb;
+  uint64_t span = (width == 64 ? ~0ull : mask << lsb);
+  if ((span >> 32) == 0) {
+    w.ALU_IMMSEL = mu::IMM_LO;
+    w.ALU_IMM = (uint32_t)v;
+    return true;
+  }
+  if ((span & 0xffffffffull) == 0) {
+    w.ALU_IMMSEL = mu::IMM_HI;
+    w.ALU_IMM = (uint32_t)(v >> 32);
+    return true;
+  }
+  return false;
+}
+
+int Backend::constR(uint64_t c) {
+  if (c == 0)
+    return m.r0();
+  auto it = rConsts.find(c);
+  if (it != rConsts.end())
+    return it->second;
+  int r = m.newReg(FR);
+  // or r, r0, r0, lo=low ; or r, r, r0, hi=high
+  MOp lo = op(UAlu, Machine::Init);
+  lo.w.ALU_OP = mu::ALU_OR;
+  lo.w.ALU_IMMSEL = mu::IMM_LO;
+  lo.w.ALU_IMM = (uint32_t)c;
+  lo.regs = {
+      {&Word::ALU_RD, r}, {&Word::ALU_RA, m.r0()}, {&Word::ALU_RB, m.r0()}};
+  lo.writes = {r};
+  place(lo);
+  if (c >> 32) {
+    MOp hi = op(UAlu, Machine::Init);
+    hi.w.ALU_OP = mu::ALU_OR;
+    hi.w.ALU_IMMSEL = mu::IMM_HI;
+    hi.w.ALU_IMM = (uint32_t)(c >> 32);
+    hi.regs = {{&Word::ALU_RD, r}, {&Word::ALU_RA, r}, {&Word::ALU_RB, r}};
+    hi.reads = {r};
+    hi.writes = {r};
+    place(hi);
+  }
+  rConsts[c] = r;
+  return r;
+}
+
+int Backend::constT(uint64_t c) {
+  if (c == ~0ull)
+    return m.t0();
+  auto it = tConsts.find(c);
+  if (it != tConsts.end())
+    return it->second;
+  int src = constR(c);
+  int t = m.newReg(FT);
+  MOp cp = op(UCp, Machine::Init);
+  cp.w.CP_OP = mu::CP_TERN;
+  cp.regs = {{&Word::CP_SRC, src}, {&Word::CP_TD, t}, {&Word::CP_PRED, m.p0()}};
+  cp.reads = {src};
+  cp.writes = {t};
+  place(cp);
+  tConsts[c] = t;
+  return t;
+}
+
+/// Header values used by the item loop must survive it: the first three
+/// header words share registers with item words, so they are copied.
+int Backend::stable(int vreg, int block, File f) {
+  bool shared = false;
+  for (unsigned k = 0; k < 3; ++k)
+    shared |= vreg == hdrR[k] || vreg == hdrT[k];
+  if (block != Machine::Item || !shared)
+    return vreg;
+  auto key = std::make_pair(vreg, (int)f);
+  auto it = stableCopies.find(key);
+  if (it != stableCopies.end())
+    return it->second;
+  int src = vreg;
+  for (unsigned k = 0; k < 3; ++k)
+    if (vreg == hdrT[k])
+      src = hdrR[k]; // T copies come from the R twin
+  int copy = m.newReg(f);
+  MOp o = op(f == FR ? UAlu : UCp, Machine::Header);
+  if (f == FR) {
+    o.w.ALU_OP = mu::ALU_OR;
+    o.regs = {{&Word::ALU_RD, copy},
+              {&Word::ALU_RA, src},
+              {&Word::ALU_RB, m.r0()},
+              {&Word::ALU_PRED, m.p0()}};
+  } else {
+    o.w.CP_OP = mu::CP_TERN;
+    o.regs = {
+        {&Word::CP_SRC, src}, {&Word::CP_TD, copy}, {&Word::CP_PRED, m.p0()}};
+  }
+  o.reads = {src};
+  o.writes = {copy};
+  place(o, 3);
+  stableCopies[key] = copy;
+  return copy;
+}
+
+int Backend::rOf(const IntVal &v, int block, Location loc) {
+  if (v.isConst)
+    return constR(v.c << v.lsb);
+  if (v.r < 0) {
+    error(loc, "value is only in the ternary file; the ALU cannot read it");
+    return m.r0();
+  }
+  return stable(v.r, block, FR);
+}
+
+int Backend::tOf(const IntVal &v, int block, Location loc) {
+  if (v.isConst)
+    return constT(v.c << v.lsb);
+  if (v.t >= 0)
+    return stable(v.t, block, FT);
+  if (v.r < 0) {
+    error(loc, "value has no register");
+    return m.t0();
+  }
+  // Copy the ALU value into the ternary file.
+  auto key = std::make_pair(v.r, (int)FT + 16);
+  auto it = stableCopies.find(key);
+  if (it != stableCopies.end())
+    return it->second;
+  int src = stable(v.r, block, FR);
+  int t = m.newReg(FT);
+  MOp cp = op(UCp, v.block);
+  cp.w.CP_OP = mu::CP_TERN;
+  cp.regs = {{&Word::CP_SRC, src}, {&Word::CP_TD, t}, {&Word::CP_PRED, m.p0()}};
+  cp.reads = {src};
+  cp.writes = {t};
+  place(cp, v.block == Machine::Header ? 3 : 0);
+  stableCopies[key] = t;
+  if (v.block == Machine::Item)
+    itemCopies.push_back(key);
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Integer values
+//===----------------------------------------------------------------------===//
+
+IntVal Backend::intVal(Value v) {
+  auto it = ints.find(v);
+  if (it != ints.end())
+    return it->second;
+  IntVal out;
+  Operation *def = v.getDefiningOp();
+  Location loc = def ? def->getLoc() : program.getLoc();
+  auto blockOf = [](const IntVal &a, const IntVal &b) {
+    return std::max(a.block, b.block);
+  };
+  if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    out.isConst = true;
+    out.c = cast<IntegerAttr>(c.getValue()).getValue().getZExtValue();
+    out.width = v.getType().getIntOrFloatBitWidth();
+  } else if (auto hw = dyn_cast_or_null<match::HeaderWordOp>(def)) {
+    unsigned k = hw.getIndex();
+    out.r = hdrR[k];
+    out.t = hdrT[k];
+    out.block = Machine::Header;
+  } else if (auto iw = dyn_cast_or_null<match::ItemWordOp>(def)) {
+    unsigned k = iw.getIndex();
+    out.r = itemR[k];
+    out.t = itemT[k];
+    out.block = Machine::Item;
+  } else if (auto f = dyn_cast_or_null<match::FieldOp>(def)) {
+    out = intVal(f.getWord());
+    out.lsb += f.getLsb();
+    out.width = f.getWidth();
+  } else if (isa_and_nonnull<arith::ExtUIOp, arith::TruncIOp>(def)) {
+    // Kept in place; compares look only at the field's lanes or mask, and
+    // a widened field is only sound if nothing above it is set.
+    IntVal in = intVal(def->getOperand(0));
+    unsigned w = v.getType().getIntOrFloatBitWidth();
+    if (isa<arith::ExtUIOp>(def) && !in.isConst && in.lsb + in.width != 64 &&
+        in.lsb + w > 64)
+      error(loc, "the match unit cannot widen this field in place");
+    out = in;
+    out.width = in.isConst ? w : std::min(w, 64 - in.lsb);
+    if (in.isConst && w < 64)
+      out.c &= (1ull << w) - 1;
+  } else if (isa_and_nonnull<arith::AndIOp, arith::OrIOp, arith::XOrIOp,
+                             arith::AddIOp, arith::SubIOp>(def)) {
+    IntVal a = intVal(def->getOperand(0)), b = intVal(def->getOperand(1));
+    if (a.isConst && !b.isConst && !isa<arith::SubIOp>(def))
+      std::swap(a, b);
+    if (!a.isConst && !b.isConst && a.lsb != b.lsb)
+      error(loc, "operands lie at different bit positions; the match unit "
+                 "has no shifter");
+    unsigned alu = isa<arith::AndIOp>(def)   ? mu::ALU_AND
+                   : isa<arith::OrIOp>(def)  ? mu::ALU_OR
+                   : isa<arith::XOrIOp>(def) ? mu::ALU_XOR
+                   : isa<arith::AddIOp>(def) ? mu::ALU_ADD
+                                             : mu::ALU_SUB;
+    out.lsb = a.isConst ? b.lsb : a.lsb;
+    out.width = v.getType().getIntOrFloatBitWidth();
+    out.block = blockOf(a, b);
+    if (out.block == Machine::Init)
+      out.block = Machine::Header;
+    MOp o = op(UAlu, out.block);
+    o.w.ALU_OP = alu;
+    a.lsb = b.lsb = out.lsb;
+    int ra = rOf(a, out.block, loc);
+    int rb = m.r0();
+    if (b.isConst && immediate(b.c, out.lsb, out.width, o.w)) {
+      rb = m.r0();
+    } else {
+      rb = rOf(b, out.block, loc);
+    }
+    unsigned simd, lanes;
+    if ((alu == mu::ALU_ADD || alu == mu::ALU_SUB) && out.width < 64) {
+      if (!fieldLanes(out.lsb, out.width, simd, lanes))
+        error(loc, "the match unit adds only 16-bit aligned fields");
+      o.w.ALU_SIMD = simd;
+    } else {
+      o.w.ALU_SIMD = mu::DefaultSimd;
+    }
+    out.r = m.newReg(FR);
+    o.regs = {{&Word::ALU_RD, out.r},
+              {&Word::ALU_RA, ra},
+              {&Word::ALU_RB, rb},
+              {&Word::ALU_PRED, m.p0()}};
+    o.reads = {ra, rb};
+    o.writes = {out.r};
+    place(o, out.block == Machine::Header ? 3 : 0);
+  } else if (auto sel = dyn_cast_or_null<arith::SelectOp>(def)) {
+    BoolVal c = boolVal(sel.getCondition());
+    if (c.isConst)
+      return rememberInt(
+          v, intVal(c.c ? sel.getTrueValue() : sel.getFalseValue()));
+    IntVal a = intVal(sel.getTrueValue()), b = intVal(sel.getFalseValue());
+    out.lsb = a.isConst ? b.lsb : a.lsb;
+    out.width = v.getType().getIntOrFloatBitWidth();
+    if (!a.isConst && !b.isConst && a.lsb != b.lsb)
+      error(loc, "select of values at different bit positions");
+    a.lsb = b.lsb = out.lsb;
+    out.block = std::max(std::max(a.block, b.block), c.block);
+    if (out.block == Machine::Init)
+      out.block = Machine::Header;
+    // When an operand dies here and lives in a temporary of this block, the
+    // select overwrites it under the (possibly inverted) condition: one op.
+    auto reusable = [&](Value v, const IntVal &iv) {
+      if (iv.isConst || iv.r < 0 || iv.block != out.block)
+        return false;
+      // Every other user must already be selected (placed earlier), so
+      // this select is the last reader of the register.
+      for (Operation *user : v.getUsers())
+        if (user != sel.getOperation() &&
+            !(user->getNumResults() == 1 && (ints.count(user->getResult(0)) ||
+                                             bools.count(user->getResult(0)))))
+          return false;
+      if (m.regs()[iv.r].phys >= 0)
+        return false;
+      for (unsigned k = 0; k < kWords; ++k)
+        if (iv.r == hdrR[k] || iv.r == itemR[k])
+          return false;
+      return true;
+    };
+    if (!c.isConst &&
+        (reusable(sel.getFalseValue(), b) || reusable(sel.getTrueValue(), a))) {
+      bool intoFalse = reusable(sel.getFalseValue(), b);
+      const IntVal &keep = intoFalse ? b : a, &other = intoFalse ? a : b;
+      int p = predOf(c, out.block);
+      int ro = rOf(other, out.block, loc);
+      out.r = keep.r;
+      // Compares still to be placed that read the register must read it
+      // before it is overwritten: place them now.
+      for (Lazy &l : lazies)
+        if (!l.done && std::find(l.op.reads.begin(), l.op.reads.end(),
+                                 keep.r) != l.op.reads.end()) {
+          l.done = true;
+          place(l.op, l.minWord);
+        }
+      MOp mov = op(UAlu, out.block);
+      mov.w.ALU_OP = mu::ALU_OR;
+      mov.w.ALU_PNEG = intoFalse ? c.neg : !c.neg;
+      mov.regs = {{&Word::ALU_RD, out.r},
+                  {&Word::ALU_RA, ro},
+                  {&Word::ALU_RB, m.r0()},
+                  {&Word::ALU_PRED, p}};
+      mov.reads = {ro, p};
+      mov.writes = {out.r};
+      place(mov, out.block == Machine::Header ? 3 : 0);
+      ints[v] = out;
+      return out;
+    }
+    out.r = m.newReg(FR);
+    // dst = false value; dst = true value if the condition holds.
+    int rb = rOf(b, out.block, loc), ra = rOf(a, out.block, loc);
+    MOp first = op(UAlu, out.block);
+    first.w.ALU_OP = mu::ALU_OR;
+    first.regs = {{&Word::ALU_RD, out.r},
+                  {&Word::ALU_RA, rb},
+                  {&Word::ALU_RB, m.r0()},
+                  {&Word::ALU_PRED, m.p0()}};
+    first.reads = {rb};
+    first.writes = {out.r};
+    place(first, out.block == Machine::Header ? 3 : 0);
+    if (c.isConst) {
+      if (c.c) {
+        MOp again = first;
+        again.regs[1].vreg = ra;
+        again.reads = {ra};
+        place(again, out.block == Machine::Header ? 3 : 0);
+      }
+    } else {
+      int p = predOf(c, out.block);
+      MOp second = op(UAlu, out.block);
+      second.w.ALU_OP = mu::ALU_OR;
+      second.w.ALU_PNEG = c.neg;
+      second.regs = {{&Word::ALU_RD, out.r},
+                     {&Word::ALU_RA, ra},
+                     {&Word::ALU_RB, m.r0()},
+                     {&Word::ALU_PRED, p}};
+      second.reads = {ra, p};
+      second.writes = {out.r};
+      place(second, out.block == Machine::Header ? 3 : 0);
+    }
+  } else if (def) {
+    StringRef name = def->getName().getStringRef();
+    if (isa<arith::MulIOp>(def))
+      error(loc, "the match unit has no multiplier");
+    else if (isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp,
+                 arith::RemSIOp>(def))
+      error(loc, "the match unit has no divider");
+    else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(def))
+      error(loc, "the match unit has no shifter");
+    else
+      error(loc, "'" + name + "' has no match-unit instruction");
+  } else {
+    error(loc, "unsupported value");
+  }
+  return rememberInt(v, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Booleans
+//===----------------------------------------------------------------------===//
+
+/// The register a boolean lives in, materialising constants through p0.
+int Backend::predOf(const BoolVal &b, int block) {
+  (void)block;
+  if (b.isConst)
+    return m.p0();
+  materialize(b);
+  return b.p;
+}
+
+/// ALU compares invert by opcode; ternary ones cannot.
+static bool invertAlu(MOp &o) {
+  if (o.unit != UAlu)
+    return false;
+  static const unsigned pairs[][2] = {{mu::ALU_EQ, mu::ALU_NE},
+                                      {mu::ALU_LTU, mu::ALU_GEU},
+                                      {mu::ALU_LEU, mu::ALU_GTU},
+                                      {mu::ALU_LTS, mu::ALU_GES}};
+  for (auto &pr : pairs)
+    for (int k = 0; k < 2; ++k)
+      if (o.w.ALU_OP == pr[k]) {
+        o.w.ALU_OP = pr[1 - k];
+        return true;
+      }
+  return false;
+}
+
+/// and/or of two compares not placed yet: the second writes the first's
+/// predicate with acc=and/or (De Morgan when both are negated), saving a
+/// predicate-unit operation and a word.
+bool Backend::accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out) {
+  if (!exclusiveOperands || (fn != 0x8 && fn != 0xe) || !pending(a) ||
+      !pending(b) || a.lazy == b.lazy)
+    return false;
+  MOp &oa = lazies[a.lazy].op, &ob = lazies[b.lazy].op;
+  auto flippable = [](MOp &o) {
+    MOp copy = o;
+    return invertAlu(copy);
+  };
+  bool isAnd = fn == 0x8, negOut;
+  // Both positive: acc = fn. Both negated: acc = dual fn, result negated.
+  bool pos = (!a.neg || flippable(oa)) && (!b.neg || flippable(ob));
+  bool negd = (a.neg || flippable(oa)) && (b.neg || flippable(ob));
+  if (pos) {
+    if (a.neg)
+      invertAlu(oa);
+    if (b.neg)
+      invertAlu(ob);
+    negOut = false;
+  } else if (negd) {
+    if (!a.neg)
+      invertAlu(oa);
+    if (!b.neg)
+      invertAlu(ob);
+    isAnd = !isAnd;
+    negOut = true;
+  } else {
+    return false;
+  }
+  // ALU before ternary: both may then share a word.
+  bool aFirst = !(oa.unit == UTern && ob.unit == UAlu);
+  Lazy &first = lazies[aFirst ? a.lazy : b.lazy];
+  Lazy &second = lazies[aFirst ? b.lazy : a.lazy];
+  int p = aFirst ? a.p : b.p;
+  int old = aFirst ? b.p : a.p;
+  for (RegField &f : second.op.regs)
+    if (f.vreg == old)
+      f.vreg = p;
+  second.op.writes = {p};
+  second.op.reads.push_back(p);
+  second.op.accumulates = true;
+  unsigned acc = isAnd ? mu::ACC_AND : mu::ACC_OR;
+  if (second.op.unit == UAlu)
+    second.op.w.ALU_ACC = acc;
+  else
+    second.op.w.TERN_ACC = acc;
+  first.done = second.done = true;
+  place(first.op, first.minWord);
+  place(second.op, std::max(second.minWord, 0));
+  out = BoolVal();
+  out.p = p;
+  out.neg = negOut;
+  out.block = std::max(a.block, b.block);
+  return true;
+}
+
+BoolVal Backend::logic(unsigned fn, BoolVal a, BoolVal b, int block) {
+  BoolVal acc;
+  bool accumulated = accumulate(fn, a, b, acc);
+  exclusiveOperands = false;
+  if (accumulated)
+    return acc;
+  // Fold negations into the truth table: f(a', b') with a' = a ^ na.
+  auto flipA = [](unsigned f) { return ((f >> 2) & 3) | ((f & 3) << 2); };
+  auto flipB = [](unsigned f) { return ((f & 0x5) << 1) | ((f & 0xa) >> 1); };
+  if (a.isConst) { // a is p0 (true); make it true by negation
+    if (!a.c)
+      fn = flipA(fn);
+  } else if (a.neg) {
+    fn = flipA(fn);
+  }
+  if (b.isConst) {
+    if (!b.c)
+      fn = flipB(fn);
+  } else if (b.neg) {
+    fn = flipB(fn);
+  }
+  BoolVal out;
+  out.block = std::max(std::max(a.block, b.block), block);
+  if (out.block == Machine::Init)
+    out.block = Machine::Header;
+  out.p = m.newReg(FP);
+  int pa = predOf(a, out.block), pb = predOf(b, out.block);
+  MOp o = op(UPred, out.block);
+  o.w.PRED_FN0 = fn; // moved to unit 1 at emission if needed
+  o.regs = {
+      {&Word::PRED_DST0, out.p}, {&Word::PRED_A0, pa}, {&Word::PRED_B0, pb}};
+  o.reads = {pa, pb};
+  o.writes = {out.p};
+  place(o, out.block == Machine::Header ? 3 : 0);
+  return out;
+}
+
+BoolVal Backend::ternaryEq(const IntVal &a, const IntVal &b, const IntVal *mask,
+                           Location loc) {
+  BoolVal out;
+  out.block = std::max(a.block, b.block);
+  if (mask)
+    out.block = std::max(out.block, mask->block);
+  if (out.block == Machine::Init)
+    out.block = Machine::Header;
+  MOp o = op(UTern, out.block);
+  o.w.TERN_OP = mu::TERN_EQ;
+  int ta = tOf(a, out.block, loc);
+  unsigned fsimd, flanes;
+  uint64_t fieldOnes = a.width == 64 ? ~0ull : (1ull << a.width) - 1;
+  // A constant of all ones within lane-selected bits is t0 itself.
+  int tb = !mask && b.isConst && (b.c & fieldOnes) == fieldOnes &&
+                   fieldLanes(a.lsb, a.width, fsimd, flanes)
+               ? m.t0()
+               : tOf(b, out.block, loc);
+  int tm;
+  unsigned simd, lanes;
+  if (mask) {
+    tm = tOf(*mask, out.block, loc);
+    o.w.TERN_SIMD = mu::DefaultSimd;
+    o.w.TERN_LANES = mu::DefaultLanes;
+  } else if (fieldLanes(a.lsb, a.width, simd, lanes)) {
+    tm = m.t0();
+    o.w.TERN_SIMD = simd;
+    o.w.TERN_LANES = lanes;
+  } else {
+    uint64_t bits = a.width == 64 ? ~0ull : ((1ull << a.width) - 1) << a.lsb;
+    tm = constT(bits);
+    o.w.TERN_SIMD = mu::DefaultSimd;
+    o.w.TERN_LANES = mu::DefaultLanes;
+  }
+  out.p = m.newReg(FC);
+  o.regs = {{&Word::TERN_TA, ta}, {&Word::TERN_TB, tb}, {&Word::TERN_TM, tm}};
+  o.reads = {ta, tb, tm};
+  o.writes = {out.p};
+  o.regs.push_back({&Word::TERN_CMPD, out.p});
+  return defer(std::move(o), out.block == Machine::Header ? 3 : 0, out.p,
+               out.block);
+}
+
+BoolVal Backend::aluCompare(unsigned aluOp, const IntVal &a, const IntVal &b,
+                            Location loc) {
+  BoolVal out;
+  out.block = std::max(a.block, b.block);
+  if (out.block == Machine::Init)
+    out.block = Machine::Header;
+  MOp o = op(UAlu, out.block);
+  o.w.ALU_OP = aluOp;
+  unsigned lsb = a.isConst ? b.lsb : a.lsb, width = a.width;
+  unsigned simd = mu::DefaultSimd, lanes = mu::DefaultLanes;
+  if (!(lsb == 0 && width == 64) && !fieldLanes(lsb, width, simd, lanes))
+    error(loc, "the match unit compares only 16-bit aligned fields in order");
+  o.w.ALU_SIMD = simd;
+  o.w.ALU_LANES = lanes;
+  IntVal aa = a, bb = b;
+  aa.lsb = bb.lsb = lsb;
+  int ra = rOf(aa, out.block, loc);
+  int rb = m.r0();
+  if (!(bb.isConst && immediate(bb.c, lsb, width, o.w)))
+    rb = rOf(bb, out.block, loc);
+  out.p = m.newReg(FC);
+  o.regs = {{&Word::ALU_RA, ra}, {&Word::ALU_RB, rb}, {&Word::ALU_CMPD, out.p}};
+  o.reads = {ra, rb};
+  o.writes = {out.p};
+  return defer(std::move(o), out.block == Machine::Header ? 3 : 0, out.p,
+               out.block);
+}
+
+BoolVal Backend::compare(arith::CmpIOp cmp) {
+  using P = arith::CmpIPredicate;
+  P pred = cmp.getPredicate();
+  Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+  Location loc = cmp.getLoc();
+  if (isConstant(lhs) && !isConstant(rhs)) {
+    std::swap(lhs, rhs);
+    switch (pred) {
+    case P::ult:
+      pred = P::ugt;
+      break;
+    case P::ule:
+      pred = P::uge;
+      break;
+    case P::ugt:
+      pred = P::ult;
+      break;
+    case P::uge:
+      pred = P::ule;
+      break;
+    case P::slt:
+      pred = P::sgt;
+      break;
+    case P::sle:
+      pred = P::sge;
+      break;
+    case P::sgt:
+      pred = P::slt;
+      break;
+    case P::sge:
+      pred = P::sle;
+      break;
+    default:
+      break;
+    }
+  }
+  if (pred == P::eq || pred == P::ne) {
+    bool ne = pred == P::ne;
+    // ((x ^ y) & m) == 0 and (x & K) == 0: equality under a mask. The
+    // operands are only selected once the pattern is known, so that the
+    // xor and the and are never computed.
+    if (isConstant(rhs) && constantOf(rhs) == 0) {
+      if (auto andOp = lhs.getDefiningOp<arith::AndIOp>()) {
+        Value x = andOp.getLhs(), k = andOp.getRhs();
+        if (isConstant(x))
+          std::swap(x, k);
+        auto xorOp = x.getDefiningOp<arith::XOrIOp>();
+        if (xorOp && !isConstant(k) && !isConstant(xorOp.getLhs()) &&
+            !isConstant(xorOp.getRhs())) {
+          IntVal p = intVal(xorOp.getLhs()), q = intVal(xorOp.getRhs());
+          IntVal kv = intVal(k);
+          if (p.lsb == q.lsb && kv.lsb == p.lsb) {
+            BoolVal eq = ternaryEq(p, q, &kv, loc);
+            return ne ? notOf(eq) : eq;
+          }
+        }
+        IntVal kv = intVal(k), xv = intVal(x);
+        if (kv.isConst && !xv.isConst) {
+          IntVal zero;
+          zero.isConst = true;
+          zero.c = 0;
+          zero.lsb = xv.lsb;
+          IntVal mask = kv;
+          mask.lsb = xv.lsb;
+          BoolVal eq = ternaryEq(xv, zero, &mask, loc);
+          return ne ? notOf(eq) : eq;
+        }
+      }
+    }
+    IntVal a = intVal(lhs), b = intVal(rhs);
+    if (!a.isConst && !b.isConst) {
+      if (a.lsb != b.lsb)
+        error(loc, "compared fields lie at different bit positions; the match "
+                   "unit has no shifter");
+      // Both units compare lane-aligned fields; take the one free first.
+      unsigned fs, fl;
+      if (a.r >= 0 && b.r >= 0 && fieldLanes(a.lsb, a.width, fs, fl)) {
+        int block = std::max({a.block, b.block, (int)Machine::Header});
+        int minWord = block == Machine::Header ? 3 : 0;
+        MOp ta = op(UTern, block), al = op(UAlu, block);
+        ta.reads = {stable(a.t >= 0 ? a.t : a.r, block, FT),
+                    stable(b.t >= 0 ? b.t : b.r, block, FT)};
+        al.reads = {stable(a.r, block, FR), stable(b.r, block, FR)};
+        if (m.wouldPlaceAt(al, minWord) < m.wouldPlaceAt(ta, minWord))
+          return aluCompare(ne ? mu::ALU_NE : mu::ALU_EQ, a, b, loc);
+      }
+      BoolVal eq = ternaryEq(a, b, nullptr, loc);
+      return ne ? notOf(eq) : eq;
+    }
+    Word probe;
+    unsigned simd, lanes;
+    // Values that are in the ternary file anyway (item words) can compare
+    // there or in the ALU: take the unit free earlier.
+    bool aluOk = b.isConst && immediate(b.c, a.lsb, a.width, probe) &&
+                 (fieldLanes(a.lsb, a.width, simd, lanes) ||
+                  (a.lsb == 0 && a.width == 64)) &&
+                 a.r >= 0;
+    bool ternOk =
+        b.isConst && a.t >= 0 && fieldLanes(a.lsb, a.width, simd, lanes);
+    if (aluOk && ternOk) {
+      int block = std::max(a.block, (int)Machine::Header);
+      int minWord = block == Machine::Header ? 3 : 0;
+      MOp ta = op(UTern, block), al = op(UAlu, block);
+      ta.reads = {stable(a.t, block, FT)};
+      al.reads = {stable(a.r, block, FR)};
+      aluOk = m.wouldPlaceAt(al, minWord) <= m.wouldPlaceAt(ta, minWord);
+    }
+    if (aluOk)
+      return aluCompare(ne ? mu::ALU_NE : mu::ALU_EQ, a, b, loc);
+    b.lsb = a.lsb;
+    BoolVal eq = ternaryEq(a, b, nullptr, loc);
+    return ne ? notOf(eq) : eq;
+  }
+  IntVal a = intVal(lhs), b = intVal(rhs);
+  unsigned op = pred == P::ult   ? mu::ALU_LTU
+                : pred == P::ule ? mu::ALU_LEU
+                : pred == P::ugt ? mu::ALU_GTU
+                : pred == P::uge ? mu::ALU_GEU
+                : pred == P::slt ? mu::ALU_LTS
+                                 : mu::ALU_GES; // sge
+  if (pred == P::sle || pred == P::sgt) {
+    // a <= b is !(a > b) = !(b < a): swap operands of lts.
+    if (a.isConst)
+      error(loc, "compare a constant with a value, not the reverse");
+    BoolVal lt = aluCompare(mu::ALU_LTS, b, a, loc);
+    return pred == P::sle ? notOf(lt) : lt;
+  }
+  return aluCompare(op, a, b, loc);
+}
+
+BoolVal Backend::boolVal(Value v) {
+  auto it = bools.find(v);
+  if (it != bools.end())
+    return it->second;
+  BoolVal out;
+  auto assumed = spec.find(v);
+  if (assumed != spec.end()) {
+    out.isConst = true;
+    out.c = assumed->second;
+    return rememberBool(v, out);
+  }
+  Operation *def = v.getDefiningOp();
+  Location loc = def ? def->getLoc() : program.getLoc();
+  if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    out.isConst = true;
+    out.c = cast<IntegerAttr>(c.getValue()).getValue().getBoolValue();
+  } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def)) {
+    out = compare(cmp);
+    // A header condition lives through the item loop: keep it in the
+    // predicate unit's file, where the eight compare targets are not
+    // needed per item.
+    if (out.block == Machine::Header && !out.isConst)
+      out = logic(0xc, out, out, Machine::Header);
+  } else if (auto x = dyn_cast_or_null<arith::XOrIOp>(def)) {
+    BoolVal a = boolVal(x.getLhs()), b = boolVal(x.getRhs());
+    if (b.isConst)
+      out = b.c ? notOf(a) : a;
+    else if (a.isConst)
+      out = a.c ? notOf(b) : b;
+    else
+      out = logic(0x6, a, b, Machine::Header);
+  } else if (isa_and_nonnull<arith::AndIOp, arith::OrIOp>(def)) {
+    bool isAnd = isa<arith::AndIOp>(def);
+    // A constant operand that decides the result spares the other one.
+    BoolVal a = boolVal(def->getOperand(0));
+    if (a.isConst && a.c != isAnd)
+      return rememberBool(v, a);
+    BoolVal b = boolVal(def->getOperand(1));
+    exclusiveOperands =
+        def->getOperand(0).hasOneUse() && def->getOperand(1).hasOneUse();
+    if (a.isConst)
+      std::swap(a, b);
+    if (b.isConst)
+      out = isAnd ? (b.c ? a : b) : (b.c ? b : a);
+    else
+      out = logic(isAnd ? 0x8 : 0xe, a, b, Machine::Header);
+  } else if (auto sel = dyn_cast_or_null<arith::SelectOp>(def)) {
+    BoolVal c = boolVal(sel.getCondition());
+    BoolVal t = boolVal(sel.getTrueValue()), f = boolVal(sel.getFalseValue());
+    BoolVal ct = logic(0x8, c, t, Machine::Header);
+    BoolVal cf = logic(0x8, notOf(c), f, Machine::Header);
+    out = logic(0xe, ct, cf, Machine::Header);
+  } else {
+    error(loc, "unsupported condition");
+    out.isConst = true;
+  }
+  (void)loc;
+  return rememberBool(v, out);
+}
