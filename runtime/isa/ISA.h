@@ -81,6 +81,11 @@ bool parseWordText(const std::string &Text, Word &W, std::string &TargetLabel,
 /// L<addr>.
 std::string disassemble(const std::vector<Word> &Program);
 
+/// The listing of a program: per word the 4-digit address, bits 128-177,
+/// 64-127 and 0-63 in hex, and the canonical text, branch targets labelled
+/// L<addr> (what `muasm --listing` and `npcc --target=ucode` write).
+std::string listing(const std::vector<Word> &Program);
+
 /// Image files (see docs/match-unit-isa.md, "Image").
 std::vector<uint8_t> writeImage(const std::vector<Word> &Program);
 bool readImage(const std::string &File, const std::vector<uint8_t> &Bytes,

@@ -299,3 +299,22 @@ std::string npcc::mu::disassemble(const std::vector<Word> &Program) {
   }
   return Out;
 }
+
+std::string npcc::mu::listing(const std::vector<Word> &Program) {
+  std::vector<std::string> Labels(Program.size());
+  for (const Word &W : Program)
+    if ((W.BR_OP == BR_IF1 || W.BR_OP == BR_IF0) &&
+        W.BR_TARGET < Program.size())
+      Labels[W.BR_TARGET] = "L" + std::to_string(W.BR_TARGET);
+  std::string Out;
+  for (size_t Addr = 0; Addr < Program.size(); ++Addr) {
+    Bits B = encode(Program[Addr]);
+    char Buf[80];
+    std::snprintf(Buf, sizeof(Buf),
+                  "%04zu  %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "  ", Addr,
+                  B[2], B[1], B[0]);
+    std::string Label = Labels[Addr].empty() ? "" : Labels[Addr] + ": ";
+    Out += Buf + Label + printWord(Program[Addr], &Labels) + "\n";
+  }
+  return Out;
+}

@@ -48,28 +48,6 @@ LogicalResult npcc::ucode::encodeProgram(ProgramOp program,
   return success();
 }
 
-/// The listing of `muasm --listing`: branch targets inside the program are
-/// named L<addr>.
-static std::string listWords(const std::vector<mu::Word> &words) {
-  std::vector<std::string> labels(words.size());
-  for (const mu::Word &w : words)
-    if ((w.BR_OP == mu::BR_IF1 || w.BR_OP == mu::BR_IF0) &&
-        w.BR_TARGET < words.size())
-      labels[w.BR_TARGET] = "L" + std::to_string(w.BR_TARGET);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  for (size_t addr = 0; addr < words.size(); ++addr) {
-    mu::Bits bits = mu::encode(words[addr]);
-    os << llvm::format("%04zu  %016llx %016llx %016llx  ", addr,
-                       (unsigned long long)bits[2], (unsigned long long)bits[1],
-                       (unsigned long long)bits[0]);
-    if (!labels[addr].empty())
-      os << labels[addr] << ": ";
-    os << mu::printWord(words[addr], &labels) << "\n";
-  }
-  return text;
-}
-
 LogicalResult npcc::ucode::emitUCodeImage(ProgramOp program,
                                           std::vector<uint8_t> &image,
                                           std::string &listing) {
@@ -77,7 +55,7 @@ LogicalResult npcc::ucode::emitUCodeImage(ProgramOp program,
   if (failed(encodeProgram(program, words)))
     return failure();
   image = mu::writeImage(words);
-  listing = listWords(words);
+  listing = mu::listing(words);
   return success();
 }
 

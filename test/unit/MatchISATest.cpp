@@ -160,8 +160,9 @@ TEST(MatchISA, AssemblerSurvivesNoise) {
       Text += Alphabet[Rng() % Alphabet.size()];
     std::vector<Word> Program;
     std::vector<Diag> Diags;
-    if (!assemble("n.mua", Text, Program, Diags))
+    if (!assemble("n.mua", Text, Program, Diags)) {
       EXPECT_FALSE(Diags.empty());
+    }
   }
 }
 

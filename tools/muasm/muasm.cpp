@@ -108,25 +108,6 @@ static std::string writeOutput(const std::string &Name, const void *Data,
   return Ok ? "" : "cannot write '" + Name + "'";
 }
 
-static std::string listing(const std::vector<mu::Word> &Program) {
-  std::vector<std::string> Labels(Program.size());
-  for (const mu::Word &W : Program)
-    if ((W.BR_OP == mu::BR_IF1 || W.BR_OP == mu::BR_IF0) &&
-        W.BR_TARGET < Program.size())
-      Labels[W.BR_TARGET] = "L" + std::to_string(W.BR_TARGET);
-  std::string Out;
-  for (size_t Addr = 0; Addr < Program.size(); ++Addr) {
-    mu::Bits B = mu::encode(Program[Addr]);
-    char Buf[80];
-    std::snprintf(Buf, sizeof(Buf),
-                  "%04zu  %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "  ", Addr,
-                  B[2], B[1], B[0]);
-    std::string Label = Labels[Addr].empty() ? "" : Labels[Addr] + ": ";
-    Out += Buf + Label + mu::printWord(Program[Addr], &Labels) + "\n";
-  }
-  return Out;
-}
-
 int main(int Argc, char **Argv) {
   AsmOptions O;
   std::string Error = parseOptions(Argc, Argv, O);
@@ -156,7 +137,7 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   if (!O.Listing.empty()) {
-    std::string List = listing(Program);
+    std::string List = mu::listing(Program);
     if (!(Error = writeOutput(O.Listing, List.data(), List.size())).empty()) {
       printError("muasm", Error);
       return 1;

@@ -85,7 +85,7 @@ LogicalResult Backend::allocate() {
     unsigned b = ranges[v].blocks;
     if (phys[v] >= 0 || !ranges[v].read || (b & (b - 1)) == 0)
       continue;
-    int lo, hi;
+    int lo = 1, hi = 0;
     poolOf(regs[v].file, lo, hi);
     for (int p = lo; p <= hi && phys[v] < 0; ++p)
       if (!held[regs[v].file][p]) {
@@ -120,7 +120,7 @@ LogicalResult Backend::allocate() {
       phys[v] = 0; // a dead write goes to r0 / t0
       continue;
     }
-    int lo, hi;
+    int lo = 1, hi = 0;
     poolOf(regs[v].file, lo, hi);
     for (int p = lo; p <= hi && phys[v] < 0; ++p) {
       if (held[regs[v].file][p])

@@ -243,7 +243,7 @@ IntVal Backend::intVal(Value v) {
     } else {
       rb = rOf(b, out.block, loc);
     }
-    unsigned simd, lanes;
+    unsigned simd = mu::DefaultSimd, lanes = mu::DefaultLanes;
     if ((alu == mu::ALU_ADD || alu == mu::ALU_SUB) && out.width < 64) {
       if (!fieldLanes(out.lsb, out.width, simd, lanes))
         error(loc, "the match unit adds only 16-bit aligned fields");
@@ -656,7 +656,7 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
       return ne ? notOf(eq) : eq;
     }
     Word probe;
-    unsigned simd, lanes;
+    unsigned simd = mu::DefaultSimd, lanes = mu::DefaultLanes;
     // Values that are in the ternary file anyway (item words) can compare
     // there or in the ALU: take the unit free earlier.
     bool aluOk = b.isConst && immediate(b.c, a.lsb, a.width, probe) &&
