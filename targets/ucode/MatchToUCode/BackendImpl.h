@@ -24,15 +24,15 @@
 namespace npcc::mub {
 
 using mlir::cast;
+using mlir::failure;
+using mlir::IntegerAttr;
 using mlir::isa;
 using mlir::isa_and_nonnull;
-using mlir::IntegerAttr;
 using mlir::Location;
 using mlir::LogicalResult;
 using mlir::Operation;
-using mlir::UnknownLoc;
-using mlir::failure;
 using mlir::success;
+using mlir::UnknownLoc;
 using mlir::Value;
 using mu::Word;
 namespace arith = mlir::arith;
@@ -117,7 +117,6 @@ private:
     place(lazies[b.lazy].op, lazies[b.lazy].minWord);
   }
   bool accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out);
-  bool exclusiveOperands = false; // the operands of logic() have no other use
 
   // Selection.
   IntVal intVal(Value v);

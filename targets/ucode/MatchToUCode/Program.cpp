@@ -281,7 +281,6 @@ LogicalResult Backend::run(CompiledProgram &out) {
   auto andAll = [&](BoolVal acc, const BoolVal &next) {
     if (acc.isConst)
       return acc.c ? next : acc;
-    exclusiveOperands = true; // each check's result is used once, here
     return logic(0x8, acc, next, Machine::Item);
   };
   auto okOf = [&](const Check &c) {
@@ -399,8 +398,16 @@ LogicalResult Backend::run(CompiledProgram &out) {
     return terms.front();
   };
 
+  BoolVal okTrue;
+  okTrue.isConst = true;
+  okTrue.c = true;
   int lastBranch = -1;
   bool fastBranch = !okFast.isConst && visible(okFast) <= 5;
+  if (!fastBranch) {
+    // No check is known by word 5: all of them are late ones.
+    firstLate = 0;
+    okFast = okTrue;
+  }
   if (fastBranch) {
     lastBranch = branch(okFast, false, "item", 5);
     failOut(lastBranch, okFast);
@@ -408,9 +415,6 @@ LogicalResult Backend::run(CompiledProgram &out) {
   if (okFast.isConst && !okFast.c)
     return program.emitError("no list item can ever match"), failure();
 
-  BoolVal okTrue;
-  okTrue.isConst = true;
-  okTrue.c = true;
   bool general = false;
   if (speculate) {
     // simple = every speculated flag is clear.

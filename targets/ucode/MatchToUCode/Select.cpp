@@ -403,11 +403,13 @@ static bool invertAlu(MOp &o) {
 /// predicate with acc=and/or (De Morgan when both are negated), saving a
 /// predicate-unit operation and a word.
 bool Backend::accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out) {
-  if (!exclusiveOperands || (fn != 0x8 && fn != 0xe) || !pending(a) ||
-      !pending(b) || a.lazy == b.lazy)
+  if ((fn != 0x8 && fn != 0xe) || !pending(a) || !pending(b) ||
+      a.lazy == b.lazy)
     return false;
-  MOp &oa = lazies[a.lazy].op, &ob = lazies[b.lazy].op;
-  auto flippable = [](MOp &o) {
+  // Copies write the joined predicate; the compares themselves stay
+  // pending for any other user of their own results.
+  MOp oa = lazies[a.lazy].op, ob = lazies[b.lazy].op;
+  auto flippable = [](const MOp &o) {
     MOp copy = o;
     return invertAlu(copy);
   };
@@ -433,24 +435,28 @@ bool Backend::accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out) {
   }
   // ALU before ternary: both may then share a word.
   bool aFirst = !(oa.unit == UTern && ob.unit == UAlu);
-  Lazy &first = lazies[aFirst ? a.lazy : b.lazy];
-  Lazy &second = lazies[aFirst ? b.lazy : a.lazy];
-  int p = aFirst ? a.p : b.p;
-  int old = aFirst ? b.p : a.p;
-  for (RegField &f : second.op.regs)
-    if (f.vreg == old)
+  MOp &first = aFirst ? oa : ob, &second = aFirst ? ob : oa;
+  int firstMin = lazies[aFirst ? a.lazy : b.lazy].minWord;
+  int secondMin = lazies[aFirst ? b.lazy : a.lazy].minWord;
+  int firstOld = aFirst ? a.p : b.p, secondOld = aFirst ? b.p : a.p;
+  int p = m.newReg(FC);
+  for (RegField &f : first.regs)
+    if (f.vreg == firstOld)
       f.vreg = p;
-  second.op.writes = {p};
-  second.op.reads.push_back(p);
-  second.op.accumulates = true;
+  for (RegField &f : second.regs)
+    if (f.vreg == secondOld)
+      f.vreg = p;
+  first.writes = {p};
+  second.writes = {p};
+  second.reads.push_back(p);
+  second.accumulates = true;
   unsigned acc = isAnd ? mu::ACC_AND : mu::ACC_OR;
-  if (second.op.unit == UAlu)
-    second.op.w.ALU_ACC = acc;
+  if (second.unit == UAlu)
+    second.w.ALU_ACC = acc;
   else
-    second.op.w.TERN_ACC = acc;
-  first.done = second.done = true;
-  place(first.op, first.minWord);
-  place(second.op, std::max(second.minWord, 0));
+    second.w.TERN_ACC = acc;
+  place(first, firstMin);
+  place(second, secondMin);
   out = BoolVal();
   out.p = p;
   out.neg = negOut;
@@ -460,9 +466,7 @@ bool Backend::accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out) {
 
 BoolVal Backend::logic(unsigned fn, BoolVal a, BoolVal b, int block) {
   BoolVal acc;
-  bool accumulated = accumulate(fn, a, b, acc);
-  exclusiveOperands = false;
-  if (accumulated)
+  if (accumulate(fn, a, b, acc))
     return acc;
   // Fold negations into the truth table: f(a', b') with a' = a ^ na.
   auto flipA = [](unsigned f) { return ((f >> 2) & 3) | ((f & 3) << 2); };
@@ -734,8 +738,6 @@ BoolVal Backend::boolVal(Value v) {
     if (a.isConst && a.c != isAnd)
       return rememberBool(v, a);
     BoolVal b = boolVal(def->getOperand(1));
-    exclusiveOperands =
-        def->getOperand(0).hasOneUse() && def->getOperand(1).hasOneUse();
     if (a.isConst)
       std::swap(a, b);
     if (b.isConst)
