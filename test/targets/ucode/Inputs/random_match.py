@@ -48,7 +48,7 @@ def put(words, name, value):
 def make_program(rng):
     """Returns (NPL source, evaluator(h, it) -> None | (off, len))."""
     checks, src = [], []
-    shapes = rng.sample(range(7), rng.randint(2, 5))
+    shapes = rng.sample(range(10), rng.randint(2, 5))
     if 0 not in shapes and rng.random() < 0.7:
         shapes.insert(0, 0)
     for shape in shapes:
@@ -79,11 +79,22 @@ def make_program(rng):
             name = rng.choice(["p", "q", "g"])
             src.append("if it.%s == 0 { fail; }" % name)
             checks.append(lambda h, it, n=name: get(it, n) == 0)
-        else:
+        elif shape == 6:
             src.append("if it.n == h.n && it.p != h.p { fail; }")
             checks.append(lambda h, it: get(it, "n") == get(h, "n") and get(it, "p") != get(h, "p"))
+        elif shape == 7:
+            src.append("if it.r >= h.r { fail; }")
+            checks.append(lambda h, it: get(it, "r") >= get(h, "r"))
+        elif shape == 8:
+            c = rng.randint(0, 0xffff)
+            src.append("if it.g > %d { fail; }" % c)
+            checks.append(lambda h, it, c=c: get(it, "g") > c)
+        else:
+            code = rng.randint(0, 3)
+            src.append("if h.q == %d && it.p == h.p { fail; }" % code)
+            checks.append(lambda h, it, c=code: get(h, "q") == c and get(it, "p") == get(h, "p"))
 
-    kind = rng.randrange(3)
+    kind = rng.randrange(5)
     remote, trunc = 1 << rng.randrange(6, 9), 1 << rng.randrange(9, 12)
     if kind == 0:
         src.append("accept(it.x, h.y);")
@@ -95,6 +106,17 @@ def make_program(rng):
 
         def answer(h, it):
             return 0, 0
+    elif kind == 3:
+        src.append("accept(it.x + h.w, min(it.y, h.z));")
+
+        def answer(h, it):
+            return (get(it, "x") + get(h, "w")) & M64, min(get(it, "y"), get(h, "z"))
+    elif kind == 4:
+        src += ["let t = it.w - h.w;", "accept(t, t + 1);"]
+
+        def answer(h, it):
+            t = (get(it, "w") - get(h, "w")) & M64
+            return t, (t + 1) & M64
     else:
         src += [
             "var off: u64 = it.x;",
