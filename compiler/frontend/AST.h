@@ -126,7 +126,7 @@ struct Stmt {
     While,  // cond max bound body
     Select, // cases
     Return,
-    Fail,   // match programs: the item does not match
+    Fail, // match programs: the item does not match
     ExprStmt,
     Nested, // { body }
   } kind;

@@ -41,3 +41,32 @@ Value npcc::emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
     return nullptr;
   return b.create<mlir::arith::CmpIOp>(l, *pred, a, c);
 }
+
+Value npcc::emitCast(mlir::OpBuilder &b, mlir::Location l, Value a,
+                     const ast::Ty &from, const ast::Ty &to) {
+  if (to.kind == ast::Ty::Bool) {
+    if (from.kind == ast::Ty::Bool)
+      return a;
+    Value zero = b.create<mlir::arith::ConstantOp>(
+        l, a.getType(), b.getIntegerAttr(a.getType(), 0));
+    return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne, a,
+                                         zero);
+  }
+  mlir::Type type = b.getIntegerType(to.width);
+  unsigned wf = a.getType().getIntOrFloatBitWidth(), wt = to.width;
+  if (wf == wt)
+    return a;
+  if (wf > wt)
+    return b.create<mlir::arith::TruncIOp>(l, type, a);
+  if (from.kind == ast::Ty::Int && from.isSigned)
+    return b.create<mlir::arith::ExtSIOp>(l, type, a);
+  return b.create<mlir::arith::ExtUIOp>(l, type, a);
+}
+
+Value npcc::emitMinMax(mlir::OpBuilder &b, mlir::Location l, bool isMin,
+                       bool isSigned, Value a, Value c) {
+  using P = mlir::arith::CmpIPredicate;
+  P pred = isMin ? (isSigned ? P::slt : P::ult) : (isSigned ? P::sgt : P::ugt);
+  Value pick = b.create<mlir::arith::CmpIOp>(l, pred, a, c);
+  return b.create<mlir::arith::SelectOp>(l, pick, a, c);
+}

@@ -19,24 +19,24 @@
 
 namespace npcc {
 
-using mlir::Value;
-using ast::Ty;
-using ast::Loc;
-using ast::Expr;
-using ast::Stmt;
 using ast::Block;
-using ast::StmtPtr;
-using ast::ExprPtr;
 using ast::ElementDecl;
+using ast::Expr;
+using ast::ExprPtr;
+using ast::Loc;
 using ast::SelectCase;
+using ast::Stmt;
+using ast::StmtPtr;
+using ast::Ty;
+using mlir::Value;
 
 /// What a name means inside a body.
 struct Binding {
   enum Kind { SSA, Var, State, Header, Const } kind = SSA;
   Ty ty;
-  Value value;          // SSA value, or the memref of a Var
-  std::string state;    // State: symbol (field symbols are state.field)
-  Value pkt, offset;    // Header view: packet and byte offset
+  Value value;       // SSA value, or the memref of a Var
+  std::string state; // State: symbol (field symbols are state.field)
+  Value pkt, offset; // Header view: packet and byte offset
   llvm::StringMap<Value> fields; // Var of struct type: memref per field
   CValue cval;
 };
@@ -44,8 +44,7 @@ struct Binding {
 class BodyGen {
 public:
   BodyGen(Sema &sema, ElementSpec &spec, mlir::OpBuilder &b)
-      : sema(sema), spec(spec), b(b), ctx(b.getContext()), ce(sema, spec.env) {
-  }
+      : sema(sema), spec(spec), b(b), ctx(b.getContext()), ce(sema, spec.env) {}
 
   bool emit(np::ElementOp element);
 
@@ -85,8 +84,8 @@ private:
   // Utilities
   mlir::Location loc(const Loc &l) { return toLoc(ctx, l); }
   Value constInt(mlir::Location l, mlir::Type t, uint64_t v) {
-    return b.create<mlir::arith::ConstantOp>(
-        l, t, b.getIntegerAttr(t, (int64_t)v));
+    return b.create<mlir::arith::ConstantOp>(l, t,
+                                             b.getIntegerAttr(t, (int64_t)v));
   }
   Value i32(mlir::Location l, uint64_t v) {
     return constInt(l, b.getI32Type(), v);
@@ -94,8 +93,8 @@ private:
   Value toI32(Value v, const Ty &t);
   Value toIndex(Value v, const Ty &t);
   Value notOf(Value v) {
-    return b.create<mlir::arith::XOrIOp>(v.getLoc(), v,
-                                         constInt(v.getLoc(), b.getI1Type(), 1));
+    return b.create<mlir::arith::XOrIOp>(
+        v.getLoc(), v, constInt(v.getLoc(), b.getI1Type(), 1));
   }
   Binding *lookup(const std::string &name) {
     for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {

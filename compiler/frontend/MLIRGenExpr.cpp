@@ -206,23 +206,7 @@ Value BodyGen::genCast(const Expr &e) {
   mlir::Location l = loc(e.loc);
   if (auto c = ce.tryEval(e))
     return constInt(l, toMLIRType(ctx, e.ty), c->i);
-  Value a = gen(*e.args[0]);
-  const Ty &from = e.args[0]->ty;
-  if (e.ty.kind == Ty::Bool) {
-    if (from.kind == Ty::Bool)
-      return a;
-    return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne, a,
-                                         constInt(l, a.getType(), 0));
-  }
-  mlir::Type to = toMLIRType(ctx, e.ty);
-  unsigned wf = a.getType().getIntOrFloatBitWidth(), wt = e.ty.width;
-  if (wf == wt)
-    return a;
-  if (wf > wt)
-    return b.create<mlir::arith::TruncIOp>(l, to, a);
-  if (from.kind == Ty::Int && from.isSigned)
-    return b.create<mlir::arith::ExtSIOp>(l, to, a);
-  return b.create<mlir::arith::ExtUIOp>(l, to, a);
+  return emitCast(b, l, gen(*e.args[0]), e.args[0]->ty, e.ty);
 }
 
 Value BodyGen::genHeaderField(const Expr &view, const std::string &field,
@@ -334,17 +318,9 @@ Value BodyGen::genCall(const Expr &e) {
     b.create<np::PktTruncateOp>(l, arg(0), arg(1));
     return nullptr;
   case Builtin::Min:
-  case Builtin::Max: {
-    Value a = arg(0), c = arg(1);
-    bool sgn = e.ty.isSigned;
-    bool isMin = lookupBuiltin(e.text) == Builtin::Min;
-    auto pred = isMin ? (sgn ? mlir::arith::CmpIPredicate::slt
-                             : mlir::arith::CmpIPredicate::ult)
-                      : (sgn ? mlir::arith::CmpIPredicate::sgt
-                             : mlir::arith::CmpIPredicate::ugt);
-    Value pick = b.create<mlir::arith::CmpIOp>(l, pred, a, c);
-    return b.create<mlir::arith::SelectOp>(l, pick, a, c);
-  }
+  case Builtin::Max:
+    return emitMinMax(b, l, lookupBuiltin(e.text) == Builtin::Min,
+                      e.ty.isSigned, arg(0), arg(1));
   case Builtin::Classify:
     return genClassify(e);
   case Builtin::TryRecv:

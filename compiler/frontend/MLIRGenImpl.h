@@ -79,6 +79,15 @@ mlir::Value emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
                             llvm::StringRef op, mlir::Value a, mlir::Value c,
                             bool isSigned);
 
+/// `a as to`: truncation, sign or zero extension by the source type, or a
+/// compare with zero for bool.
+mlir::Value emitCast(mlir::OpBuilder &b, mlir::Location l, mlir::Value a,
+                     const ast::Ty &from, const ast::Ty &to);
+
+/// min(a, c) or max(a, c) as a compare and a select.
+mlir::Value emitMinMax(mlir::OpBuilder &b, mlir::Location l, bool isMin,
+                       bool isSigned, mlir::Value a, mlir::Value c);
+
 /// Emits a match.program for every match declaration. False on error.
 bool emitMatchPrograms(Sema &sema, ast::Module &m, mlir::ModuleOp module);
 

@@ -242,34 +242,13 @@ Value MatchGen::gen(const Expr &e) {
   case Expr::Cond:
     return b.create<mlir::arith::SelectOp>(l, gen(*e.args[0]), gen(*e.args[1]),
                                            gen(*e.args[2]));
-  case Expr::Cast: {
-    Value a = gen(*e.args[0]);
-    const Ty &from = e.args[0]->ty;
-    if (e.ty.kind == Ty::Bool)
-      return b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne, a,
-                                           constInt(l, a.getType(), 0));
-    mlir::Type to = toMLIRType(ctx, e.ty);
-    unsigned wf = a.getType().getIntOrFloatBitWidth(), wt = e.ty.width;
-    if (wf == wt)
-      return a;
-    if (wf > wt)
-      return b.create<mlir::arith::TruncIOp>(l, to, a);
-    if (from.kind == Ty::Int && from.isSigned)
-      return b.create<mlir::arith::ExtSIOp>(l, to, a);
-    return b.create<mlir::arith::ExtUIOp>(l, to, a);
-  }
+  case Expr::Cast:
+    return emitCast(b, l, gen(*e.args[0]), e.args[0]->ty, e.ty);
   case Expr::Call: {
     Builtin bi = lookupBuiltin(e.text);
-    if (bi == Builtin::Min || bi == Builtin::Max) {
-      Value a = gen(*e.args[0]), c = gen(*e.args[1]);
-      bool sgn = e.ty.isSigned;
-      auto pred = bi == Builtin::Min ? (sgn ? mlir::arith::CmpIPredicate::slt
-                                            : mlir::arith::CmpIPredicate::ult)
-                                     : (sgn ? mlir::arith::CmpIPredicate::sgt
-                                            : mlir::arith::CmpIPredicate::ugt);
-      Value pick = b.create<mlir::arith::CmpIOp>(l, pred, a, c);
-      return b.create<mlir::arith::SelectOp>(l, pick, a, c);
-    }
+    if (bi == Builtin::Min || bi == Builtin::Max)
+      return emitMinMax(b, l, bi == Builtin::Min, e.ty.isSigned,
+                        gen(*e.args[0]), gen(*e.args[1]));
     break;
   }
   default:

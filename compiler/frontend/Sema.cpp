@@ -356,9 +356,9 @@ static Ty defaultInt(const Expr &e) {
 }
 
 void Sema::checkStmt(Stmt &s) {
-  if (inMatch && (s.kind == Stmt::For || s.kind == Stmt::Unroll ||
-                  s.kind == Stmt::While || s.kind == Stmt::Select ||
-                  s.kind == Stmt::IfLet)) {
+  if (inMatch &&
+      (s.kind == Stmt::For || s.kind == Stmt::Unroll || s.kind == Stmt::While ||
+       s.kind == Stmt::Select || s.kind == Stmt::IfLet)) {
     error(s.loc) << "loops, 'select' and 'if let' are not allowed in a "
                     "match program: it runs once per list item";
     return;

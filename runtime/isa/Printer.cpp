@@ -30,6 +30,8 @@ private:
   void printCp();
   void printAlu();
   void printTern();
+  void compareOptions(uint32_t Lanes, uint32_t Acc, uint32_t &ShownLanes,
+                      uint32_t &ShownAcc);
   void printPred();
   void printBr();
   void guard(unsigned Pred, unsigned Neg, uint32_t &ShownPred,
@@ -174,18 +176,24 @@ void WordPrinter::printAlu() {
   if (!Compare) {
     guard(W.ALU_PRED, W.ALU_PNEG, Shown.ALU_PRED, Shown.ALU_PNEG);
   } else {
-    Shown.ALU_LANES = DefaultLanes;
-    if (W.ALU_LANES != DefaultLanes && W.ALU_LANES != 0) {
-      Slot += ", lanes=" + bin(W.ALU_LANES, LANES);
-      Shown.ALU_LANES = W.ALU_LANES;
-    }
-    const char *Acc = enumMnemonic("ACC", W.ALU_ACC);
-    if (Acc && W.ALU_ACC != ACC_SET) {
-      Slot += std::string(", acc=") + Acc;
-      Shown.ALU_ACC = W.ALU_ACC;
-    }
+    compareOptions(W.ALU_LANES, W.ALU_ACC, Shown.ALU_LANES, Shown.ALU_ACC);
   }
   Slots.push_back(Slot);
+}
+
+/// The lanes and accumulation options of a compare, when not default.
+void WordPrinter::compareOptions(uint32_t Lanes, uint32_t Acc,
+                                 uint32_t &ShownLanes, uint32_t &ShownAcc) {
+  ShownLanes = DefaultLanes;
+  if (Lanes != DefaultLanes && Lanes != 0) {
+    Slot += ", lanes=" + bin(Lanes, LANES);
+    ShownLanes = Lanes;
+  }
+  const char *Name = enumMnemonic("ACC", Acc);
+  if (Name && Acc != ACC_SET) {
+    Slot += std::string(", acc=") + Name;
+    ShownAcc = Acc;
+  }
 }
 
 void WordPrinter::printTern() {
@@ -203,16 +211,7 @@ void WordPrinter::printTern() {
   Shown.TERN_SIMD = W.TERN_SIMD;
   if (W.TERN_SIMD != DefaultSimd)
     Slot += ", simd=" + bin(W.TERN_SIMD, LANES - 1);
-  Shown.TERN_LANES = DefaultLanes;
-  if (W.TERN_LANES != DefaultLanes && W.TERN_LANES != 0) {
-    Slot += ", lanes=" + bin(W.TERN_LANES, LANES);
-    Shown.TERN_LANES = W.TERN_LANES;
-  }
-  const char *Acc = enumMnemonic("ACC", W.TERN_ACC);
-  if (Acc && W.TERN_ACC != ACC_SET) {
-    Slot += std::string(", acc=") + Acc;
-    Shown.TERN_ACC = W.TERN_ACC;
-  }
+  compareOptions(W.TERN_LANES, W.TERN_ACC, Shown.TERN_LANES, Shown.TERN_ACC);
   Slots.push_back(Slot);
 }
 
