@@ -6,6 +6,7 @@
 
 #include "examples/portals-match/PortalsCorpus.h"
 #include "examples/portals-match/portals_ref.h"
+#include "runtime/musim/Bench.h"
 
 using namespace npcc::portals;
 
@@ -74,12 +75,8 @@ Words makeItem(Rng &r, const Words &like) {
     break;
   }
   uint64_t hnid = like[1] & 0xffffffffu, hpid = (like[1] >> 32) & 0xffff;
-  uint64_t nid = r.chance(30)   ? PTL_NID_ANY
-                 : r.chance(75) ? hnid
-                                : r.below(4);
-  uint64_t pid = r.chance(30)   ? PTL_PID_ANY
-                 : r.chance(75) ? hpid
-                                : r.below(4);
+  uint64_t nid = r.chance(30) ? PTL_NID_ANY : r.chance(75) ? hnid : r.below(4);
+  uint64_t pid = r.chance(30) ? PTL_PID_ANY : r.chance(75) ? hpid : r.below(4);
   uint64_t threshold = r.chance(10) ? 0 : 1 + r.below(0xffff);
   it[2] = nid | pid << 32 | threshold << 48;
   uint64_t opts = r.below(64);
@@ -115,24 +112,13 @@ Case npcc::portals::makeCase(uint64_t seed, unsigned maxItems,
 
 Case npcc::portals::paperCase(unsigned length, unsigned matchAt,
                               unsigned headers) {
+  // The benchmark list is musim's (--bench=paper), so that the native peer
+  // runs exactly the workload the simulator runs.
+  std::vector<musim::Item> list;
+  musim::Item header;
+  musim::paperCase(length, matchAt, list, header);
   Case c;
-  Words h{};
-  h[0] = 0x0123456789abcdefull;
-  h[1] = 7 | uint64_t(3) << 32 | uint64_t(PTL_MSG_PUT) << 48;
-  h[4] = 0;
-  h[5] = 1024;
-  for (unsigned i = 0; i < length; ++i) {
-    Words it{};
-    it[0] = i == matchAt ? h[0] : h[0] ^ (uint64_t(i + 1) << 8);
-    it[1] = ~0ull;
-    it[2] = 7 | uint64_t(3) << 32 | uint64_t(1) << 48;
-    it[3] = PTL_OPT_VALID | PTL_OPT_PUT | PTL_OPT_GET;
-    it[4] = 65536;
-    it[5] = 0;
-    it[6] = 0;
-    it[7] = 0x1000 * (i + 1);
-    c.list.push_back(it);
-  }
-  c.headers.assign(headers, h);
+  c.list.assign(list.begin(), list.end());
+  c.headers.assign(headers, header);
   return c;
 }
