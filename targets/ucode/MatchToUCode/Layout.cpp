@@ -15,6 +15,14 @@ using mu::Word;
 // Layout
 //===----------------------------------------------------------------------===//
 
+/// Copies the fields of one slot (named as in MatchUnit.def) of `from`.
+static void mergeSlot(Word &to, const Word &from, llvm::StringRef slot) {
+#define MU_FIELD(SLOT, NAME, LSB, WIDTH, DOC)                                  \
+  if (slot == #SLOT)                                                           \
+    to.SLOT##_##NAME = from.SLOT##_##NAME;
+#include "runtime/isa/MatchUnit.def"
+}
+
 void Backend::layout(CompiledProgram &out, bool general) {
   int init = m.blockLength(Machine::Init);
   int hdr = init;
@@ -59,39 +67,19 @@ void Backend::layout(CompiledProgram &out, bool general) {
       break;
     }
     case UCp:
-      w.CP_OP = op.w.CP_OP;
-      w.CP_SRC = op.w.CP_SRC;
-      w.CP_TD = op.w.CP_TD;
-      w.CP_TAG = op.w.CP_TAG;
-      w.CP_PRED = op.w.CP_PRED;
-      w.CP_PNEG = op.w.CP_PNEG;
+      mergeSlot(w, op.w, "CP");
       break;
     case UAlu:
-      w.ALU_OP = op.w.ALU_OP;
-      w.ALU_RD = op.w.ALU_RD;
-      w.ALU_RA = op.w.ALU_RA;
-      w.ALU_RB = op.w.ALU_RB;
-      w.ALU_PRED = op.w.ALU_PRED;
-      w.ALU_PNEG = op.w.ALU_PNEG;
-      w.ALU_SIMD = op.w.ALU_SIMD;
-      w.ALU_LANES = op.w.ALU_LANES;
-      w.ALU_IMMSEL = op.w.ALU_IMMSEL;
-      w.ALU_IMM = op.w.ALU_IMM;
-      w.ALU_ACC = op.w.ALU_ACC;
+      mergeSlot(w, op.w, "ALU");
+      // Compare targets are encoded from p8; lanes matter only to compares
+      // (and carry PERM's zero mask).
       w.ALU_CMPD = op.w.ALU_OP >= mu::ALU_EQ ? op.w.ALU_CMPD - 8 : 0;
-      if (op.w.ALU_OP < mu::ALU_EQ && op.w.ALU_OP != mu::ALU_PERM) {
+      if (op.w.ALU_OP < mu::ALU_EQ && op.w.ALU_OP != mu::ALU_PERM)
         w.ALU_LANES = 0;
-      }
       break;
     case UTern:
-      w.TERN_OP = op.w.TERN_OP;
-      w.TERN_TA = op.w.TERN_TA;
-      w.TERN_TB = op.w.TERN_TB;
-      w.TERN_TM = op.w.TERN_TM;
-      w.TERN_SIMD = op.w.TERN_SIMD;
-      w.TERN_LANES = op.w.TERN_LANES;
+      mergeSlot(w, op.w, "TERN");
       w.TERN_CMPD = op.w.TERN_CMPD - 8;
-      w.TERN_ACC = op.w.TERN_ACC;
       break;
     case UPred:
       if (op.predUnit == 0) {
@@ -107,8 +95,7 @@ void Backend::layout(CompiledProgram &out, bool general) {
       }
       break;
     case UBr:
-      w.BR_OP = op.w.BR_OP;
-      w.BR_PRED = op.w.BR_PRED;
+      mergeSlot(w, op.w, "BR");
       w.BR_TARGET = (uint32_t)address[op.target];
       break;
     }
