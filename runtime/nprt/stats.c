@@ -114,6 +114,18 @@ static void nprt_json_element(FILE *f, const nprt_inst *in) {
           in->drops, in->faults, in->allocs);
 }
 
+/* One rx or tx device; `path` is NULL for a device with no capture file. */
+static void nprt_json_device(FILE *f, uint32_t i, const char *path,
+                             uint64_t packets, uint64_t bytes) {
+  fprintf(f, "%s{\"device\": %u, \"file\": ", i ? ", " : "", i);
+  if (path)
+    nprt_json_str(f, path);
+  else
+    fputs("null", f);
+  fprintf(f, ", \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 "}", packets,
+          bytes);
+}
+
 static void nprt_json_channel(FILE *f, const nprt_graph *g,
                               const nprt_chan *c) {
   const nprt_inst *s = g->insts[c->src], *d = g->insts[c->dst];
@@ -148,24 +160,12 @@ void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
   fputs("  ],\n  \"devices\": {\n    \"rx\": [", f);
   for (uint32_t i = 0; i < ex->n_in_devs; ++i) {
     const nprt_pcap_in *d = &ex->in_devs[i];
-    fprintf(f, "%s{\"device\": %u, \"file\": ", i ? ", " : "", i);
-    if (d->path)
-      nprt_json_str(f, d->path);
-    else
-      fputs("null", f);
-    fprintf(f, ", \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-            d->packets, d->bytes);
+    nprt_json_device(f, i, d->path, d->packets, d->bytes);
   }
   fputs("],\n    \"tx\": [", f);
   for (uint32_t i = 0; i < ex->n_out_devs; ++i) {
     const nprt_pcap_out *d = &ex->out_devs[i];
-    fprintf(f, "%s{\"device\": %u, \"file\": ", i ? ", " : "", i);
-    if (d->path)
-      nprt_json_str(f, d->path);
-    else
-      fputs("null", f);
-    fprintf(f, ", \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-            d->packets, d->bytes);
+    nprt_json_device(f, i, d->path, d->packets, d->bytes);
   }
   fprintf(
       f,

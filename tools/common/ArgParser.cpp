@@ -61,6 +61,25 @@ std::string npcc::tools::parseArgs(int Argc, char **Argv,
   return "";
 }
 
+Flag npcc::tools::switchFlag(const char *Name, bool &Out) {
+  return Flag{Name, false, [&Out](const std::string &) {
+                Out = true;
+                return std::string();
+              }};
+}
+
+Flag npcc::tools::fileFlag(const char *Name, std::string &Out) {
+  std::string Spelling = Name;
+  return Flag{Name, true, [&Out, Spelling](const std::string &V) {
+                if (!Out.empty())
+                  return "'" + Spelling + "' given twice";
+                if (V.empty())
+                  return "empty file name for '" + Spelling + "'";
+                Out = V;
+                return std::string();
+              }};
+}
+
 std::string npcc::tools::parseUnsigned(const std::string &Flag,
                                        const std::string &Text, uint64_t Min,
                                        uint64_t Max, uint64_t &Out) {

@@ -27,6 +27,12 @@ struct Flag {
   std::function<std::string(const std::string &Value)> Apply;
 };
 
+/// A switch that sets \p Out when present.
+Flag switchFlag(const char *Name, bool &Out);
+
+/// A flag naming a file: rejects an empty name and a second occurrence.
+Flag fileFlag(const char *Name, std::string &Out);
+
 /// Parses \p Argv against \p Flags. Operands (and "-") are appended to
 /// \p Positional. Returns the first error, or "".
 std::string parseArgs(int Argc, char **Argv, const std::vector<Flag> &Flags,

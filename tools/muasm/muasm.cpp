@@ -43,24 +43,10 @@ struct AsmOptions {
 } // namespace
 
 static std::string parseOptions(int Argc, char **Argv, AsmOptions &O) {
-  auto Value = [](const char *Name, std::string &Out) {
-    return Flag{Name, true, [&Out, Name](const std::string &V) {
-                  if (!Out.empty())
-                    return std::string("'") + Name + "' given twice";
-                  Out = V;
-                  return V.empty()
-                             ? std::string("empty file name for '") + Name + "'"
-                             : std::string();
-                }};
-  };
   std::vector<Flag> Flags = {
-      Value("-o", O.Out),
-      Value("--listing", O.Listing),
-      {"--help", false,
-       [&O](const std::string &) {
-         O.Help = true;
-         return std::string();
-       }},
+      fileFlag("-o", O.Out),
+      fileFlag("--listing", O.Listing),
+      switchFlag("--help", O.Help),
   };
   std::vector<std::string> Operands;
   std::string Error = parseArgs(Argc, Argv, Flags, Operands);

@@ -40,19 +40,8 @@ struct DisOptions {
 
 static std::string parseOptions(int Argc, char **Argv, DisOptions &O) {
   std::vector<Flag> Flags = {
-      {"-o", true,
-       [&O](const std::string &V) {
-         if (!O.Out.empty())
-           return std::string("'-o' given twice");
-         O.Out = V;
-         return V.empty() ? std::string("empty file name for '-o'")
-                          : std::string();
-       }},
-      {"--help", false,
-       [&O](const std::string &) {
-         O.Help = true;
-         return std::string();
-       }},
+      fileFlag("-o", O.Out),
+      switchFlag("--help", O.Help),
   };
   std::vector<std::string> Operands;
   std::string Error = parseArgs(Argc, Argv, Flags, Operands);

@@ -46,16 +46,10 @@ struct DumpOptions {
 } // namespace
 
 static std::string parseDumpOptions(int Argc, char **Argv, DumpOptions &O) {
-  auto Switch = [](const char *Name, bool &Out) {
-    return Flag{Name, false, [&Out](const std::string &) {
-                  Out = true;
-                  return std::string();
-                }};
-  };
   std::vector<Flag> Flags = {
-      Switch("--summary", O.Summary), Switch("--count", O.Count),
-      Switch("--hex", O.Hex),         Switch("--time", O.Time),
-      Switch("--help", O.Help),       Switch("-h", O.Help),
+      switchFlag("--summary", O.Summary), switchFlag("--count", O.Count),
+      switchFlag("--hex", O.Hex),         switchFlag("--time", O.Time),
+      switchFlag("--help", O.Help),       switchFlag("-h", O.Help),
   };
   std::vector<std::string> Operands;
   std::string Error = parseArgs(Argc, Argv, Flags, Operands);

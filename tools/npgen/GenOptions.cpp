@@ -148,12 +148,6 @@ std::string npcc::tools::parseGenOptions(int Argc, char **Argv, GenOptions &O) {
                   return parseRate(Name, V, Out);
                 }};
   };
-  auto Switch = [](const char *Name, bool &Out) {
-    return Flag{Name, false, [&Out](const std::string &) {
-                  Out = true;
-                  return std::string();
-                }};
-  };
   auto Output = [&O](const std::string &V) {
     if (V.empty())
       return std::string("empty output file name");
@@ -174,10 +168,10 @@ std::string npcc::tools::parseGenOptions(int Argc, char **Argv, GenOptions &O) {
       Unsigned("--count", 0, 10000000000ULL, O.Count),
       Unsigned("--seed", 0, UINT64_MAX, O.Seed),
       Unsigned("--gap-ns", 0, 1000000000ULL, O.GapNs),
-      Switch("--nanosecond", O.Nanosecond),
-      Switch("--quiet", O.Quiet),
-      Switch("--help", O.Help),
-      Switch("-h", O.Help),
+      switchFlag("--nanosecond", O.Nanosecond),
+      switchFlag("--quiet", O.Quiet),
+      switchFlag("--help", O.Help),
+      switchFlag("-h", O.Help),
       {"--size", true,
        [&](const std::string &V) {
          std::string Error =
