@@ -104,6 +104,13 @@ static void installErrorLimit(mlir::MLIRContext &ctx) {
       });
 }
 
+static cl::opt<std::string>
+    ccFlags("cc-flags",
+            cl::desc("Flags appended to the C compiler command that builds "
+                     "the executable, after those of $NPCC_CFLAGS (e.g. "
+                     "--cc-flags='-g -fsanitize=address')"),
+            cl::value_desc("flags"), cl::cat(category));
+
 static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   const char *ccEnv = std::getenv("CC");
   std::string cc = ccEnv && *ccEnv ? ccEnv : "cc";
@@ -119,6 +126,16 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   llvm::SmallVector<llvm::StringRef> args = {
       *ccPath, "-std=c11", "-O2",    "-I", include,
       cFile,   lib,        "-lpcap", "-o", exe};
+  // Extra flags split as a shell would (quotes, backslashes), so that a
+  // sanitizer build can compile and link the program like libnprt.
+  llvm::BumpPtrAllocator alloc;
+  llvm::StringSaver saver(alloc);
+  llvm::SmallVector<const char *> extra;
+  if (const char *env = std::getenv("NPCC_CFLAGS"))
+    cl::TokenizeGNUCommandLine(env, saver, extra);
+  cl::TokenizeGNUCommandLine(ccFlags, saver, extra);
+  for (const char *flag : extra)
+    args.push_back(flag);
   std::string err;
   int rc =
       llvm::sys::ExecuteAndWait(*ccPath, args, std::nullopt, {}, 0, 0, &err);
