@@ -2,7 +2,8 @@
 """Checks the fenced code blocks of Markdown documentation against the tools.
 
 Every fence must carry a tag (the info string's first word) from TAGS, so
-an NPL example cannot slip in unchecked:
+an NPL example cannot slip in unchecked. A `file=NAME` word after the tag
+names the block for --extract, which tests use to run the docs' examples.
 
   npl           a complete NPL file. npcc --target=mlir must accept it; if it
                 declares a graph, npcc --target=c -S must compile it and the C
@@ -14,7 +15,8 @@ an NPL example cannot slip in unchecked:
                 announced that way. Compiled with --target=c -S when it
                 declares a graph, else --target=mlir.
   npl-fragment  part of a program (statements, an expression): not compiled.
-  mua           match-unit assembly: muasm must assemble it.
+  mua           match-unit assembly: muasm must assemble it, and mudis' text
+                of the image must assemble to the same bytes.
   json          must parse as JSON.
   sh            commands: every `build/bin/TOOL` named must be a built tool.
   text          output, diagrams: not checked.
@@ -41,8 +43,9 @@ MATCH = re.compile(r"^\s*match\s+[A-Za-z_]\w*\s*\(", re.M)
 
 
 class Block:
-    def __init__(self, path, line, tag, text):
+    def __init__(self, path, line, tag, text, attrs=None):
         self.path, self.line, self.tag, self.text = path, line, tag, text
+        self.attrs = attrs or {}
 
     def where(self):
         return "%s:%d" % (self.path, self.line)
@@ -73,8 +76,10 @@ def blocks(path, display):
             yield Block(display, start, None, "unterminated fence")
             return
         i += 1
-        tag = info.split()[0] if info else ""
-        yield Block(display, start, tag, "\n".join(body) + "\n")
+        words = info.split()
+        tag = words[0] if words else ""
+        attrs = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+        yield Block(display, start, tag, "\n".join(body) + "\n", attrs)
 
 
 def run(cmd, **kw):
@@ -166,9 +171,25 @@ class Checker:
 
     def check_mua(self, b):
         src = self.file(b, "mua")
-        p = run([self.a.muasm, src, "-o", src[:-4] + ".mu"])
+        img = src[:-4] + ".mu"
+        p = run([self.a.muasm, src, "-o", img])
         if p.returncode != 0:
             return "muasm failed:\n" + p.stderr
+        # docs/match-unit-isa.md: `muasm | mudis | muasm` is byte-identical.
+        mudis = os.path.join(os.path.dirname(shutil.which(self.a.muasm) or self.a.muasm), "mudis")
+        p = run([mudis, img])
+        if p.returncode != 0:
+            return "mudis failed:\n" + p.stderr
+        dis = src[:-4] + ".dis.mua"
+        with open(dis, "w") as f:
+            f.write(p.stdout)
+        p = run([self.a.muasm, dis, "-o", dis[:-4] + ".mu"])
+        if p.returncode != 0:
+            return "muasm failed on mudis' output:\n" + p.stderr
+        with open(img, "rb") as f1, open(dis[:-4] + ".mu", "rb") as f2:
+            if f1.read() != f2.read():
+                return "muasm | mudis | muasm is not byte-identical"
+        self.detail = "mua,round-trip"
         return None
 
     def check_json(self, b):
@@ -209,7 +230,7 @@ def main():
     ap.add_argument("--work", help="scratch directory (required to check)")
     ap.add_argument("--list", action="store_true", help="only list the blocks")
     ap.add_argument("--extract", metavar="NAME",
-                    help="print the npl block whose first line is `// NAME`")
+                    help="print the block whose info string has file=NAME")
     ap.add_argument("files", nargs="+", help="Markdown files or globs under --root")
     a = ap.parse_args()
     paths = []
@@ -222,10 +243,10 @@ def main():
     if a.extract:
         for path in paths:
             for b in blocks(path, path):
-                if b.tag == "npl" and b.text.split("\n")[0].strip() == "// " + a.extract:
+                if b.attrs.get("file") == a.extract:
                     sys.stdout.write(b.text)
                     return 0
-        print("error: no npl block starts with // %s" % a.extract, file=sys.stderr)
+        print("error: no block has file=%s" % a.extract, file=sys.stderr)
         return 1
     if not a.work:
         print("error: --work is required")
