@@ -10,8 +10,9 @@ names the block for --extract, which tests use to run the docs' examples.
                 must compile with the C compiler given (-Wall -Werror); if it
                 declares a match program, npcc --target=ucode must compile it.
   npl-error     a complete NPL file npcc must reject (exit 1, no crash). Each
-                line that ends in `// error: MESSAGE` must get an error at that
-                line whose message contains MESSAGE, and every error must be
+                line that ends in `// error: MESSAGE` (or `// note: MESSAGE`)
+                must get an error (a note) at that line whose message contains
+                MESSAGE, and every error and note in the block must be
                 announced that way. Compiled with --target=c -S when it
                 declares a graph, else --target=mlir.
   npl-fragment  part of a program (statements, an expression): not compiled.
@@ -36,8 +37,8 @@ import sys
 
 TAGS = ("npl", "npl-error", "npl-fragment", "mua", "json", "sh", "text")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-DIAG = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
-EXPECT = re.compile(r"//\s*error:\s*(.*?)\s*$")
+DIAG = re.compile(r"^(.*?):(\d+):(\d+): (error|note): (.*)$")
+EXPECT = re.compile(r"//\s*(error|note):\s*(.*?)\s*$")
 GRAPH = re.compile(r"^\s*graph\s+[A-Za-z_]\w*\s*\(", re.M)
 MATCH = re.compile(r"^\s*match\s+[A-Za-z_]\w*\s*\(", re.M)
 
@@ -140,8 +141,8 @@ class Checker:
         for k, line in enumerate(b.text.split("\n"), 1):
             m = EXPECT.search(line)
             if m:
-                expected[k] = m.group(1)
-        if not expected:
+                expected[k] = (m.group(1), m.group(2))
+        if not any(kind == "error" for kind, _ in expected.values()):
             return "an npl-error block needs a `// error: MESSAGE` comment at the error"
         if GRAPH.search(b.text):
             p = self.npcc(src, "--target=c", "-S", "-o", os.devnull)
@@ -155,15 +156,15 @@ class Checker:
         for line in p.stderr.split("\n"):
             m = DIAG.match(line)
             if m and os.path.basename(m.group(1)) == os.path.basename(src):
-                got.setdefault(int(m.group(2)), []).append(m.group(4))
+                got.setdefault(int(m.group(2)), []).append((m.group(4), m.group(5)))
         problems = []
-        for k, msg in sorted(expected.items()):
-            if not any(msg in g for g in got.get(k, [])):
-                problems.append("line %d: expected error containing '%s', got %s"
-                                % (k, msg, got.get(k, "none")))
+        for k, (kind, msg) in sorted(expected.items()):
+            if not any(gk == kind and msg in g for gk, g in got.get(k, [])):
+                problems.append("line %d: expected %s containing '%s', got %s"
+                                % (k, kind, msg, [g for _, g in got.get(k, [])] or "none"))
         for k, msgs in sorted(got.items()):
             if k not in expected:
-                problems.append("line %d: unexpected error '%s'" % (k, msgs[0]))
+                problems.append("line %d: unexpected %s '%s'" % (k, msgs[0][0], msgs[0][1]))
         if problems:
             return "\n".join(problems) + "\nnpcc said:\n" + p.stderr
         self.detail = "error"
