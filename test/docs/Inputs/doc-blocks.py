@@ -2,19 +2,22 @@
 """Checks the fenced code blocks of Markdown documentation against the tools.
 
 Every fence must carry a tag (the info string's first word) from TAGS, so
-an NPL example cannot slip in unchecked:
+an NPL example cannot slip in unchecked. A `file=NAME` word after the tag
+names the block for --extract, which tests use to run the docs' examples.
 
   npl           a complete NPL file. npcc --target=mlir must accept it; if it
                 declares a graph, npcc --target=c -S must compile it and the C
                 must compile with the C compiler given (-Wall -Werror); if it
                 declares a match program, npcc --target=ucode must compile it.
   npl-error     a complete NPL file npcc must reject (exit 1, no crash). Each
-                line that ends in `// error: MESSAGE` must get an error at that
-                line whose message contains MESSAGE, and every error must be
+                line that ends in `// error: MESSAGE` (or `// note: MESSAGE`)
+                must get an error (a note) at that line whose message contains
+                MESSAGE, and every error and note in the block must be
                 announced that way. Compiled with --target=c -S when it
                 declares a graph, else --target=mlir.
   npl-fragment  part of a program (statements, an expression): not compiled.
-  mua           match-unit assembly: muasm must assemble it.
+  mua           match-unit assembly: muasm must assemble it, and mudis' text
+                of the image must assemble to the same bytes.
   json          must parse as JSON.
   sh            commands: every `build/bin/TOOL` named must be a built tool.
   text          output, diagrams: not checked.
@@ -34,15 +37,16 @@ import sys
 
 TAGS = ("npl", "npl-error", "npl-fragment", "mua", "json", "sh", "text")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
-DIAG = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
-EXPECT = re.compile(r"//\s*error:\s*(.*?)\s*$")
+DIAG = re.compile(r"^(.*?):(\d+):(\d+): (error|note): (.*)$")
+EXPECT = re.compile(r"//\s*(error|note):\s*(.*?)\s*$")
 GRAPH = re.compile(r"^\s*graph\s+[A-Za-z_]\w*\s*\(", re.M)
 MATCH = re.compile(r"^\s*match\s+[A-Za-z_]\w*\s*\(", re.M)
 
 
 class Block:
-    def __init__(self, path, line, tag, text):
+    def __init__(self, path, line, tag, text, attrs=None):
         self.path, self.line, self.tag, self.text = path, line, tag, text
+        self.attrs = attrs or {}
 
     def where(self):
         return "%s:%d" % (self.path, self.line)
@@ -73,8 +77,10 @@ def blocks(path, display):
             yield Block(display, start, None, "unterminated fence")
             return
         i += 1
-        tag = info.split()[0] if info else ""
-        yield Block(display, start, tag, "\n".join(body) + "\n")
+        words = info.split()
+        tag = words[0] if words else ""
+        attrs = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+        yield Block(display, start, tag, "\n".join(body) + "\n", attrs)
 
 
 def run(cmd, **kw):
@@ -135,8 +141,8 @@ class Checker:
         for k, line in enumerate(b.text.split("\n"), 1):
             m = EXPECT.search(line)
             if m:
-                expected[k] = m.group(1)
-        if not expected:
+                expected[k] = (m.group(1), m.group(2))
+        if not any(kind == "error" for kind, _ in expected.values()):
             return "an npl-error block needs a `// error: MESSAGE` comment at the error"
         if GRAPH.search(b.text):
             p = self.npcc(src, "--target=c", "-S", "-o", os.devnull)
@@ -150,15 +156,15 @@ class Checker:
         for line in p.stderr.split("\n"):
             m = DIAG.match(line)
             if m and os.path.basename(m.group(1)) == os.path.basename(src):
-                got.setdefault(int(m.group(2)), []).append(m.group(4))
+                got.setdefault(int(m.group(2)), []).append((m.group(4), m.group(5)))
         problems = []
-        for k, msg in sorted(expected.items()):
-            if not any(msg in g for g in got.get(k, [])):
-                problems.append("line %d: expected error containing '%s', got %s"
-                                % (k, msg, got.get(k, "none")))
+        for k, (kind, msg) in sorted(expected.items()):
+            if not any(gk == kind and msg in g for gk, g in got.get(k, [])):
+                problems.append("line %d: expected %s containing '%s', got %s"
+                                % (k, kind, msg, [g for _, g in got.get(k, [])] or "none"))
         for k, msgs in sorted(got.items()):
             if k not in expected:
-                problems.append("line %d: unexpected error '%s'" % (k, msgs[0]))
+                problems.append("line %d: unexpected %s '%s'" % (k, msgs[0][0], msgs[0][1]))
         if problems:
             return "\n".join(problems) + "\nnpcc said:\n" + p.stderr
         self.detail = "error"
@@ -166,9 +172,25 @@ class Checker:
 
     def check_mua(self, b):
         src = self.file(b, "mua")
-        p = run([self.a.muasm, src, "-o", src[:-4] + ".mu"])
+        img = src[:-4] + ".mu"
+        p = run([self.a.muasm, src, "-o", img])
         if p.returncode != 0:
             return "muasm failed:\n" + p.stderr
+        # docs/match-unit-isa.md: `muasm | mudis | muasm` is byte-identical.
+        mudis = os.path.join(os.path.dirname(shutil.which(self.a.muasm) or self.a.muasm), "mudis")
+        p = run([mudis, img])
+        if p.returncode != 0:
+            return "mudis failed:\n" + p.stderr
+        dis = src[:-4] + ".dis.mua"
+        with open(dis, "w") as f:
+            f.write(p.stdout)
+        p = run([self.a.muasm, dis, "-o", dis[:-4] + ".mu"])
+        if p.returncode != 0:
+            return "muasm failed on mudis' output:\n" + p.stderr
+        with open(img, "rb") as f1, open(dis[:-4] + ".mu", "rb") as f2:
+            if f1.read() != f2.read():
+                return "muasm | mudis | muasm is not byte-identical"
+        self.detail = "mua,round-trip"
         return None
 
     def check_json(self, b):
@@ -209,7 +231,7 @@ def main():
     ap.add_argument("--work", help="scratch directory (required to check)")
     ap.add_argument("--list", action="store_true", help="only list the blocks")
     ap.add_argument("--extract", metavar="NAME",
-                    help="print the npl block whose first line is `// NAME`")
+                    help="print the block whose info string has file=NAME")
     ap.add_argument("files", nargs="+", help="Markdown files or globs under --root")
     a = ap.parse_args()
     paths = []
@@ -222,10 +244,10 @@ def main():
     if a.extract:
         for path in paths:
             for b in blocks(path, path):
-                if b.tag == "npl" and b.text.split("\n")[0].strip() == "// " + a.extract:
+                if b.attrs.get("file") == a.extract:
                     sys.stdout.write(b.text)
                     return 0
-        print("error: no npl block starts with // %s" % a.extract, file=sys.stderr)
+        print("error: no block has file=%s" % a.extract, file=sys.stderr)
         return 1
     if not a.work:
         print("error: --work is required")
