@@ -220,6 +220,17 @@ class Checker:
         return fn(b) if fn else None
 
 
+def all_markdown(root):
+    """Every Markdown file of the source tree: not build trees, hidden
+    directories or test Inputs (which hold deliberately broken examples)."""
+    found = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith((".", "build"))
+                         and x != "Inputs")
+        found += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--npcc", default="npcc")
@@ -232,10 +243,11 @@ def main():
     ap.add_argument("--list", action="store_true", help="only list the blocks")
     ap.add_argument("--extract", metavar="NAME",
                     help="print the block whose info string has file=NAME")
-    ap.add_argument("files", nargs="+", help="Markdown files or globs under --root")
+    ap.add_argument("files", nargs="+",
+                    help="Markdown files or globs under --root; ALL for every one")
     a = ap.parse_args()
-    paths = []
-    for pat in a.files:
+    paths = all_markdown(a.root) if a.files == ["ALL"] else []
+    for pat in (a.files if a.files != ["ALL"] else []):
         found = sorted(glob.glob(os.path.join(a.root, pat)))
         if not found:
             print("error: no file matches %s" % pat)
@@ -249,6 +261,11 @@ def main():
                     return 0
         print("error: no block has file=%s" % a.extract, file=sys.stderr)
         return 1
+    if a.list:
+        for path in paths:
+            for b in blocks(path, os.path.relpath(path, a.root)):
+                print("%s %s" % (b.where(), b.tag))
+        return 0
     if not a.work:
         print("error: --work is required")
         return 1
@@ -265,9 +282,6 @@ def main():
     for path in paths:
         display = os.path.relpath(path, a.root)
         for b in blocks(path, display):
-            if a.list:
-                print("%s %s" % (b.where(), b.tag))
-                continue
             err = ck.check(b)
             if err:
                 failed += 1
@@ -275,8 +289,7 @@ def main():
             else:
                 passed += 1
                 print("ok %s [%s]" % (b.where(), ck.detail))
-    if not a.list:
-        print("%d blocks ok, %d failed" % (passed, failed))
+    print("%d blocks ok, %d failed" % (passed, failed))
     return 1 if failed else 0
 
 
