@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/Limits.h"
 #include "compiler/frontend/MLIRGen.h"
 #include "compiler/frontend/Sema.h"
 #include "compiler/pipelines/Pipelines.h"
@@ -43,7 +45,8 @@ namespace {
 enum class Target { AST, MLIR, C, HLS, UCode, Interp };
 
 cl::OptionCategory category("npcc options");
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .np file>"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input .np file, or - for stdin>"),
                                cl::Required, cl::cat(category));
 cl::opt<Target> target(
     "target", cl::desc("Stage to produce"), cl::init(Target::C),
@@ -95,7 +98,31 @@ cl::opt<bool> flatten("flatten",
                       cl::desc("With --target=mlir, inline compound elements "
                                "(np-flatten-graph)"),
                       cl::cat(category));
+cl::opt<unsigned> errorLimit(
+    "ferror-limit",
+    cl::desc("Stop reporting after N errors (default 20; 0: no limit)"),
+    cl::value_desc("N"), cl::init(limits::kDefaultErrorLimit),
+    cl::cat(category));
 } // namespace
+
+/// Counts errors and swallows those past -ferror-limit (with their notes),
+/// saying once that it stopped, as clang does. Registered after the
+/// printing handler, so it sees every diagnostic first.
+static void installErrorLimit(mlir::MLIRContext &ctx) {
+  ctx.getDiagEngine().registerHandler(
+      [count = 0u, stopped = false](mlir::Diagnostic &d) mutable {
+        if (stopped)
+          return mlir::success();
+        if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+          return mlir::failure(); // printed by the next handler
+        if (errorLimit == 0 || ++count <= errorLimit)
+          return mlir::failure();
+        stopped = true;
+        llvm::errs() << "npcc: error: too many errors emitted, stopping now "
+                        "[-ferror-limit=]\n";
+        return mlir::success();
+      });
+}
 
 static cl::opt<std::string>
     ccFlags("cc-flags",
@@ -278,6 +305,8 @@ int main(int argc, char **argv) {
       opt->setHiddenFlag(cl::NotHidden);
       opt->addCategory(category);
     }
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { os << versionText("npcc"); });
   cl::ParseCommandLineOptions(
       argc, argv,
       "npcc: compiles NPL network-processing programs\n\n"
@@ -295,6 +324,7 @@ int main(int argc, char **argv) {
   ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  installErrorLimit(ctx);
 
   if (target == Target::HLS) {
     llvm::errs() << "npcc: --target=hls is not implemented yet\n";
