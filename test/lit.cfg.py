@@ -42,3 +42,7 @@ config.substitutions.append(("%cxx", config.cxx_compiler + " -std=c++17 -Wall -W
 config.substitutions.append(("%nprt_include", os.path.join(config.npcc_src_root, "runtime", "include")))
 # FileCheck is FileCheck-19 on Debian; tests write plain FileCheck.
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))
+# valgrind checks the compiler's own memory use on a C compile.
+import shutil
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
