@@ -18,8 +18,31 @@ config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%src", config.npcc_src_root))
 config.substitutions.append(("%lib", os.path.join(config.npcc_src_root, "lib")))
 config.substitutions.append(("%examples", os.path.join(config.npcc_src_root, "examples")))
-config.substitutions.append(("%cc", config.c_compiler + " -std=c11 -Wall -Werror"))
+# Sanitizer builds (make check-asan): npcc builds every program with the
+# flags libnprt was built with (NPCC_CFLAGS), and C compiled by a test
+# directly gets them too. A sanitizer report aborts the process, so that
+# `not` and exit status checks see a crash, never an ordinary error exit
+# (run-checks.sh sets the same defaults for the GoogleTest units).
+cflags = getattr(config, "npcc_test_cflags", "")
+if cflags:
+    config.environment["NPCC_CFLAGS"] = cflags
+    config.available_features.add("sanitizer")
+sanitizer_defaults = {
+    "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:abort_on_error=1",
+}
+for var, default in sanitizer_defaults.items():
+    config.environment[var] = os.environ.get(var, default)
+if "LSAN_OPTIONS" in os.environ:
+    config.environment["LSAN_OPTIONS"] = os.environ["LSAN_OPTIONS"]
+
+config.substitutions.append(("%cc", " ".join(
+    [config.c_compiler, "-std=c11 -Wall -Werror", cflags]).strip()))
 config.substitutions.append(("%cxx", config.cxx_compiler + " -std=c++17 -Wall -Werror"))
 config.substitutions.append(("%nprt_include", os.path.join(config.npcc_src_root, "runtime", "include")))
 # FileCheck is FileCheck-19 on Debian; tests write plain FileCheck.
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))
+# valgrind checks the compiler's own memory use on a C compile.
+import shutil
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")

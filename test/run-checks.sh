@@ -1,30 +1,47 @@
 #!/usr/bin/env bash
 # Runs the GoogleTest units, then the lit suite, and closes with one
-# "N passed, N failed" line covering both.
+# "N passed, N failed" line covering both. A unit binary or lit that
+# crashes, or leaves no complete report, counts as a failure.
 set -uo pipefail
 build="$1"
 testbin="$2"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 lit=/usr/lib/llvm-19/build/utils/lit/lit.py
 
-gtest_xml="$testbin/unit-results.xml"
-"$build/bin/nprt-unittests" --gtest_brief=1 --gtest_output="xml:$gtest_xml"
-gtest_rc=$?
-g_total=$(grep -o 'tests="[0-9]*"' "$gtest_xml" | head -1 | grep -o '[0-9]*')
-g_fail=$(grep -o 'failures="[0-9]*"' "$gtest_xml" | head -1 | grep -o '[0-9]*')
-g_off=$(grep -o 'disabled="[0-9]*"' "$gtest_xml" | head -1 | grep -o '[0-9]*')
-g_total=$((g_total - ${g_off:-0}))
-echo "GoogleTest: $((g_total - g_fail)) passed, $g_fail failed"
+# Sanitizer builds: a report aborts the process, so that `not` and the exit
+# status checks see a crash, never an ordinary error exit. The lit suite
+# sets the same defaults (lit.cfg.py).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1}"
+
+g_pass=0 g_fail=0 g_ok=1
+for bin in "$build/bin/nprt-unittests"; do
+  out="$(bash "$here/run-gtest.sh" "$bin" "$testbin/$(basename "$bin")-results.xml")" || g_ok=0
+  echo "$out"
+  read -r p f < <(echo "$out" | tail -1 | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/')
+  g_pass=$((g_pass + p)) g_fail=$((g_fail + f))
+done
+echo "GoogleTest: $g_pass passed, $g_fail failed"
 
 lit_json="$testbin/lit-results.json"
+rm -f "$lit_json"
 python3 "$lit" -sv --order=lexical -o "$lit_json" "$testbin"
 lit_rc=$?
 read -r l_pass l_fail < <(python3 - "$lit_json" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))["tests"]
+try:
+    r = json.load(open(sys.argv[1]))["tests"]
+except (OSError, ValueError, KeyError):
+    print(0, 1)  # lit itself failed before writing its report
+    sys.exit()
 ok = {"PASS", "XFAIL", "UNSUPPORTED"}
 print(sum(t["code"] in ok for t in r), sum(t["code"] not in ok for t in r))
 PY
 )
+if [ "$lit_rc" -ne 0 ] && [ "$l_fail" -eq 0 ]; then
+  echo "lit: exited with status $lit_rc"
+  l_fail=1
+fi
 echo "lit: $l_pass passed, $l_fail failed"
-echo "check-npcc: $((g_total - g_fail + l_pass)) passed, $((g_fail + l_fail)) failed"
-[ "$gtest_rc" -eq 0 ] && [ "$lit_rc" -eq 0 ]
+echo "check-npcc: $((g_pass + l_pass)) passed, $((g_fail + l_fail)) failed"
+[ "$g_ok" -eq 1 ] && [ "$lit_rc" -eq 0 ]

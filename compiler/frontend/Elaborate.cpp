@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/frontend/Limits.h"
 #include "compiler/frontend/MLIRGen.h"
 #include "compiler/frontend/MLIRGenImpl.h"
 
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace npcc;
@@ -329,6 +331,9 @@ private:
   std::map<std::string, ElementSpec> elementSpecs;   // symbol -> spec
   std::map<std::string, GraphPorts> graphPorts;      // symbol -> ports
   llvm::StringMap<unsigned> symbolCounts;
+  // Graph keys being elaborated, innermost last: a graph that instantiates
+  // itself (directly or through others) would never finish.
+  std::vector<std::string> graphStack;
 
   std::string freshSymbol(const std::string &base) {
     unsigned n = symbolCounts[base]++;
@@ -435,7 +440,21 @@ std::string Elaborator::instantiate(const InstanceDecl &inst,
   std::string key = g->name + "(";
   for (const Param &p : g->params)
     key += env[p.name].key() + ",";
-  return elaborateGraph(*g, std::move(env), key + ")");
+  key += ")";
+  if (llvm::is_contained(graphStack, key)) {
+    sema.errorWithNote(inst.loc, "graph '" + g->name + "' instantiates itself",
+                       g->loc, "graph declared here");
+    return "";
+  }
+  if (graphStack.size() >= limits::kMaxGraphDepth) {
+    sema.errorWithNote(inst.loc,
+                       "graphs nested too deeply: more than " +
+                           std::to_string(limits::kMaxGraphDepth) +
+                           " levels of graphs instantiating graphs",
+                       g->loc, "graph '" + g->name + "' declared here");
+    return "";
+  }
+  return elaborateGraph(*g, std::move(env), key);
 }
 
 std::string Elaborator::specializeElement(const ElementDecl &e, Env env,
@@ -459,6 +478,13 @@ std::string Elaborator::specializeElement(const ElementDecl &e, Env env,
     }
     auto n = ce.eval(*p.arraySize, "port array size");
     if (!n) {
+      ok = false;
+      continue;
+    }
+    if (n->i > limits::kMaxPortArraySize) {
+      sema.error(p.arraySize->loc)
+          << "port array '" << p.name << "' has " << n->i << " ports; at most "
+          << limits::kMaxPortArraySize << " are allowed";
       ok = false;
       continue;
     }
@@ -573,6 +599,17 @@ struct ConnectionChecker {
 
   void connect(const Endpoint &from, const Endpoint &to, bool lossy,
                int64_t depth, const Loc &loc) {
+    // `p -> p`: one endpoint as both source and destination. A feedback
+    // loop through one element names its two ports (`p.o -> p.i`).
+    if (from.inst == to.inst && from.port == to.port && !from.index &&
+        !to.index) {
+      std::string text =
+          from.port.empty() ? from.inst : from.inst + "." + from.port;
+      sema.error(to.loc) << "'" << text
+                         << "' is connected to itself; a feedback loop "
+                            "names an output and an input ('p.o -> p.i')";
+      return;
+    }
     auto s = resolve(from, true);
     auto d = resolve(to, false);
     if (!s || !d)
@@ -637,6 +674,8 @@ std::string Elaborator::elaborateGraph(const GraphDecl &g, Env env,
   std::string sym = freshSymbol(g.name);
   graphSymbols[key] = sym;
   unsigned errorsBefore = sema.errorCount();
+  graphStack.push_back(key);
+  auto popKey = llvm::make_scope_exit([&] { graphStack.pop_back(); });
 
   mlir::OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/Limits.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/frontend/Sema.h"
 
@@ -16,6 +17,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <cstdio>
 #include <cstring>
 #include <functional>
 
@@ -45,6 +47,65 @@ static bool checkText(mlir::MLIRContext *ctx, const std::string &name,
   return false;
 }
 
+/// Reads a source file: a regular file, or standard input for "-", of at
+/// most limits::kMaxInputBytes. Devices, FIFOs and directories are refused
+/// before anything is read (`npcc /dev/zero` would never end).
+static std::unique_ptr<llvm::MemoryBuffer> readSource(const std::string &file,
+                                                      std::string &error) {
+  const uint64_t max = limits::kMaxInputBytes;
+  auto tooBig = [&] {
+    error = "file is larger than " + std::to_string(max >> 20) +
+            " MiB, the limit for one source file";
+  };
+  if (file == "-") {
+    // Read in chunks and stop one byte past the limit.
+    std::string text;
+    char chunk[65536];
+    while (text.size() <= max) {
+      size_t n = std::fread(chunk, 1, sizeof chunk, stdin);
+      text.append(chunk, n);
+      if (n < sizeof chunk) {
+        if (std::ferror(stdin)) {
+          error = "cannot read standard input";
+          return nullptr;
+        }
+        break;
+      }
+    }
+    if (text.size() > max) {
+      tooBig();
+      return nullptr;
+    }
+    return llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>");
+  }
+  llvm::sys::fs::file_status st;
+  if (std::error_code ec = llvm::sys::fs::status(file, st)) {
+    error = ec.message();
+    return nullptr;
+  }
+  if (st.type() != llvm::sys::fs::file_type::regular_file) {
+    error = st.type() == llvm::sys::fs::file_type::directory_file
+                ? "is a directory"
+                : "not a regular file (npcc reads regular files, or '-' for "
+                  "standard input)";
+    return nullptr;
+  }
+  if (st.getSize() > max) {
+    tooBig();
+    return nullptr;
+  }
+  auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+  if (!buf) {
+    error = buf.getError().message();
+    return nullptr;
+  }
+  if ((*buf)->getBufferSize() > max) { // it grew meanwhile
+    tooBig();
+    return nullptr;
+  }
+  return std::move(*buf);
+}
+
 const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
                                      llvm::StringRef path,
                                      llvm::ArrayRef<std::string> searchDirs,
@@ -56,26 +117,27 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
   std::function<void(const std::string &, const ast::Loc *)> load =
       [&](const std::string &file, const ast::Loc *from) {
         llvm::SmallString<256> real;
-        if (llvm::sys::fs::real_path(file, real))
+        if (file == "-" || llvm::sys::fs::real_path(file, real))
           real = file;
         if (!loaded.insert(real).second)
           return;
-        auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+        std::string error;
+        std::unique_ptr<llvm::MemoryBuffer> buf = readSource(file, error);
         if (!buf) {
           if (from)
             mlir::emitError(toLoc(ctx, *from))
-                << "cannot open '" << file << "': " << buf.getError().message();
+                << "cannot open '" << file << "': " << error;
           else
             mlir::emitError(mlir::UnknownLoc::get(ctx))
-                << "cannot open '" << file << "': " << buf.getError().message();
+                << "cannot open '" << file << "': " << error;
           ok = false;
           return;
         }
-        names.push_back(file);
+        names.push_back(file == "-" && !from ? "<stdin>" : file);
         const std::string *name = &names.back();
         if (!mainName)
           mainName = name;
-        llvm::StringRef text = (*buf)->getBuffer();
+        llvm::StringRef text = buf->getBuffer();
         if (!checkText(ctx, *name, text)) {
           ok = false;
           return;
@@ -94,7 +156,8 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
           return;
         }
         for (const ast::ImportDecl &imp : m.imports) {
-          llvm::SmallString<256> candidate(llvm::sys::path::parent_path(file));
+          llvm::SmallString<256> candidate(
+              file == "-" ? "" : llvm::sys::path::parent_path(file));
           llvm::sys::path::append(candidate, imp.path);
           std::string found;
           if (llvm::sys::fs::exists(candidate))

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/Parser.h"
+#include "compiler/frontend/Limits.h"
 
 #include "NPLLexer.h"
 #include "NPLParser.h"
@@ -47,10 +48,56 @@ private:
   const std::string &file;
 };
 
+static const char *const kTooDeep =
+    "nested too deeply: expressions and blocks nest at most 256 levels";
+static_assert(limits::kMaxNestingDepth == 256, "update kTooDeep");
+
+/// The generated parser with a bound on its recursion: ANTLR parses nested
+/// expressions and blocks by recursive descent, so ten thousand `(` or `-`
+/// would overflow the stack. Each nesting level costs at most three rule
+/// invocations (expr -> primary -> expr, stmt -> block -> stmt), so the
+/// bound below is reached only by input the AST builder would refuse.
+class GuardedParser : public P {
+public:
+  GuardedParser(antlr4::TokenStream *tokens, mlir::MLIRContext *ctx,
+                const std::string &file)
+      : P(tokens), ctx(ctx), fileName(file) {}
+
+  void enterRule(antlr4::ParserRuleContext *localctx, size_t state,
+                 size_t ruleIndex) override {
+    check(localctx);
+    P::enterRule(localctx, state, ruleIndex);
+  }
+  void enterRecursionRule(antlr4::ParserRuleContext *localctx, size_t state,
+                          size_t ruleIndex, int precedence) override {
+    check(localctx);
+    P::enterRecursionRule(localctx, state, ruleIndex, precedence);
+  }
+
+private:
+  void check(antlr4::ParserRuleContext *localctx) {
+    // The parent chain is the chain of rule invocations (left-recursive
+    // operator chains hang below it, not above).
+    size_t depth = 0;
+    for (antlr4::tree::ParseTree *c = localctx; c; c = c->parent)
+      if (++depth > kMaxRuleDepth) {
+        antlr4::Token *t = getCurrentToken();
+        mlir::emitError(mlir::FileLineColLoc::get(
+            ctx, fileName, t->getLine(), t->getCharPositionInLine() + 1))
+            << kTooDeep;
+        throw StopParsing();
+      }
+  }
+  static constexpr size_t kMaxRuleDepth = 3 * limits::kMaxNestingDepth + 16;
+  mlir::MLIRContext *ctx;
+  const std::string &fileName;
+};
+
 /// Walks the parse tree and builds AST nodes.
 class Builder {
 public:
-  Builder(const std::string *file) : file(file) {}
+  Builder(mlir::MLIRContext *ctx, const std::string *file)
+      : ctx(ctx), file(file) {}
 
   Loc loc(antlr4::ParserRuleContext *c) {
     return {file, (unsigned)c->getStart()->getLine(),
@@ -95,7 +142,26 @@ public:
   }
 
 private:
+  mlir::MLIRContext *ctx;
   const std::string *file;
+  unsigned depth = 0;
+
+  /// Counts one level of nesting for the lifetime of the object; reports
+  /// and stops when the limit is passed, so that every recursive pass over
+  /// the AST (Sema, elaboration, MLIRGen, the AST printer, destructors) is
+  /// bounded by limits::kMaxNestingDepth.
+  struct Nest {
+    Builder &b;
+    Nest(Builder &b, const Loc &l) : b(b) {
+      if (++b.depth > limits::kMaxNestingDepth) {
+        mlir::emitError(
+            mlir::FileLineColLoc::get(b.ctx, *l.file, l.line, l.col))
+            << kTooDeep;
+        throw StopParsing();
+      }
+    }
+    ~Nest() { --b.depth; }
+  };
 
   static std::string unquote(const std::string &s) {
     std::string out;
@@ -246,6 +312,7 @@ private:
   }
 
   Block block(P::BlockContext *c) {
+    Nest n(*this, loc(c));
     Block b;
     for (auto *s : c->stmt())
       b.push_back(stmt(s));
@@ -260,6 +327,7 @@ private:
   }
 
   StmtPtr ifStmt(P::IfStmtContext *c) {
+    Nest n(*this, loc(c));
     auto s = make(Stmt::If, c);
     s->cond = expr(c->expr());
     s->body = block(c->block(0));
@@ -424,6 +492,12 @@ private:
     if (auto *p = dynamic_cast<P::StrLitContext *>(c)) {
       auto e = make(Expr::StrLit, l);
       e->text = unquote(p->STRING()->getText());
+      if (e->text.size() > limits::kMaxStringBytes) {
+        mlir::emitError(mlir::FileLineColLoc::get(ctx, *l.file, l.line, l.col))
+            << "string literal of " << e->text.size() << " bytes; at most "
+            << limits::kMaxStringBytes << " are allowed";
+        throw StopParsing();
+      }
       return e;
     }
     if (auto *p = dynamic_cast<P::HeaderViewContext *>(c)) {
@@ -463,6 +537,7 @@ private:
 
   ExprPtr expr(P::ExprContext *c) {
     Loc l = loc(c);
+    Nest n(*this, l);
     if (auto *p = dynamic_cast<P::PrimaryExprContext *>(c))
       return primary(p->primary());
     if (auto *p = dynamic_cast<P::FieldExprContext *>(c)) {
@@ -520,11 +595,11 @@ bool npcc::parseNPL(mlir::MLIRContext *ctx, const std::string *file,
     lexer.removeErrorListeners();
     lexer.addErrorListener(&listener);
     antlr4::CommonTokenStream tokens(&lexer);
-    P parser(&tokens);
+    GuardedParser parser(&tokens, ctx, *file);
     parser.removeErrorListeners();
     parser.addErrorListener(&listener);
     P::FileContext *tree = parser.file();
-    Builder(file).file_(tree, out);
+    Builder(ctx, file).file_(tree, out);
     return true;
   } catch (StopParsing &) {
     return false;

@@ -535,9 +535,8 @@ bool Sema::coerce(Expr &e, const Ty &to) {
     uint64_t mag = neg ? e.args[0]->value : e.value;
     bool fits;
     if (e.kind == Expr::IntLit || neg) {
-      if (neg)
-        fits =
-            to.isSigned && (to.width == 64 || mag <= (1ull << (to.width - 1)));
+      if (neg) // -2^(w-1) is the smallest; for i64 that is -2^63
+        fits = to.isSigned && mag <= (1ull << (to.width - 1));
       else if (to.isSigned)
         fits =
             to.width == 64 ? mag <= INT64_MAX : mag < (1ull << (to.width - 1));
@@ -549,12 +548,18 @@ bool Sema::coerce(Expr &e, const Ty &to) {
         return false;
       }
     }
-    // Give nested literal operands the target type too.
+    // Give nested literal operands the target type too, checking that each
+    // fits (`300 + 1` is not a u8). The literal under a unary minus was
+    // checked above with its sign.
     for (ExprPtr &a : e.args)
       if (a->ty.kind == Ty::IntLit &&
           !(e.kind == Expr::Binary && (e.text == "<<" || e.text == ">>") &&
-            a != e.args[0]))
-        a->ty = to;
+            a != e.args[0])) {
+        if (neg && a->kind == Expr::IntLit)
+          a->ty = to;
+        else if (!coerce(*a, to))
+          return false;
+      }
     e.ty = to;
     return true;
   }

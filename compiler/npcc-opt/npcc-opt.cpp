@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
@@ -27,6 +28,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -43,6 +45,8 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
 
+  llvm::cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { os << npcc::versionText("npcc-opt"); });
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "npcc optimizer driver\n", registry));
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "targets/ucode/UCodeEmitter.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
   npcc::ucode::registerUCodeTranslations();
@@ -37,6 +39,8 @@ int main(int argc, char **argv) {
                         mlir::scf::SCFDialect, mlir::memref::MemRefDialect,
                         mlir::func::FuncDialect, mlir::emitc::EmitCDialect>();
       });
+  llvm::cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { os << npcc::versionText("npcc-translate"); });
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "npcc translation tool"));
 }

@@ -3,18 +3,21 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Composes named pipelines and exposes every stage, like Toy's driver:
-// --target=ast|mlir|c|hls|ucode. With --target=c and no -S, the emitted C
-// is compiled with the system C compiler and linked against libnprt.
+// --target=ast|mlir|c|hls|ucode|interp. With --target=c and no -S, the emitted
+// C is compiled with the system C compiler and linked against libnprt.
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/Limits.h"
 #include "compiler/frontend/MLIRGen.h"
 #include "compiler/frontend/Sema.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/UCode/IR/UCodeOps.h"
+#include "targets/interp/MatchRun.h"
 #include "targets/ucode/UCodeEmitter.h"
 #include "targets/ucode/Validate/Validate.h"
 
@@ -40,10 +43,11 @@ using namespace npcc;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Target { AST, MLIR, C, HLS, UCode };
+enum class Target { AST, MLIR, C, HLS, UCode, Interp };
 
 cl::OptionCategory category("npcc options");
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .np file>"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input .np file, or - for stdin>"),
                                cl::Required, cl::cat(category));
 cl::opt<Target> target(
     "target", cl::desc("Stage to produce"), cl::init(Target::C),
@@ -53,7 +57,10 @@ cl::opt<Target> target(
                           "C11 for libnprt; an executable unless -S"),
                clEnumValN(Target::HLS, "hls", "HLS C++ (not implemented yet)"),
                clEnumValN(Target::UCode, "ucode",
-                          "match-unit microcode image (and a listing)")),
+                          "match-unit microcode image (and a listing)"),
+               clEnumValN(Target::Interp, "interp",
+                          "run the match program with the reference "
+                          "interpreter on --list and --headers")),
     cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
@@ -87,11 +94,58 @@ cl::opt<std::string> validateCex(
     cl::desc("With --validate, write a counterexample to PREFIX.headers and "
              "PREFIX.list (musim's input files)"),
     cl::value_desc("prefix"), cl::cat(category));
+cl::opt<std::string> listInput(
+    "list",
+    cl::desc("With --target=interp or --check-each-pass, the posted-receive "
+             "list (musim's list file format)"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> headersInput(
+    "headers",
+    cl::desc("With --target=interp or --check-each-pass, the message "
+             "headers (musim's header file format)"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> checkEachPass(
+    "check-each-pass",
+    cl::desc("With --target=ucode, run the match interpreter (musim once the "
+             "program is microcode) on --list and --headers after every "
+             "pass and name the first pass that changes an answer"),
+    cl::cat(category));
 cl::opt<bool> flatten("flatten",
                       cl::desc("With --target=mlir, inline compound elements "
                                "(np-flatten-graph)"),
                       cl::cat(category));
+cl::opt<unsigned> errorLimit(
+    "ferror-limit",
+    cl::desc("Stop reporting after N errors (default 20; 0: no limit)"),
+    cl::value_desc("N"), cl::init(limits::kDefaultErrorLimit),
+    cl::cat(category));
 } // namespace
+
+/// Counts errors and swallows those past -ferror-limit (with their notes),
+/// saying once that it stopped, as clang does. Registered after the
+/// printing handler, so it sees every diagnostic first.
+static void installErrorLimit(mlir::MLIRContext &ctx) {
+  ctx.getDiagEngine().registerHandler(
+      [count = 0u, stopped = false](mlir::Diagnostic &d) mutable {
+        if (stopped)
+          return mlir::success();
+        if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+          return mlir::failure(); // printed by the next handler
+        if (errorLimit == 0 || ++count <= errorLimit)
+          return mlir::failure();
+        stopped = true;
+        llvm::errs() << "npcc: error: too many errors emitted, stopping now "
+                        "[-ferror-limit=]\n";
+        return mlir::success();
+      });
+}
+
+static cl::opt<std::string>
+    ccFlags("cc-flags",
+            cl::desc("Flags appended to the C compiler command that builds "
+                     "the executable, after those of $NPCC_CFLAGS (e.g. "
+                     "--cc-flags='-g -fsanitize=address')"),
+            cl::value_desc("flags"), cl::cat(category));
 
 static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   const char *ccEnv = std::getenv("CC");
@@ -108,6 +162,16 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   llvm::SmallVector<llvm::StringRef> args = {
       *ccPath, "-std=c11", "-O2",    "-I", include,
       cFile,   lib,        "-lpcap", "-o", exe};
+  // Extra flags split as a shell would (quotes, backslashes), so that a
+  // sanitizer build can compile and link the program like libnprt.
+  llvm::BumpPtrAllocator alloc;
+  llvm::StringSaver saver(alloc);
+  llvm::SmallVector<const char *> extra;
+  if (const char *env = std::getenv("NPCC_CFLAGS"))
+    cl::TokenizeGNUCommandLine(env, saver, extra);
+  cl::TokenizeGNUCommandLine(ccFlags, saver, extra);
+  for (const char *flag : extra)
+    args.push_back(flag);
   std::string err;
   int rc =
       llvm::sys::ExecuteAndWait(*ccPath, args, std::nullopt, {}, 0, 0, &err);
@@ -119,11 +183,12 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   return 0;
 }
 
-/// --target=ucode: the match program of the file (or --top) as an image,
-/// with its listing next to it.
-static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
+/// The match program of the file (or --top); every other operation of the
+/// module is erased. Null after an error.
+static match::ProgramOp chooseMatchProgram(mlir::ModuleOp module,
+                                           const std::string &mainFile,
+                                           llvm::StringRef targetName) {
   mlir::MLIRContext *ctx = module.getContext();
-  // Keep only the chosen match program.
   std::vector<match::ProgramOp> programs(
       module.getOps<match::ProgramOp>().begin(),
       module.getOps<match::ProgramOp>().end());
@@ -134,16 +199,63 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
   if (!chosen) {
     auto d = mlir::emitError(mlir::FileLineColLoc::get(ctx, mainFile, 1, 1));
     if (programs.empty())
-      d << "no match program to compile for --target=ucode";
+      d << "no match program to compile for --target=" << targetName;
     else if (!topGraph.empty())
       d << "no match program named '" << topGraph << "'";
     else
       d << "several match programs; choose one with --top";
-    return 1;
+    return nullptr;
   }
   for (auto &op : llvm::make_early_inc_range(*module.getBody()))
     if (&op != chosen.getOperation())
       op.erase();
+  return chosen;
+}
+
+static bool readCases(interp::MatchCases &cases, llvm::StringRef what) {
+  if (listInput.empty() || headersInput.empty()) {
+    llvm::errs() << "npcc: error: " << what << " needs --list and --headers\n";
+    return false;
+  }
+  std::string error;
+  if (!interp::readMatchCases(listInput, headersInput, cases, error)) {
+    llvm::errs() << "npcc: error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// --target=interp: the answers of the match program for every header, by
+/// the reference interpreter, in musim's format without cycles.
+static int runInterp(mlir::ModuleOp module, const std::string &mainFile) {
+  match::ProgramOp program = chooseMatchProgram(module, mainFile, "interp");
+  interp::MatchCases cases;
+  if (!program || !readCases(cases, "--target=interp"))
+    return 1;
+  std::vector<match::ListDecision> decisions;
+  std::string error;
+  if (mlir::failed(interp::interpretCases(program, cases, decisions, error))) {
+    llvm::errs() << "npcc: error: " << error << "\n";
+    return 1;
+  }
+  std::string errorMessage;
+  auto out = mlir::openOutputFile(outputFile, &errorMessage);
+  if (!out) {
+    llvm::errs() << "npcc: error: " << errorMessage << "\n";
+    return 1;
+  }
+  interp::printDecisions(out->os(), decisions);
+  out->keep();
+  return 0;
+}
+
+/// --target=ucode: the match program of the file (or --top) as an image,
+/// with its listing next to it.
+static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
+  mlir::MLIRContext *ctx = module.getContext();
+  match::ProgramOp chosen = chooseMatchProgram(module, mainFile, "ucode");
+  if (!chosen)
+    return 1;
   // --validate checks the image against the program as the front end made it.
   mlir::OwningOpRef<match::ProgramOp> spec;
   if (validateUCode)
@@ -151,8 +263,18 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
   mlir::PassManager pm(ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
+  interp::PassCheck *check = nullptr;
+  if (checkEachPass) {
+    interp::MatchCases cases;
+    if (!readCases(cases, "--check-each-pass"))
+      return 1;
+    auto owned = std::make_unique<interp::PassCheck>(std::move(cases),
+                                                     chosen.getSymName());
+    check = owned.get();
+    pm.addInstrumentation(std::move(owned));
+  }
   buildUCodePipeline(pm);
-  if (mlir::failed(pm.run(module)))
+  if (mlir::failed(pm.run(module)) || (check && check->failed()))
     return 1;
   auto program = *module.getOps<ucode::ProgramOp>().begin();
   std::vector<uint8_t> image;
@@ -212,6 +334,8 @@ int main(int argc, char **argv) {
       opt->setHiddenFlag(cl::NotHidden);
       opt->addCategory(category);
     }
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { os << versionText("npcc"); });
   cl::ParseCommandLineOptions(
       argc, argv,
       "npcc: compiles NPL network-processing programs\n\n"
@@ -229,6 +353,7 @@ int main(int argc, char **argv) {
   ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  installErrorLimit(ctx);
 
   if (target == Target::HLS) {
     llvm::errs() << "npcc: --target=hls is not implemented yet\n";
@@ -290,6 +415,8 @@ int main(int argc, char **argv) {
 
   if (target == Target::UCode)
     return emitUCode(*ir, *mainFile);
+  if (target == Target::Interp)
+    return runInterp(*ir, *mainFile);
 
   // --target=c
   mlir::PassManager pm(&ctx);

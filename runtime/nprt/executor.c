@@ -20,6 +20,16 @@
  * The run ends when every instance terminated; when none can move and some
  * have not terminated, it is a deadlock.
  *
+ * Stopping (SIGINT/SIGTERM, or an output device that failed): input devices
+ * read as ended and instances without connected inputs end at their next
+ * iteration, so what is in flight drains through the graph and is written.
+ * A second signal abandons the drain (what is queued is counted as drops);
+ * a third one kills the process.
+ *
+ * Under AddressSanitizer every stack switch is announced with
+ * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber, else it
+ * takes an instance's stack for an overflow of the scheduler's.
+ *
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
 
@@ -30,13 +40,68 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#ifdef NPRT_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #define NPRT_STACK_BYTES (256u * 1024u)
+
+volatile sig_atomic_t nprt_stop_signal;
+static volatile sig_atomic_t nprt_signals_seen;
+
+/*--- Fiber annotations ---------------------------------------------------*/
+
+/* Leaving an instance's stack for the scheduler's. `fake` saves the
+ * instance's fake stack; NULL when the instance ends (ASan frees it). */
+static inline void nprt_fiber_leave_inst(nprt_exec *ex, void **fake) {
+#ifdef NPRT_ASAN
+  __sanitizer_start_switch_fiber(fake, ex->sched_stack, ex->sched_stack_bytes);
+#else
+  (void)ex;
+  (void)fake;
+#endif
+}
+
+/* Arrived on an instance's stack; learns the scheduler's stack bounds. */
+static inline void nprt_fiber_enter_inst(nprt_exec *ex, void *fake) {
+#ifdef NPRT_ASAN
+  __sanitizer_finish_switch_fiber(fake, &ex->sched_stack,
+                                  &ex->sched_stack_bytes);
+#else
+  (void)ex;
+  (void)fake;
+#endif
+}
+
+/* Leaving the scheduler's stack for instance `in`'s. */
+static inline void nprt_fiber_leave_sched(nprt_inst *in, void **fake) {
+#ifdef NPRT_ASAN
+  __sanitizer_start_switch_fiber(fake, in->uc.uc_stack.ss_sp,
+                                 in->uc.uc_stack.ss_size);
+#else
+  (void)in;
+  (void)fake;
+#endif
+}
+
+/* Back on the scheduler's stack. */
+static inline void nprt_fiber_enter_sched(void *fake) {
+#ifdef NPRT_ASAN
+  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#else
+  (void)fake;
+#endif
+}
 
 /*--- Context switching ---------------------------------------------------*/
 
 static void nprt_yield(nprt_inst *self) {
+  void *fake = NULL;
+  nprt_fiber_leave_inst(self->ex, &fake);
   if (_setjmp(self->jb) == 0)
     _longjmp(self->ex->sched_jb, 1);
+  nprt_fiber_enter_inst(self->ex, fake);
 }
 
 static void nprt_barrier(nprt_inst *self, uint32_t phase) {
@@ -54,7 +119,16 @@ static bool nprt_inputs_exhausted(nprt_inst *self) {
   return true;
 }
 
+/* True if some input port is connected (the instance is not a source). */
+static bool nprt_has_inputs(const nprt_inst *self) {
+  for (uint32_t i = 0; i < self->n_in; ++i)
+    if (self->in[i].ch)
+      return true;
+  return false;
+}
+
 static void nprt_inst_main(nprt_inst *self) {
+  nprt_fiber_enter_inst(self->ex, NULL);
   if (self->init)
     self->init(self);
   nprt_barrier(self, NPRT_PHASE_SIGNALS);
@@ -63,6 +137,8 @@ static void nprt_inst_main(nprt_inst *self) {
   nprt_barrier(self, NPRT_PHASE_RUN);
   uint32_t batch = 0;
   for (;;) {
+    if (nprt_exec_stopping(self->ex) && !nprt_has_inputs(self))
+      nprt_exec_terminate(self);
     if (self->open_inputs == 0 && self->n_in && self->iterations &&
         !self->used_device && nprt_inputs_exhausted(self))
       nprt_exec_terminate(self);
@@ -107,6 +183,12 @@ static int nprt_inst_prepare(nprt_inst *in) {
 }
 
 static void nprt_inst_release(nprt_inst *in) {
+#ifdef NPRT_ASAN
+  /* Frames abandoned on this stack leave poisoned shadow behind; a later
+   * mapping at the same address must not inherit it. */
+  if (in->stack)
+    __asan_unpoison_memory_region(in->stack, in->stack_bytes);
+#endif
   if (in->stack)
     munmap(in->stack, in->stack_bytes);
   in->stack = NULL;
@@ -115,6 +197,8 @@ static void nprt_inst_release(nprt_inst *in) {
 /* Runs `in` until it blocks, yields or terminates. */
 static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
   in->state = NPRT_READY;
+  void *fake = NULL;
+  nprt_fiber_leave_sched(in, &fake);
   if (_setjmp(ex->sched_jb) == 0) {
     if (!in->started) {
       in->started = true;
@@ -122,6 +206,7 @@ static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
     }
     _longjmp(in->jb, 1);
   }
+  nprt_fiber_enter_sched(fake);
 }
 
 void nprt_exec_block(nprt_inst *self) {
@@ -144,7 +229,15 @@ void nprt_exec_terminate(nprt_inst *self) {
       nprt_chan_abandon(self->in[i].ch, &ex->pool);
   self->state = NPRT_DONE;
   ++ex->n_done;
+  nprt_fiber_leave_inst(ex, NULL);
   _longjmp(ex->sched_jb, 1);
+}
+
+void nprt_exec_output_failed(nprt_exec *ex, const nprt_pcap_out *d) {
+  fprintf(ex->opts->err, "%s: error: %s: cannot write: %s\n", ex->opts->prog,
+          d->path, strerror(d->error));
+  ex->io_error = true;
+  ex->stop = true;
 }
 
 /*--- Scheduling ----------------------------------------------------------*/
@@ -186,8 +279,20 @@ static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
   return true;
 }
 
-/* Round-robin over runnable instances until all terminated (0) or none can
- * move (-1, deadlock). */
+/* Turns a signal that arrived into a stop; true once the drain is to be
+ * abandoned (a second signal). */
+static bool nprt_check_signals(nprt_exec *ex) {
+  if (!nprt_stop_signal)
+    return false;
+  if (!ex->signo) {
+    ex->signo = nprt_stop_signal;
+    ex->stop = true;
+  }
+  return nprt_signals_seen >= 2;
+}
+
+/* Round-robin over runnable instances until all terminated (0), none can
+ * move (-1, deadlock) or a second signal abandons the drain (-2). */
 static int nprt_schedule(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
   for (;;) {
@@ -196,6 +301,8 @@ static int nprt_schedule(nprt_exec *ex) {
       nprt_inst *in = g->insts[i];
       if (in->state == NPRT_DONE)
         continue;
+      if (nprt_check_signals(ex))
+        return -2;
       if (in->state == NPRT_BLOCKED && !nprt_wait_satisfied(ex, in))
         continue;
       nprt_resume(ex, in);
@@ -322,21 +429,51 @@ static int nprt_open_devices(nprt_exec *ex) {
   return 0;
 }
 
+/* Closes every device, flushing the outputs; -1 if an output lost data
+ * (reported here unless it was reported when it failed). */
 static int nprt_close_devices(nprt_exec *ex) {
   int rc = 0;
   char err[256];
   for (uint32_t i = 0; i < ex->n_in_devs; ++i)
     nprt_pcap_in_close(&ex->in_devs[i]);
   for (uint32_t i = 0; i < ex->n_out_devs; ++i) {
-    const char *path = ex->out_devs[i].path;
-    if (nprt_pcap_out_close(&ex->out_devs[i], err, sizeof(err)) != 0) {
-      fprintf(ex->opts->err, "%s: error: %s: %s\n", ex->opts->prog, path, err);
+    nprt_pcap_out *d = &ex->out_devs[i];
+    bool reported = d->error != 0;
+    if (nprt_pcap_out_close(d, err, sizeof(err)) != 0) {
+      if (!reported)
+        fprintf(ex->opts->err, "%s: error: %s: %s\n", ex->opts->prog, d->path,
+                err);
       rc = -1;
     }
   }
-  free(ex->in_devs);
-  free(ex->out_devs);
   return rc;
+}
+
+/* Refuses, before anything is opened for writing, an output (pcap or
+ * statistics) that is an input or another output under any name. */
+static int nprt_check_output_paths(const nprt_options *o) {
+  for (uint32_t i = 0; i <= o->n_outs; ++i) {
+    const char *flag = i < o->n_outs ? "--out" : "--stats-json";
+    const char *path = i < o->n_outs ? o->outs[i].path : o->stats_json;
+    if (!path)
+      continue;
+    for (uint32_t k = 0; k < o->n_ins; ++k)
+      if (nprt_same_file(path, o->ins[k].path)) {
+        fprintf(o->err,
+                "%s: error: %s '%s' is the input file '%s'; refusing to "
+                "overwrite it\n",
+                o->prog, flag, path, o->ins[k].path);
+        return -1;
+      }
+    for (uint32_t k = 0; k < i && k < o->n_outs; ++k)
+      if (nprt_same_file(path, o->outs[k].path) ||
+          (strcmp(path, o->outs[k].path) == 0 && !nprt_is_char_device(path))) {
+        fprintf(o->err, "%s: error: %s '%s' is also --out '%s'\n", o->prog,
+                flag, path, o->outs[k].path);
+        return -1;
+      }
+  }
+  return 0;
 }
 
 /*--- Running -------------------------------------------------------------*/
@@ -381,17 +518,59 @@ static int nprt_execute(nprt_exec *ex) {
       return NPRT_EXIT_ERROR;
     }
   }
-  int rc = nprt_schedule(ex) == 0 ? NPRT_EXIT_OK : NPRT_EXIT_DEADLOCK;
-  if (rc == NPRT_EXIT_DEADLOCK) {
+  int sched = nprt_schedule(ex);
+  int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;
+  if (sched == -1) {
     ex->deadlock = true;
     nprt_report_deadlock(ex, o->err);
   }
+  nprt_check_signals(ex);
+  if (ex->signo)
+    fprintf(o->err, "%s: %s: %s\n", o->prog,
+            ex->signo == SIGINT    ? "interrupted (SIGINT)"
+            : ex->signo == SIGTERM ? "terminated (SIGTERM)"
+                                   : "stopped by a signal",
+            sched == -2 ? "drain abandoned, queued packets counted as drops"
+                        : "input stopped, packets in flight drained");
   /* Whatever is still queued (after a deadlock) is freed and counted. */
   for (uint32_t i = 0; i < g->n_chans; ++i)
     nprt_chan_abandon(g->chans[i], &ex->pool);
   for (uint32_t i = 0; i < g->n_insts; ++i)
     nprt_inst_release(g->insts[i]);
   return rc;
+}
+
+static void nprt_on_stop_signal(int sig) {
+  if (!nprt_stop_signal)
+    nprt_stop_signal = sig;
+  if (++nprt_signals_seen >= 2) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+  }
+}
+
+/* Installs the stop handler for SIGINT and SIGTERM, unless the signal was
+ * ignored when the program started (as `nohup` and background jobs of
+ * non-interactive shells arrange). No SA_RESTART: a read blocked on a FIFO
+ * returns, and the input counts as ended. */
+static void nprt_catch_signals(struct sigaction old[2]) {
+  static const int sigs[2] = {SIGINT, SIGTERM};
+  nprt_stop_signal = 0;
+  nprt_signals_seen = 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = nprt_on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 2; ++i) {
+    sigaction(sigs[i], NULL, &old[i]);
+    if (old[i].sa_handler != SIG_IGN)
+      sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+static void nprt_restore_signals(const struct sigaction old[2]) {
+  sigaction(SIGINT, &old[0], NULL);
+  sigaction(SIGTERM, &old[1], NULL);
 }
 
 int nprt_run(nprt_graph *g, const nprt_options *o) {
@@ -404,16 +583,28 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
   ex.graph = g;
   ex.opts = o;
   nprt_pool_init(&ex.pool);
+  struct sigaction old[2];
+  nprt_catch_signals(old);
   int rc = NPRT_EXIT_ERROR;
-  if (nprt_attach_signals(&ex) == 0 && nprt_open_devices(&ex) == 0) {
+  if (nprt_check_output_paths(o) == 0 && nprt_attach_signals(&ex) == 0 &&
+      nprt_open_devices(&ex) == 0) {
     rc = nprt_execute(&ex);
-    if (rc == NPRT_EXIT_OK && ex.io_error)
+    /* Outputs are flushed and closed before the statistics, so that the
+     * status they report includes the final write. */
+    if (nprt_close_devices(&ex) != 0)
+      ex.io_error = true;
+    if (ex.io_error || rc == NPRT_EXIT_ERROR)
       rc = NPRT_EXIT_ERROR;
-    if (nprt_stats_report(&ex) != 0 && rc == NPRT_EXIT_OK)
+    else if (ex.signo)
+      rc = NPRT_EXIT_SIGNAL + ex.signo;
+    if (nprt_stats_report(&ex) != 0)
       rc = NPRT_EXIT_ERROR;
+  } else {
+    nprt_close_devices(&ex);
   }
-  if (nprt_close_devices(&ex) != 0 && rc == NPRT_EXIT_OK)
-    rc = NPRT_EXIT_ERROR;
+  free(ex.in_devs);
+  free(ex.out_devs);
   nprt_pool_destroy(&ex.pool);
+  nprt_restore_signals(old);
   return rc;
 }

@@ -17,12 +17,20 @@
 #include "runtime/nprt/pcap_io.h"
 #include "runtime/nprt/pool.h"
 
-/* Exit codes of a run. */
+#include <signal.h>
+
+/* Exit codes of a run. An error takes precedence over an interruption,
+ * which takes precedence over a deadlock found while draining. */
 enum {
   NPRT_EXIT_OK = 0,
   NPRT_EXIT_ERROR = 1,
   NPRT_EXIT_DEADLOCK = 3,
+  NPRT_EXIT_SIGNAL = 128, /* + the signal number: 130 SIGINT, 143 SIGTERM */
 };
+
+/* Set by the SIGINT/SIGTERM handler nprt_run installs: the number of the
+ * first signal, 0 while none arrived. */
+extern volatile sig_atomic_t nprt_stop_signal;
 
 /* Run phases; instances wait at a barrier between them. */
 enum {
@@ -46,16 +54,33 @@ struct nprt_exec {
   uint32_t n_done;
   bool io_error; /* a device failed during the run: exit 1 */
   bool deadlock;
+  /* Ingress stopped: input devices read as ended and instances without
+   * connected inputs end at their next iteration, so the graph drains. Set
+   * by a signal (`signo`) or a failed output device. */
+  bool stop;
+  int signo;
   jmp_buf sched_jb;
+#ifdef NPRT_ASAN
+  const void *sched_stack; /* the scheduler's stack, for fiber switches */
+  size_t sched_stack_bytes;
+#endif
 };
 
 /* Runs `g` to completion with `opts` (devices, signals, stats). Prints only
  * to opts->out / opts->err. Returns an NPRT_EXIT_* code. */
 int nprt_run(nprt_graph *g, const nprt_options *opts);
 
+/* Ingress is to stop: a signal arrived (the scheduler has not seen it yet,
+ * or has) or an output failed. */
+static inline bool nprt_exec_stopping(const nprt_exec *ex) {
+  return ex->stop || nprt_stop_signal != 0;
+}
+
 /* Called from port operations on the instance's own stack. */
 void nprt_exec_block(nprt_inst *self); /* waits for self->wait */
 _Noreturn void nprt_exec_terminate(nprt_inst *self);
+/* Reports the first failed write of output device `d` and stops ingress. */
+void nprt_exec_output_failed(nprt_exec *ex, const nprt_pcap_out *d);
 /* Device state for `dev`, growing the tables; NULL past NPRT_MAX_DEVICES. */
 nprt_pcap_in *nprt_exec_in_dev(nprt_exec *ex, uint32_t dev);
 nprt_pcap_out *nprt_exec_out_dev(nprt_exec *ex, uint32_t dev);

@@ -55,7 +55,11 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "type, snap length and time-stamp precision from input device N,\n"
           "else input 0. Packets sent to an output device without --out are\n"
           "counted and discarded; an input device without --in is empty.\n"
-          "Exit status: 0 success, 1 error, 3 deadlock.\n",
+          "An output that is an input file is refused. SIGINT or SIGTERM\n"
+          "stops reading input; what was read is processed and written.\n"
+          "Exit status: 0 success, 1 error (also: an output that could not\n"
+          "be written), 3 deadlock, 128+N stopped by signal N (130 SIGINT,\n"
+          "143 SIGTERM).\n",
           o->prog, o->program ? o->program : "");
 }
 

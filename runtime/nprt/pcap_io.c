@@ -4,7 +4,8 @@
  *
  * The time-stamp precision of an input is the one its magic number declares
  * (libpcap would otherwise convert to what the caller asks for), so the file
- * is opened by us, its magic peeked at, and handed to libpcap.
+ * is opened by us, its magic peeked at, and handed to libpcap. Inputs may be
+ * pipes and FIFOs.
  *
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/pcap_io.h"
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum {
   NPRT_MAGIC_MICRO = (int)0xa1b2c3d4,
@@ -41,7 +43,18 @@ int nprt_pcap_in_open(nprt_pcap_in *d, const char *path, char *err,
   }
   d->nano = magic == (uint32_t)NPRT_MAGIC_NANO ||
             nprt_bswap32(magic) == (uint32_t)NPRT_MAGIC_NANO;
-  rewind(f);
+  /* A pipe or FIFO cannot seek back: push the magic back instead (glibc
+   * keeps more than one pushed-back byte). */
+  if (fseek(f, 0, SEEK_SET) != 0) {
+    clearerr(f);
+    const unsigned char *m = (const unsigned char *)&magic;
+    for (int i = (int)sizeof(magic) - 1; i >= 0; --i)
+      if (ungetc(m[i], f) == EOF) {
+        snprintf(err, errlen, "cannot re-read the file header");
+        fclose(f);
+        return -1;
+      }
+  }
   char pcap_err[PCAP_ERRBUF_SIZE] = "";
   d->pcap = pcap_fopen_offline_with_tstamp_precision(
       f, d->nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO,
@@ -108,6 +121,7 @@ int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
                        int snaplen, bool nano, char *err, size_t errlen) {
   d->path = path;
   d->nano = nano;
+  d->error = 0;
   d->dead = pcap_open_dead_with_tstamp_precision(
       linktype, snaplen,
       nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO);
@@ -130,14 +144,26 @@ int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
     d->dead = NULL;
     return -1;
   }
+  d->file = f;
+  /* The file header is still in the stream's buffer: push it out now so
+   * that a device that cannot take it fails before the run. */
+  if (pcap_dump_flush(d->dumper) != 0 || ferror(f)) {
+    snprintf(err, errlen, "%s", strerror(errno));
+    fclose(f);
+    pcap_close(d->dead);
+    d->dumper = NULL;
+    d->dead = NULL;
+    d->file = NULL;
+    return -1;
+  }
   return 0;
 }
 
-void nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
+int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
   ++d->packets;
   d->bytes += p->len;
-  if (!d->dumper)
-    return;
+  if (!d->dumper || d->error)
+    return 0;
   const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
   struct pcap_pkthdr h;
   int64_t frac = p->ts_frac;
@@ -150,21 +176,49 @@ void nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
   h.caplen = p->len;
   /* An unchanged capture keeps its wire length (snap-length cut). */
   h.len = b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
+  /* pcap_dump reports nothing: a failed write shows in the stream's error
+   * flag (a flag test, no system call). */
+  errno = 0;
   pcap_dump((u_char *)d->dumper, &h, p->data);
+  if (!ferror(d->file))
+    return 0;
+  d->error = errno ? errno : EIO;
+  return -1;
 }
 
 int nprt_pcap_out_close(nprt_pcap_out *d, char *err, size_t errlen) {
-  int rc = 0;
+  int error = d->error;
   if (d->dumper) {
-    if (pcap_dump_flush(d->dumper) != 0) {
-      snprintf(err, errlen, "write error: %s", strerror(errno));
-      rc = -1;
-    }
-    pcap_dump_close(d->dumper);
+    errno = 0;
+    if ((pcap_dump_flush(d->dumper) != 0 || ferror(d->file)) && !error)
+      error = errno ? errno : EIO;
+    /* pcap_dump_close is fclose() with its result thrown away; close the
+     * stream ourselves so that an error of the final close is seen too. */
+    errno = 0;
+    if (fclose(d->file) != 0 && !error)
+      error = errno ? errno : EIO;
   }
   if (d->dead)
     pcap_close(d->dead);
   d->dumper = NULL;
   d->dead = NULL;
-  return rc;
+  d->file = NULL;
+  if (!error)
+    return 0;
+  d->error = error;
+  snprintf(err, errlen, "cannot write: %s", strerror(error));
+  return -1;
+}
+
+bool nprt_is_char_device(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+bool nprt_same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+    return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+         !S_ISCHR(sa.st_mode);
 }

@@ -37,7 +37,9 @@ typedef struct nprt_pcap_out {
   const char *path; /* NULL: packets are counted and discarded */
   pcap_t *dead;
   pcap_dumper_t *dumper;
+  FILE *file; /* the dumper's stream */
   bool nano;
+  int error; /* errno of the first failed write, 0 while none failed */
   uint64_t packets, bytes;
 } nprt_pcap_out;
 
@@ -62,10 +64,19 @@ void nprt_pcap_in_close(nprt_pcap_in *d);
  * failure. */
 int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
                        int snaplen, bool nano, char *err, size_t errlen);
-/* Writes `p` (if the device has a file) and counts it. Does not free. */
-void nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p);
-/* Flushes and closes; -1 and `err` if the data could not be written. */
+/* Writes `p` (if the device has a file) and counts it. Does not free.
+ * Returns -1 when this write made the file fail (d->error is set); later
+ * packets are counted but not written, and return 0. */
+int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p);
+/* Flushes and closes, checking the flush and the close; -1 and `err` if any
+ * data could not be written (now or by an earlier write). */
 int nprt_pcap_out_close(nprt_pcap_out *d, char *err, size_t errlen);
+
+/* True when `a` and `b` name the same existing file (same device and inode,
+ * through links). Character devices such as /dev/null never count. */
+bool nprt_same_file(const char *a, const char *b);
+/* True when `path` exists and is a character device. */
+bool nprt_is_char_device(const char *path);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/pool.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,13 @@ struct nprt_pool_chunk {
 void nprt_pool_init(nprt_pool *pool) { memset(pool, 0, sizeof(*pool)); }
 
 void nprt_pool_destroy(nprt_pool *pool) {
+  while (pool->quarantine) {
+    nprt_pkt *next = pool->quarantine->next;
+    free(pool->quarantine);
+    pool->quarantine = next;
+  }
+  pool->quarantine_tail = NULL;
+  pool->n_quarantine = 0;
   nprt_pool_chunk *c = pool->chunks;
   while (c) {
     nprt_pool_chunk *next = c->next;
@@ -47,6 +56,7 @@ static int nprt_pool_grow(nprt_pool *pool) {
   for (int i = NPRT_POOL_CHUNK_BUFS; i-- > 0;) {
     nprt_pkt *p = (nprt_pkt *)(base + (size_t)i * NPRT_BUF_SIZE);
     p->pool = pool;
+    nprt_pkt_to_buf(p)->state = NPRT_BUF_FREE;
     p->next = pool->free_list;
     pool->free_list = p;
   }
@@ -70,6 +80,18 @@ static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
   b->cap_len = 0;
   b->wire_len = 0;
   b->ts_nano = 0;
+  b->state = NPRT_BUF_LIVE;
+}
+
+/* A broken ownership rule: continuing would hand one buffer to two owners
+ * or count a packet twice, so the run stops here. */
+static _Noreturn void nprt_pool_fatal(const char *what, const nprt_pkt *p) {
+  fflush(stdout);
+  fprintf(stderr,
+          "nprt: fatal: %s of packet %p (%" PRIu32 " bytes); every packet "
+          "must be sent or dropped exactly once\n",
+          what, (const void *)p, p->len);
+  abort();
 }
 
 nprt_pkt *nprt_pool_alloc(nprt_pool *pool, uint32_t len) {
@@ -120,12 +142,42 @@ nprt_pkt *nprt_pool_clone(nprt_pool *pool, const nprt_pkt *p) {
   return q;
 }
 
+#ifdef NPRT_DEBUG
+/* Debug builds: keep `p` readable (marked free) so that a second free is
+ * caught by its state word; release the oldest beyond the quarantine size. */
+static void nprt_pool_quarantine(nprt_pool *pool, nprt_pkt *p) {
+  p->next = NULL;
+  if (pool->quarantine_tail)
+    pool->quarantine_tail->next = p;
+  else
+    pool->quarantine = p;
+  pool->quarantine_tail = p;
+  if (++pool->n_quarantine <= NPRT_POOL_QUARANTINE)
+    return;
+  nprt_pkt *old = pool->quarantine;
+  pool->quarantine = old->next;
+  --pool->n_quarantine;
+  free(old);
+}
+#endif
+
 void nprt_pool_free(nprt_pool *pool, nprt_pkt *p) {
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  if (b->state != NPRT_BUF_LIVE)
+    nprt_pool_fatal(
+        b->state == NPRT_BUF_FREE ? "double free" : "free of a non-packet", p);
+  if (pool->live == 0)
+    nprt_pool_fatal("free of a packet this pool did not hand out", p);
+  b->state = NPRT_BUF_FREE;
   ++pool->freed;
   --pool->live;
   nprt_pool *owner = p->pool;
   if (!owner) {
+#ifdef NPRT_DEBUG
+    nprt_pool_quarantine(pool, p);
+#else
     free(p);
+#endif
     return;
   }
   p->next = owner->free_list;

@@ -7,6 +7,15 @@
  * individually on the heap (their `pool` is NULL). Every allocation and free
  * is counted on the pool so that leaks show up in the run statistics.
  *
+ * Ownership is checked: every buffer carries a state word, and freeing a
+ * packet that is not live (freed twice, or never handed out) prints
+ * "nprt: fatal: ..." and aborts, in every build, before the free list or
+ * the counters are touched. Pool buffers are never returned to the C
+ * library, so their state word stays readable after a free; a heap packet's
+ * does only in debug builds (NPRT_DEBUG, on unless NDEBUG, and under
+ * sanitizers), which keep the most recently freed heap packets in a
+ * quarantine instead of freeing them at once.
+ *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_POOL_H
 #define NPRT_POOL_H
@@ -22,6 +31,27 @@ extern "C" {
 
 #define NPRT_POOL_BUF_BYTES 2048u
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NPRT_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(NPRT_ASAN)
+#define NPRT_ASAN 1
+#endif
+#if !defined(NPRT_DEBUG) && (!defined(NDEBUG) || defined(NPRT_ASAN))
+#define NPRT_DEBUG 1
+#endif
+
+/* Values of nprt_pkt_buf.state. */
+enum {
+  NPRT_BUF_FREE = 0x46524545u, /* "FREE": on a free list or in quarantine */
+  NPRT_BUF_LIVE = 0x4c495645u, /* "LIVE": handed out, not freed yet */
+};
+
+/* Heap packets a debug build keeps (marked free) before releasing them. */
+#define NPRT_POOL_QUARANTINE 256u
+
 /* What the runtime keeps next to each packet, invisible to generated code.
  * `pkt` must stay the first member: a nprt_pkt * is a nprt_pkt_buf *. */
 typedef struct nprt_pkt_buf {
@@ -29,6 +59,7 @@ typedef struct nprt_pkt_buf {
   uint32_t cap_len;  /* frame length when captured, 0 if not captured */
   uint32_t wire_len; /* original wire length of the capture */
   uint8_t ts_nano;   /* ts_frac counts nanoseconds (else microseconds) */
+  uint32_t state;    /* NPRT_BUF_FREE or NPRT_BUF_LIVE */
 } nprt_pkt_buf;
 
 typedef struct nprt_pool_chunk nprt_pool_chunk;
@@ -38,9 +69,11 @@ typedef struct nprt_pool {
   nprt_pool_chunk *chunks;
   uint64_t allocated; /* packets handed out, pool and heap */
   uint64_t freed;
-  uint64_t live;
+  uint64_t live;           /* allocated - freed; never wraps below 0 */
   uint64_t high_water;     /* maximum of `live` */
   uint64_t heap_allocated; /* of `allocated`, too big for a buffer */
+  nprt_pkt *quarantine, *quarantine_tail; /* freed heap packets, oldest first */
+  uint32_t n_quarantine;
 } nprt_pool;
 
 void nprt_pool_init(nprt_pool *pool);
@@ -54,7 +87,8 @@ nprt_pkt *nprt_pool_alloc(nprt_pool *pool, uint32_t len);
 nprt_pkt *nprt_pool_alloc_zeroed(nprt_pool *pool, uint32_t len);
 /* Deep copy of frame and metadata (time stamp, annotations). */
 nprt_pkt *nprt_pool_clone(nprt_pool *pool, const nprt_pkt *p);
-/* Returns `p` to its owner (its pool's free list, or the heap). */
+/* Returns `p` to its owner (its pool's free list, or the heap). Aborts with
+ * a message when `p` is not live (a double free). */
 void nprt_pool_free(nprt_pool *pool, nprt_pkt *p);
 
 static inline nprt_pkt_buf *nprt_pkt_to_buf(nprt_pkt *p) {

@@ -192,7 +192,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   nprt_exec *ex = self->ex;
   self->used_device = true;
   nprt_pcap_in *d = nprt_exec_in_dev(ex, dev);
-  if (!d)
+  if (!d || nprt_exec_stopping(ex))
     nprt_exec_terminate(self);
   nprt_pkt *p;
   char err[PCAP_ERRBUF_SIZE + 64];
@@ -202,7 +202,8 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     self->progress = true;
     return p;
   }
-  if (st == NPRT_PCAP_ERROR) {
+  /* A read interrupted by a stop signal is the end of the input. */
+  if (st == NPRT_PCAP_ERROR && !nprt_stop_signal) {
     fprintf(ex->opts->err, "%s: error: %s: %s\n", ex->opts->prog,
             d->path ? d->path : "(no file)", err);
     ex->io_error = true;
@@ -218,7 +219,8 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
     nprt_discard(self, (uint64_t)(uintptr_t)p, true);
     return;
   }
-  nprt_pcap_out_write(d, p);
+  if (nprt_pcap_out_write(d, p) != 0)
+    nprt_exec_output_failed(ex, d);
   nprt_pool_free(&ex->pool, p);
   self->progress = true;
 }

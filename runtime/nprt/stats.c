@@ -145,8 +145,9 @@ void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
   fputs("{\n  \"program\": ", f);
   nprt_json_str(f, ex->opts->program ? ex->opts->program : "");
   fprintf(f, ",\n  \"status\": \"%s\",\n  \"elements\": [\n",
-          ex->deadlock   ? "deadlock"
-          : ex->io_error ? "error"
+          ex->io_error   ? "error"
+          : ex->signo    ? "interrupted"
+          : ex->deadlock ? "deadlock"
                          : "ok");
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     nprt_json_element(f, g->insts[i]);
@@ -174,15 +175,31 @@ void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
       ex->pool.allocated, ex->pool.freed, ex->pool.live, ex->pool.high_water);
 }
 
+/* errno of a failed flush or an earlier failed write of `f`, else 0. */
+static int nprt_stream_error(FILE *f) {
+  errno = 0;
+  if (fflush(f) == 0 && !ferror(f))
+    return 0;
+  return errno ? errno : EIO;
+}
+
 int nprt_stats_report(const nprt_exec *ex) {
   const nprt_options *o = ex->opts;
-  if (!o->quiet)
+  int rc = 0;
+  if (!o->quiet) {
     nprt_stats_print_table(ex, o->out);
+    int e = nprt_stream_error(o->out);
+    if (e) {
+      fprintf(o->err, "%s: error: cannot write the statistics table: %s\n",
+              o->prog, strerror(e));
+      rc = -1;
+    }
+  }
   if (ex->pool.live)
     fprintf(o->err, "%s: warning: %" PRIu64 " packets leaked\n", o->prog,
             ex->pool.live);
   if (!o->stats_json)
-    return 0;
+    return rc;
   FILE *f = fopen(o->stats_json, "w");
   if (!f) {
     fprintf(o->err, "%s: error: %s: %s\n", o->prog, o->stats_json,
@@ -190,10 +207,14 @@ int nprt_stats_report(const nprt_exec *ex) {
     return -1;
   }
   nprt_stats_write_json(ex, f);
-  if (fclose(f) != 0) {
-    fprintf(o->err, "%s: error: %s: %s\n", o->prog, o->stats_json,
-            strerror(errno));
+  int e = nprt_stream_error(f);
+  errno = 0;
+  if (fclose(f) != 0 && !e)
+    e = errno ? errno : EIO;
+  if (e) {
+    fprintf(o->err, "%s: error: %s: cannot write: %s\n", o->prog, o->stats_json,
+            strerror(e));
     return -1;
   }
-  return 0;
+  return rc;
 }

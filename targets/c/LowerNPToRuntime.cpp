@@ -190,31 +190,31 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
     return replace(pos);
   }
   if (auto d = dyn_cast<np::DropOp>(op)) {
-    call(loc, "nprt_drop", nullptr, {self, d.getPkt()}, {});
+    call(loc, "nprt_drop", nullptr, {self, d->getOperand(0)}, {});
     return replace({});
   }
   if (auto c = dyn_cast<np::CloneOp>(op))
-    return replace(call(loc, "nprt_clone", pktType, {self, c.getPkt()}, {}));
+    return replace(call(loc, "nprt_clone", pktType, {self, c->getOperand(0)}, {}));
   if (auto n = dyn_cast<np::PktNewOp>(op))
     return replace(call(loc, "nprt_pkt_new", pktType, {self, n.getLen()}, {}));
   if (auto d = dyn_cast<np::DeviceRecvOp>(op))
     return replace(
         call(loc, "nprt_device_recv", pktType, {self, d.getDev()}, {}));
   if (auto d = dyn_cast<np::DeviceSendOp>(op)) {
-    call(loc, "nprt_device_send", nullptr, {self, d.getDev(), d.getPkt()}, {});
+    call(loc, "nprt_device_send", nullptr, {self, d->getOperand(0), d->getOperand(1)}, {});
     return replace({});
   }
   if (auto l = dyn_cast<np::PktLenOp>(op))
-    return replace(call(loc, "nprt_pkt_len", b.getI32Type(), l.getPkt(), {}));
+    return replace(call(loc, "nprt_pkt_len", b.getI32Type(), l->getOperand(0), {}));
   if (auto g = dyn_cast<np::PktGetOp>(op)) {
     Value v =
         call(loc, "nprt_pkt_get_bits", b.getI64Type(),
-             {g.getPkt(), g.getBitoff()}, {idx(0), idx(1), lit(g.getWidth())});
+             {g->getOperand(0), g->getOperand(1)}, {idx(0), idx(1), lit(g.getWidth())});
     return replace(narrow(loc, v, g.getType()));
   }
   if (auto s = dyn_cast<np::PktSetOp>(op)) {
     call(loc, "nprt_pkt_set_bits", nullptr,
-         {s.getPkt(), s.getBitoff(), widen(loc, s.getValue())},
+         {s->getOperand(0), s->getOperand(1), widen(loc, s->getOperand(2))},
          {idx(0), idx(1), lit(s.getWidth()), idx(2)});
     return replace({});
   }
@@ -226,24 +226,24 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
                     .Default("NPRT_META_ANNO"));
   };
   if (auto m = dyn_cast<np::MetaGetOp>(op)) {
-    Value v = call(loc, "nprt_pkt_get_meta", b.getI64Type(), m.getPkt(),
+    Value v = call(loc, "nprt_pkt_get_meta", b.getI64Type(), m->getOperand(0),
                    {idx(0), metaField(m.getField())});
     return replace(narrow(loc, v, m.getType()));
   }
   if (auto m = dyn_cast<np::MetaSetOp>(op)) {
     call(loc, "nprt_pkt_set_meta", nullptr,
-         {m.getPkt(), widen(loc, m.getValue())},
+         {m->getOperand(0), widen(loc, m->getOperand(1))},
          {idx(0), metaField(m.getField()), idx(1)});
     return replace({});
   }
   if (auto p = dyn_cast<np::PktPullOp>(op))
     return replace(call(loc, "nprt_pkt_pull", b.getI1Type(),
-                        {p.getPkt(), p.getBytes()}, {}));
+                        {p->getOperand(0), p->getOperand(1)}, {}));
   if (auto p = dyn_cast<np::PktPushOp>(op))
     return replace(call(loc, "nprt_pkt_push", b.getI1Type(),
-                        {p.getPkt(), p.getBytes()}, {}));
+                        {p->getOperand(0), p->getOperand(1)}, {}));
   if (auto t = dyn_cast<np::PktTruncateOp>(op)) {
-    call(loc, "nprt_pkt_truncate", nullptr, {t.getPkt(), t.getLen()}, {});
+    call(loc, "nprt_pkt_truncate", nullptr, {t->getOperand(0), t->getOperand(1)}, {});
     return replace({});
   }
   if (op->getDialect() && op->getDialect()->getNamespace() == "np")
@@ -361,6 +361,9 @@ LogicalResult Lowering::run() {
   }
   b.create<func::ReturnOp>(loc);
 
+  // The top graph is erased below.
+  std::string program = top.getSymName().str();
+
   // Packets are runtime pointers from here on.
   module.walk([&](Operation *op) {
     for (Value v : op->getResults())
@@ -383,7 +386,6 @@ LogicalResult Lowering::run() {
   b.setInsertionPointToStart(module.getBody());
   b.create<emitc::IncludeOp>(loc, "nprt/nprt.h", /*is_standard_include=*/false);
   b.setInsertionPoint(module.getBody(), module.getBody()->end());
-  std::string program = top.getSymName().str();
   b.create<emitc::VerbatimOp>(
       loc, b.getStringAttr("int main(int argc, char **argv) {\n  return "
                            "nprt_main(argc, argv, " +

@@ -286,6 +286,17 @@ TEST_F(Executor, FaultsAndAllocationsAreCounted) {
             std::string::npos);
 }
 
+// A handler that drops the same packet twice stops the run with a message,
+// instead of corrupting the free list and reporting 2^64 - N leaked packets.
+TEST_F(Executor, DoubleDropStopsTheRun) {
+  uint32_t p = add("p", "Src", "", "o", producePkts);
+  uint32_t c = add("c", "Sink", "i", "", dropTwice);
+  nprt_graph_connect(g, p, 0, c, 0, 4, false);
+  State[p].limit = 10;
+  EXPECT_DEATH(nprt_test_run(g, &opts),
+               "nprt: fatal: double free of packet .*exactly once");
+}
+
 TEST_F(Executor, PollingInstanceEndsWhenItsInputsClose) {
   uint32_t p = add("p", "Src", "", "o", produce);
   uint32_t c = add("c", "Poller", "i", "", pollOnly);

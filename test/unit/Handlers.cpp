@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "test/unit/Handlers.h"
 
+#include <csignal>
+
 namespace nprt_test {
 
 InstState State[MaxInsts];
@@ -96,6 +98,26 @@ void cloneAndFault(nprt_inst *self) {
   nprt_fault(self, 1);
   nprt_drop(self, q);
   nprt_send_pkt(self, 0, p);
+}
+
+void produceThenInterrupt(nprt_inst *self) {
+  InstState &s = st(self);
+  nprt_send_val(self, 0, ++s.count);
+  if (s.count == s.limit)
+    raise(SIGINT);
+}
+
+void fromDeviceThenInterrupt(nprt_inst *self) {
+  InstState &s = st(self);
+  nprt_send_pkt(self, 0, nprt_device_recv(self, 0));
+  if (++s.count == s.limit)
+    raise(s.signal ? (int)s.signal : SIGINT);
+}
+
+void dropTwice(nprt_inst *self) {
+  nprt_pkt *p = nprt_recv_pkt(self, 0);
+  nprt_drop(self, p);
+  nprt_drop(self, p);
 }
 
 void recordSignal(nprt_inst *self, int64_t arg) {

@@ -57,6 +57,14 @@ void fromDevice(nprt_inst *self);
 void toDevice(nprt_inst *self);
 /// Forwards packets; clones each (dropping the clone) and counts a fault.
 void cloneAndFault(nprt_inst *self);
+/// Sends 1..limit on port 0, raising SIGINT after the last; never ends by
+/// itself.
+void produceThenInterrupt(nprt_inst *self);
+/// Device 0 -> port 0, raising signal `signal` (SIGINT if 0) after `limit`
+/// packets.
+void fromDeviceThenInterrupt(nprt_inst *self);
+/// Receives a packet and drops it twice (an ownership bug).
+void dropTwice(nprt_inst *self);
 /// Signal handler: signal = signal * 100 + arg.
 void recordSignal(nprt_inst *self, int64_t arg);
 /// Records the signal value seen by the first handler run, then ends.

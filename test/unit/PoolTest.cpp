@@ -140,4 +140,62 @@ TEST_F(Pool, BigPacketsComeFromTheHeap) {
   nprt_pool_free(&pool, p);
 }
 
+// A second free of a pool buffer is caught before it can put the buffer on
+// the free list twice (which would hand it to two owners).
+TEST_F(Pool, DoubleFreeOfPoolBufferAborts) {
+  nprt_pkt *p = nprt_pool_alloc(&pool, 60);
+  ASSERT_NE(p, nullptr);
+  nprt_pool_free(&pool, p);
+  EXPECT_DEATH(nprt_pool_free(&pool, p),
+               "nprt: fatal: double free of packet .* \\(60 bytes\\)");
+  // The first free was counted once.
+  EXPECT_EQ(pool.freed, 1u);
+  EXPECT_EQ(pool.live, 0u);
+}
+
+TEST_F(Pool, DoubleFreeOfHeapPacketAbortsInDebugBuilds) {
+#ifndef NPRT_DEBUG
+  GTEST_SKIP() << "heap packets are released at once without NPRT_DEBUG";
+#else
+  nprt_pkt *p = nprt_pool_alloc(&pool, 9000);
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(p->pool, nullptr);
+  nprt_pool_free(&pool, p);
+  EXPECT_DEATH(nprt_pool_free(&pool, p), "nprt: fatal: double free of packet");
+#endif
+}
+
+// The quarantine is bounded: heap packets beyond it are really released.
+TEST_F(Pool, QuarantineIsBounded) {
+  for (uint32_t i = 0; i < 3 * NPRT_POOL_QUARANTINE; ++i) {
+    nprt_pkt *p = nprt_pool_alloc(&pool, 4000);
+    ASSERT_NE(p, nullptr);
+    nprt_pool_free(&pool, p);
+  }
+  EXPECT_LE(pool.n_quarantine, NPRT_POOL_QUARANTINE);
+  EXPECT_EQ(pool.live, 0u);
+}
+
+// The leak counter counts down only for live packets: a free it cannot
+// match with an allocation stops the run instead of wrapping to 2^64 - N.
+TEST_F(Pool, LeakCounterNeverUnderflows) {
+  nprt_pool other;
+  nprt_pool_init(&other);
+  nprt_pkt *p = nprt_pool_alloc(&other, 60);
+  ASSERT_NE(p, nullptr);
+  EXPECT_DEATH(nprt_pool_free(&pool, p),
+               "nprt: fatal: free of a packet this pool did not hand out");
+  EXPECT_EQ(pool.live, 0u);
+  nprt_pool_free(&other, p);
+  EXPECT_EQ(other.live, 0u);
+  nprt_pool_destroy(&other);
+
+  nprt_pkt *q = nprt_pool_alloc(&pool, 60);
+  nprt_pool_free(&pool, q);
+  for (int i = 0; i < 20; ++i)
+    EXPECT_DEATH(nprt_pool_free(&pool, q), "double free");
+  EXPECT_EQ(pool.live, 0u);
+  EXPECT_EQ(pool.freed, pool.allocated);
+}
+
 } // namespace

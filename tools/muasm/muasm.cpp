@@ -10,6 +10,7 @@
 
 #include "runtime/isa/ISA.h"
 #include "tools/common/ArgParser.h"
+#include "tools/common/Output.h"
 
 #include <cerrno>
 #include <cinttypes>
@@ -84,16 +85,6 @@ static std::string readInput(const std::string &Name, std::string &Text) {
   return Error;
 }
 
-static std::string writeOutput(const std::string &Name, const void *Data,
-                               size_t Size) {
-  FILE *F = Name == "-" ? stdout : std::fopen(Name.c_str(), "wb");
-  if (!F)
-    return "cannot open '" + Name + "': " + std::strerror(errno);
-  bool Ok = std::fwrite(Data, 1, Size, F) == Size;
-  Ok = (F == stdout ? std::fflush(F) : std::fclose(F)) == 0 && Ok;
-  return Ok ? "" : "cannot write '" + Name + "'";
-}
-
 int main(int Argc, char **Argv) {
   AsmOptions O;
   std::string Error = parseOptions(Argc, Argv, O);
@@ -103,7 +94,7 @@ int main(int Argc, char **Argv) {
   }
   if (O.Help) {
     std::fputs(HelpText, stdout);
-    return 0;
+    return exitAfterPrinting("muasm");
   }
   std::string Text;
   if (!(Error = readInput(O.In, Text)).empty()) {
@@ -118,16 +109,16 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   std::vector<uint8_t> Image = mu::writeImage(Program);
-  if (!(Error = writeOutput(O.Out, Image.data(), Image.size())).empty()) {
+  if (!(Error = writeFile(O.Out, Image.data(), Image.size())).empty()) {
     printError("muasm", Error);
     return 1;
   }
   if (!O.Listing.empty()) {
     std::string List = mu::listing(Program);
-    if (!(Error = writeOutput(O.Listing, List.data(), List.size())).empty()) {
+    if (!(Error = writeFile(O.Listing, List.data(), List.size())).empty()) {
       printError("muasm", Error);
       return 1;
     }
   }
-  return 0;
+  return exitAfterPrinting("muasm");
 }

@@ -9,6 +9,7 @@
 
 #include "runtime/isa/ISA.h"
 #include "tools/common/ArgParser.h"
+#include "tools/common/Output.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -82,7 +83,7 @@ int main(int Argc, char **Argv) {
   }
   if (O.Help) {
     std::fputs(HelpText, stdout);
-    return 0;
+    return exitAfterPrinting("mudis");
   }
   std::vector<uint8_t> Bytes;
   if (!(Error = readImageBytes(O.In, Bytes)).empty()) {
@@ -96,16 +97,9 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   std::string Text = mu::disassemble(Program);
-  FILE *F = O.Out == "-" ? stdout : std::fopen(O.Out.c_str(), "wb");
-  if (!F) {
-    printError("mudis", "cannot open '" + O.Out + "': " + std::strerror(errno));
+  if (!(Error = writeFile(O.Out, Text.data(), Text.size())).empty()) {
+    printError("mudis", Error);
     return 1;
   }
-  bool Ok = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
-  Ok = (F == stdout ? std::fflush(F) : std::fclose(F)) == 0 && Ok;
-  if (!Ok) {
-    printError("mudis", "cannot write '" + O.Out + "'");
-    return 1;
-  }
-  return 0;
+  return exitAfterPrinting("mudis");
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/common/ArgParser.h"
+#include "tools/common/Output.h"
 #include "tools/common/TrafficCounts.h"
 #include "tools/npdump/FrameDecoder.h"
 #include "tools/npdump/FramePrinter.h"
@@ -65,6 +66,19 @@ static std::string parseDumpOptions(int Argc, char **Argv, DumpOptions &O) {
   return "";
 }
 
+/// errno of the first failed write to stdout.
+static int WriteErrno = 0;
+
+/// Writes and clears \p Out; false once a write to stdout failed.
+static bool flush(std::string &Out) {
+  errno = 0;
+  if (!WriteErrno &&
+      std::fwrite(Out.data(), 1, Out.size(), stdout) != Out.size())
+    WriteErrno = errno ? errno : EIO;
+  Out.clear();
+  return !WriteErrno;
+}
+
 /// Reads every frame of the file; returns an error ("FILE: reason") or "".
 static std::string dump(const DumpOptions &O) {
   FILE *In = O.File == "-" ? stdin : std::fopen(O.File.c_str(), "rb");
@@ -102,16 +116,17 @@ static std::string dump(const DumpOptions &O) {
       uint64_t Ns =
           uint64_t(Hdr->ts.tv_sec) * 1000000000 + uint64_t(Hdr->ts.tv_usec);
       printFrame(F, Index, Ns, Print, Out);
-      if (Out.size() > (1 << 16)) {
-        std::fwrite(Out.data(), 1, Out.size(), stdout);
-        Out.clear();
-      }
+      // Stop at the first failed write rather than decode the rest.
+      if (Out.size() > (1 << 16) && !flush(Out))
+        break;
     }
     ++Index;
   }
-  std::fwrite(Out.data(), 1, Out.size(), stdout);
   std::string Error;
-  if (Rc == PCAP_ERROR)
+  if (!flush(Out))
+    Error =
+        "cannot write '<stdout>': " + std::string(std::strerror(WriteErrno));
+  else if (Rc == PCAP_ERROR)
     Error = O.File + ": " + pcap_geterr(Pcap);
   pcap_close(Pcap);
   if (!Error.empty())
@@ -128,7 +143,7 @@ int main(int Argc, char **Argv) {
   std::string Error = parseDumpOptions(Argc, Argv, Opts);
   if (Error.empty() && Opts.Help) {
     std::fputs(HelpText, stdout);
-    return 0;
+    return exitAfterPrinting("npdump");
   }
   if (Error.empty())
     Error = dump(Opts);
@@ -137,5 +152,5 @@ int main(int Argc, char **Argv) {
     printError("npdump", Error);
     return 1;
   }
-  return 0;
+  return exitAfterPrinting("npdump");
 }

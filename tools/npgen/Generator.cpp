@@ -6,6 +6,7 @@
 
 #include "tools/npgen/Generator.h"
 
+#include "tools/common/Output.h"
 #include "tools/common/TrafficCounts.h"
 #include "tools/npgen/FlowTable.h"
 #include "tools/npgen/FrameBuilder.h"
@@ -128,10 +129,9 @@ std::string npcc::tools::generate(const GenOptions &Opts) {
     if (!Report)
       return ioError("open report", Opts.Report);
   }
-  FILE *Out =
-      Opts.Output == "-" ? stdout : std::fopen(Opts.Output.c_str(), "wb");
-  if (!Out) {
-    Error = ioError("open", Opts.Output);
+  FILE *Out;
+  Error = openOutput(Opts.Output, Out);
+  if (!Error.empty()) {
     if (Report && Report != stdout)
       std::fclose(Report);
     return Error;
@@ -143,9 +143,12 @@ std::string npcc::tools::generate(const GenOptions &Opts) {
                       : PCAP_TSTAMP_PRECISION_MICRO);
   pcap_dumper_t *Dumper = Dead ? pcap_dump_fopen(Dead, Out) : nullptr;
   if (!Dumper) {
-    std::fclose(Out);
+    if (Out != stdout)
+      std::fclose(Out);
     if (Dead)
       pcap_close(Dead);
+    if (Report && Report != stdout)
+      std::fclose(Report);
     return "cannot start pcap '" + Opts.Output + "'";
   }
 
@@ -164,26 +167,33 @@ std::string npcc::tools::generate(const GenOptions &Opts) {
         Opts.Nanosecond ? Ns % 1000000000 : Ns % 1000000000 / 1000);
     Hdr.caplen = Hdr.len = P.Len;
     pcap_dump(reinterpret_cast<u_char *>(Dumper), &Hdr, Buf.get());
+    // pcap_dump reports nothing; a full disk shows in the stream's error
+    // flag, and there is no point generating the rest.
+    if (std::ferror(Out)) {
+      Error = writeError(Opts.Output, errno);
+      break;
+    }
     Plans.count(P);
     if (Progress && (I + 1) % ProgressEvery == 0)
       std::fprintf(stderr, "npgen: %llu/%llu frames\n",
                    static_cast<unsigned long long>(I + 1),
                    static_cast<unsigned long long>(Opts.Count));
   }
-  bool WriteFailed = pcap_dump_flush(Dumper) != 0 || std::ferror(Out);
-  if (WriteFailed)
-    Error = ioError("write", Opts.Output);
-  pcap_dump_close(Dumper);
+  // pcap_dump_close is fclose() with its result thrown away: close the
+  // stream ourselves so that the final flush and close are checked.
+  std::string CloseError = closeOutput(Out, Opts.Output);
+  if (Error.empty())
+    Error = CloseError;
   pcap_close(Dead);
 
   if (Report) {
-    std::string Json = countsToJson(Plans.finish(), Opts.Seed);
-    std::fputs(Json.c_str(), Report);
-    bool ReportFailed = std::fflush(Report) != 0 || std::ferror(Report);
-    if (ReportFailed && Error.empty())
-      Error = ioError("write report", Opts.Report);
-    if (Report != stdout)
-      std::fclose(Report);
+    if (Error.empty()) {
+      std::string Json = countsToJson(Plans.finish(), Opts.Seed);
+      std::fputs(Json.c_str(), Report);
+    }
+    std::string ReportError = closeOutput(Report, Opts.Report);
+    if (Error.empty())
+      Error = ReportError;
   }
   return Error;
 }

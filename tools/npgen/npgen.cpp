@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/common/ArgParser.h"
+#include "tools/common/Output.h"
 #include "tools/npgen/GenOptions.h"
 #include "tools/npgen/Generator.h"
 
@@ -18,7 +19,7 @@ int main(int Argc, char **Argv) {
   std::string Error = parseGenOptions(Argc, Argv, Opts);
   if (Error.empty() && Opts.Help) {
     printGenHelp();
-    return 0;
+    return exitAfterPrinting("npgen");
   }
   if (Error.empty())
     Error = generate(Opts);
@@ -26,5 +27,5 @@ int main(int Argc, char **Argv) {
     printError("npgen", Error);
     return 1;
   }
-  return 0;
+  return exitAfterPrinting("npgen");
 }

@@ -11,7 +11,10 @@
 #include "runtime/musim/InputFiles.h"
 #include "runtime/musim/Observer.h"
 #include "runtime/musim/Report.h"
+#include "tools/common/Output.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -52,6 +55,16 @@ Text formats, results and the trace: runtime/musim/README.md.
 int fail(const std::string &msg) {
   std::cerr << "musim: error: " << msg << '\n';
   return 1;
+}
+
+/// Exit status of a run that printed its results: 1 when stdout could not
+/// take them (a full disk, /dev/full), else 0.
+int finish() {
+  std::cout.flush();
+  std::string error = npcc::tools::finishStdout();
+  if (error.empty() && !std::cout)
+    error = "cannot write '<stdout>'";
+  return error.empty() ? 0 : fail(error);
 }
 
 bool parseNumber(const std::string &s, uint64_t &v) {
@@ -102,7 +115,7 @@ int parseArgs(int argc, char **argv, Options &opt) {
     int rc = -1;
     if (arg == "--help" || arg == "-h") {
       std::cout << Usage;
-      return 0;
+      return finish();
     } else if (arg == "--stats" || arg == "--json" || arg == "--trace") {
       if (hasValue)
         return fail("option '" + arg + "' takes no value");
@@ -163,7 +176,7 @@ int runBench(const Options &opt, const Program &prog) {
     printBenchJson(std::cout, opt.program, result);
   else
     printBenchTable(std::cout, opt.program, result);
-  return 0;
+  return finish();
 }
 
 } // namespace
@@ -217,14 +230,21 @@ int main(int argc, char **argv) {
   bool ok = raw ? runRaw(prog, input, opt.config, result, obs)
                 : runList(prog, list, headers, opt.config, result, obs);
   std::cout.flush();
+  if (!opt.vcd.empty()) {
+    errno = 0;
+    vcd.close();
+    if (!vcd)
+      return fail("cannot write '" + opt.vcd +
+                  "': " + std::strerror(errno ? errno : EIO));
+  }
   if (!ok)
     return fail(result.error);
-  if (opt.json) {
+  if (opt.json)
     printJson(std::cout, result, raw);
-    return 0;
+  else {
+    printResults(std::cout, result, raw);
+    if (opt.stats)
+      printStats(std::cout, result, raw);
   }
-  printResults(std::cout, result, raw);
-  if (opt.stats)
-    printStats(std::cout, result, raw);
-  return 0;
+  return finish();
 }

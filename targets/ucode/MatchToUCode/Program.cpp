@@ -25,6 +25,8 @@
 
 #include "targets/ucode/MatchToUCode/BackendImpl.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace npcc;
 using namespace npcc::mub;
@@ -126,10 +128,12 @@ static bool dependsOnItem(Value v) {
                       [](Operation *op) { return isa<match::ItemWordOp>(op); });
 }
 
-/// `(x & K) == 0` for an item field x and constant K: bits that must be
-/// set for the item to match.
+/// `(x & K) == 0` as a failure condition, for an item field x and a
+/// constant K of one bit: a bit that must be set for the item to match.
+/// With several bits in K the check passes when any of them is set, which
+/// is not `(x & K) == K`, so it does not fold.
 static bool isBitsClear(Value v, Value &field, uint64_t &bits) {
-  return isFlagTest(v, field, bits) &&
+  return isFlagTest(v, field, bits) && llvm::isPowerOf2_64(bits) &&
          v.getDefiningOp<arith::CmpIOp>().getPredicate() ==
              arith::CmpIPredicate::eq;
 }
@@ -203,12 +207,16 @@ BoolVal Backend::maskOk(MaskCheck &mc) {
     int r = m.newReg(FR);
     MOp base = op(UAlu, Machine::Header);
     base.w.ALU_OP = mu::ALU_OR;
+    // Bits that straddle the two halves of the immediate come from a
+    // constant register instead.
+    int rbase = m.r0();
     if (!immediate(always, x.lsb, x.width, base.w))
-      error(loc, "option bits do not fit the immediate");
+      rbase = constR(always << x.lsb);
     base.regs = {{&Word::ALU_RD, r},
                  {&Word::ALU_RA, m.r0()},
-                 {&Word::ALU_RB, m.r0()},
+                 {&Word::ALU_RB, rbase},
                  {&Word::ALU_PRED, m.p0()}};
+    base.reads = {rbase};
     base.writes = {r};
     place(base, 3);
     for (auto &part : mc.parts) {
@@ -220,14 +228,15 @@ BoolVal Backend::maskOk(MaskCheck &mc) {
       MOp o = op(UAlu, Machine::Header);
       o.w.ALU_OP = mu::ALU_OR;
       o.w.ALU_PNEG = !h.isConst && h.neg;
+      int rb = m.r0();
       if (!immediate(part.second, x.lsb, x.width, o.w))
-        error(loc, "option bits do not fit the immediate");
+        rb = constR(part.second << x.lsb);
       int p = predOf(h, Machine::Header);
       o.regs = {{&Word::ALU_RD, r},
                 {&Word::ALU_RA, r},
-                {&Word::ALU_RB, m.r0()},
+                {&Word::ALU_RB, rb},
                 {&Word::ALU_PRED, p}};
-      o.reads = {r, p};
+      o.reads = {r, rb, p};
       o.writes = {r};
       place(o, 3);
     }

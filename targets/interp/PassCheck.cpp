@@ -1,0 +1,104 @@
+//===- PassCheck.cpp - the interpreter after every pass -------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/interp/MatchRun.h"
+
+#include "dialects/UCode/IR/UCodeOps.h"
+#include "runtime/musim/Run.h"
+#include "targets/ucode/UCodeEmitter.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace npcc::interp {
+
+bool PassCheck::answers(Operation *module,
+                        std::vector<match::ListDecision> &out,
+                        std::string &error) {
+  Operation *found = nullptr;
+  module->walk([&](Operation *op) {
+    auto sym = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if ((isa<match::ProgramOp>(op) || isa<ucode::ProgramOp>(op)) && sym &&
+        (name.empty() || sym.getValue() == name))
+      found = op;
+  });
+  if (auto program = dyn_cast_or_null<match::ProgramOp>(found))
+    return succeeded(interpretCases(program, cases, out, error));
+  auto program = dyn_cast_or_null<ucode::ProgramOp>(found);
+  if (!program) {
+    error = "no match or ucode program '" + name + "' to check";
+    return false;
+  }
+  std::vector<mu::Word> words;
+  if (mlir::failed(ucode::encodeProgram(program, words))) {
+    error = "the ucode program does not encode";
+    return false;
+  }
+  musim::Program prog;
+  if (!musim::loadProgram(words, prog, error))
+    return false;
+  musim::RunResult result;
+  if (!musim::runList(prog, cases.list, cases.headers, musim::RunConfig(),
+                      result)) {
+    error = "musim: " + result.error;
+    return false;
+  }
+  out.assign(cases.headers.size(), match::ListDecision());
+  for (size_t i = 0; i < cases.headers.size(); ++i) {
+    const musim::HeaderResult &h = result.headers[i];
+    if (!h.complete) {
+      error = "musim: header " + std::to_string(i) + " is incomplete";
+      return false;
+    }
+    out[i].match = h.match;
+    if (h.match >= 0) {
+      out[i].offset = h.offset;
+      out[i].length = h.length;
+    }
+  }
+  return true;
+}
+
+void PassCheck::runBeforePass(Pass *pass, Operation *op) {
+  if (haveReference || broken)
+    return;
+  std::string error;
+  if (!answers(op, reference, error)) {
+    llvm::errs() << "npcc: error: --check-each-pass: before pass '"
+                 << pass->getArgument() << "': " << error << "\n";
+    broken = true;
+    return;
+  }
+  haveReference = true;
+}
+
+void PassCheck::runAfterPass(Pass *pass, Operation *op) {
+  if (!haveReference || broken)
+    return;
+  std::vector<match::ListDecision> now;
+  std::string error;
+  if (!answers(op, now, error)) {
+    llvm::errs() << "npcc: error: --check-each-pass: after pass '"
+                 << pass->getArgument() << "': " << error << "\n";
+    broken = true;
+    return;
+  }
+  for (size_t i = 0; i < now.size(); ++i) {
+    if (now[i] == reference[i])
+      continue;
+    llvm::errs() << "npcc: error: --check-each-pass: pass '"
+                 << pass->getArgument() << "' changed the answer of header "
+                 << i << ": before "
+                 << match::formatListDecision(i, reference[i]) << ", after "
+                 << match::formatListDecision(i, now[i]) << "\n";
+    broken = true;
+    return;
+  }
+}
+
+} // namespace npcc::interp

@@ -1,0 +1,31 @@
+// RUN: npcc-opt %s | FileCheck %s
+// RUN: npcc-opt %s | npcc-opt | FileCheck %s
+// RUN: npcc-opt %s -mlir-print-op-generic | npcc-opt | FileCheck %s
+
+// CHECK-LABEL: match.program @Tag attributes {header_words = 2 : i64, item_words = 3 : i64}
+// CHECK: %[[H:.*]] = match.header_word 0 : i64
+// CHECK: %[[I:.*]] = match.item_word 2 : i64
+// CHECK: %[[F:.*]] = match.field %[[I]] {lsb = 16 : i64, width = 16 : i64} : i16
+// CHECK: %[[G:.*]] = match.field %[[H]] {lsb = 63 : i64, width = 1 : i64} : i1
+// CHECK: match.fail_if %{{.*}}
+// CHECK: match.fail_if %[[G]]
+// CHECK: match.accept %[[H]], %[[I]]
+match.program @Tag attributes {header_words = 2, item_words = 3} {
+  %h = match.header_word 0 : i64
+  %i = match.item_word 2 : i64
+  %f = match.field %i {lsb = 16 : i64, width = 16 : i64} : i16
+  %g = match.field %h {lsb = 63 : i64, width = 1 : i64} : i1
+  %c = arith.constant 7 : i16
+  %ne = arith.cmpi ne, %f, %c : i16
+  match.fail_if %ne
+  match.fail_if %g
+  match.accept %h, %i
+}
+
+// The default sizes are the list manager's 8 words.
+// CHECK-LABEL: match.program @Defaults {
+// CHECK: match.item_word 7 : i64
+match.program @Defaults {
+  %i = match.item_word 7 : i64
+  match.accept %i, %i
+}
