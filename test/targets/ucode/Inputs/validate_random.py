@@ -1,17 +1,15 @@
 """Translation validation of generated match programs.
 
-Writes the programs of GENERATOR (match_gen: the whole-language generator,
-or random_match: the Portals-like shapes) for seeds FIRST..FIRST+COUNT-1,
-compiles each
+Writes the programs of match_gen.py (the whole-language generator) for
+seeds FIRST..FIRST+COUNT-1, compiles each
 with `npcc --target=ucode --validate`, and prints one summary line: how many
 were proved, undecided, refuted or refused by the back end, and the median
 and maximum validation time (processor seconds, as npcc reports them).
 Exits 1 if any program is refuted or undecided, printing its file.
 
-usage: validate_random.py NPCC WORKDIR GENERATOR COUNT [FIRST_SEED]
+usage: validate_random.py NPCC WORKDIR COUNT [FIRST_SEED]
 """
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -19,24 +17,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import match_gen  # noqa: E402
-import random_match  # noqa: E402
-
-
-def program(generator, seed):
-    if generator == "match_gen":
-        return match_gen.generate(seed)[0]
-    return random_match.make_program(random.Random(seed))[0]
 
 TIME = re.compile(r"\(([0-9.]+) s CPU,")
 
 
 def main():
-    npcc, work, generator = sys.argv[1], sys.argv[2], sys.argv[3]
-    count = int(sys.argv[4])
-    first = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    npcc, work, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     proved, undecided, refuted, refused, times = 0, [], [], 0, []
     for seed in range(first, first + count):
-        text = program(generator, seed)
+        text = match_gen.generate(seed)[0]
         base = "%s/v%d" % (work, seed)
         with open(base + ".np", "w") as f:
             f.write(text)
