@@ -112,6 +112,7 @@ struct SelectCase {
   std::string var;
   ExprPtr port; // a Name, or an Index into a port array
   Block body;
+  Loc bodyEnd; // its closing brace
 };
 
 struct Stmt {
@@ -135,6 +136,7 @@ struct Stmt {
   TypeRefPtr type;
   ExprPtr init, target, cond, lo, hi, bound;
   Block body, elseBody;
+  Loc bodyEnd, elseEnd; // closing braces (elseEnd unset without else)
   std::vector<SelectCase> cases;
 };
 
@@ -175,6 +177,7 @@ struct ElementDecl {
   std::vector<StateVar> state;
   bool hasInit = false, hasHandler = false, hasSignal = false;
   Loc initLoc, handlerLoc, signalLoc;
+  Loc initEnd, handlerEnd, signalEnd; // closing braces
   Block init, handler, signal;
   std::string signalArg;
   TypeRefPtr signalType;

@@ -230,16 +230,19 @@ private:
         e.hasInit = true;
         e.initLoc = loc(i);
         e.init = block(i->block());
+        e.initEnd = loc(i->block()->getStop());
       } else if (auto *h = item->handlerBlock()) {
         e.hasHandler = true;
         e.handlerLoc = loc(h);
         e.handler = block(h->block());
+        e.handlerEnd = loc(h->block()->getStop());
       } else if (auto *s = item->signalBlock()) {
         e.hasSignal = true;
         e.signalLoc = loc(s);
         e.signalArg = s->ID()->getText();
         e.signalType = type(s->type());
         e.signal = block(s->block());
+        e.signalEnd = loc(s->block()->getStop());
       }
     }
     return e;
@@ -331,10 +334,14 @@ private:
     auto s = make(Stmt::If, c);
     s->cond = expr(c->expr());
     s->body = block(c->block(0));
-    if (auto *elif = c->ifStmt())
+    s->bodyEnd = loc(c->block(0)->getStop());
+    if (auto *elif = c->ifStmt()) {
       s->elseBody.push_back(ifStmt(elif));
-    else if (c->block().size() > 1)
+      s->elseEnd = loc(elif->getStop());
+    } else if (c->block().size() > 1) {
       s->elseBody = block(c->block(1));
+      s->elseEnd = loc(c->block(1)->getStop());
+    }
     return s;
   }
 
@@ -366,8 +373,11 @@ private:
       r->name = s->ID()->getText();
       r->init = expr(s->expr());
       r->body = block(s->block(0));
-      if (s->block().size() > 1)
+      r->bodyEnd = loc(s->block(0)->getStop());
+      if (s->block().size() > 1) {
         r->elseBody = block(s->block(1));
+        r->elseEnd = loc(s->block(1)->getStop());
+      }
       return r;
     }
     if (auto *s = dynamic_cast<P::IfStmtAltContext *>(c))
@@ -378,6 +388,7 @@ private:
       r->lo = expr(s->expr(0));
       r->hi = expr(s->expr(1));
       r->body = block(s->block());
+      r->bodyEnd = loc(s->block()->getStop());
       return r;
     }
     if (auto *s = dynamic_cast<P::UnrollStmtContext *>(c)) {
@@ -387,6 +398,7 @@ private:
       r->hi = expr(s->expr(1));
       r->bound = expr(s->expr(2));
       r->body = block(s->block());
+      r->bodyEnd = loc(s->block()->getStop());
       return r;
     }
     if (auto *s = dynamic_cast<P::WhileStmtContext *>(c)) {
@@ -394,6 +406,7 @@ private:
       r->cond = expr(s->expr(0));
       r->bound = expr(s->expr(1));
       r->body = block(s->block());
+      r->bodyEnd = loc(s->block()->getStop());
       return r;
     }
     if (auto *s = dynamic_cast<P::SelectStmtContext *>(c)) {
@@ -418,6 +431,7 @@ private:
           k.port = std::move(name);
         }
         k.body = block(sc->block());
+        k.bodyEnd = loc(sc->block()->getStop());
         r->cases.push_back(std::move(k));
       }
       return r;
@@ -441,6 +455,7 @@ private:
     auto *s = dynamic_cast<P::BlockStmtContext *>(c);
     auto r = make(Stmt::Nested, c);
     r->body = block(s->block());
+    r->bodyEnd = loc(s->block()->getStop());
     return r;
   }
 

@@ -1061,5 +1061,8 @@ bool Sema::run() {
     checkGraphDecl(g);
   for (MatchDecl &m : module.matches)
     checkMatch(m);
+  // Ownership needs the types; after type errors it would only add noise.
+  if (errors == 0)
+    checkPacketOwnership(*this, module);
   return errors == 0;
 }

@@ -119,6 +119,10 @@ private:
   unsigned errors = 0;
 };
 
+/// Checks that every packet is sent or dropped exactly once on every path
+/// of every element body (Ownership.cpp). Run on a module Sema accepted.
+void checkPacketOwnership(Sema &sema, ast::Module &m);
+
 } // namespace npcc
 
 #endif // NPCC_FRONTEND_SEMA_H

@@ -3,7 +3,8 @@
 
 Every fence must carry a tag (the info string's first word) from TAGS, so
 an NPL example cannot slip in unchecked. A `file=NAME` word after the tag
-names the block for --extract, which tests use to run the docs' examples.
+names the block for --extract, which tests use to run the docs' examples;
+`sh run` marks commands that --run executes as a user would.
 
   npl           a complete NPL file. npcc --target=mlir must accept it; if it
                 declares a graph, npcc --target=c -S must compile it and the C
@@ -79,7 +80,7 @@ def blocks(path, display):
         i += 1
         words = info.split()
         tag = words[0] if words else ""
-        attrs = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+        attrs = dict(w.split("=", 1) if "=" in w else (w, True) for w in words[1:])
         yield Block(display, start, tag, "\n".join(body) + "\n", attrs)
 
 
@@ -220,6 +221,59 @@ class Checker:
         return fn(b) if fn else None
 
 
+def all_markdown(root):
+    """Every Markdown file of the source tree: not build trees, hidden
+    directories or test Inputs (which hold deliberately broken examples)."""
+    found = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith((".", "build"))
+                         and x != "Inputs")
+        found += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
+    return found
+
+
+def run_tutorial(a, paths):
+    root = os.path.abspath(a.root)
+    os.makedirs(os.path.join(a.run, "build"), exist_ok=True)
+    npcc = shutil.which(a.npcc)
+    if not npcc:
+        print("error: no npcc at %s" % a.npcc)
+        return 1
+    links = {"build/bin": os.path.dirname(os.path.realpath(npcc)),
+             "build/lib": os.path.join(os.path.dirname(os.path.dirname(
+                 os.path.realpath(npcc))), "lib"),
+             "examples": os.path.join(root, "examples"),
+             "lib": os.path.join(root, "lib"),
+             "runtime": os.path.join(root, "runtime")}
+    for name, target in links.items():
+        link = os.path.join(a.run, name)
+        if not os.path.lexists(link):
+            os.symlink(target, link)
+    todo = []
+    for path in paths:
+        for b in blocks(path, os.path.relpath(path, a.root)):
+            if "file" in b.attrs:
+                with open(os.path.join(a.run, b.attrs["file"]), "w") as f:
+                    f.write(b.text)
+            if b.tag == "sh" and b.attrs.get("run"):
+                todo.append(b)
+    if not todo:
+        print("error: no `sh run` block")
+        return 1
+    for b in todo:
+        print("## %s" % b.where())
+        sys.stdout.flush()
+        p = subprocess.run(["bash", "-e", "-x", "-c", b.text], cwd=a.run,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        sys.stdout.write(p.stdout)
+        if p.returncode != 0:
+            print("FAIL %s: exit %d" % (b.where(), p.returncode))
+            return 1
+    print("%d command blocks ran" % len(todo))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--npcc", default="npcc")
@@ -232,10 +286,15 @@ def main():
     ap.add_argument("--list", action="store_true", help="only list the blocks")
     ap.add_argument("--extract", metavar="NAME",
                     help="print the block whose info string has file=NAME")
-    ap.add_argument("files", nargs="+", help="Markdown files or globs under --root")
+    ap.add_argument("--run", metavar="DIR",
+                    help="write every file=NAME block of the files into DIR, then run "
+                    "their `sh run` blocks there in order (bash -e; build/bin, "
+                    "examples and lib are links into the tree and the build)")
+    ap.add_argument("files", nargs="+",
+                    help="Markdown files or globs under --root; ALL for every one")
     a = ap.parse_args()
-    paths = []
-    for pat in a.files:
+    paths = all_markdown(a.root) if a.files == ["ALL"] else []
+    for pat in (a.files if a.files != ["ALL"] else []):
         found = sorted(glob.glob(os.path.join(a.root, pat)))
         if not found:
             print("error: no file matches %s" % pat)
@@ -249,6 +308,13 @@ def main():
                     return 0
         print("error: no block has file=%s" % a.extract, file=sys.stderr)
         return 1
+    if a.run:
+        return run_tutorial(a, paths)
+    if a.list:
+        for path in paths:
+            for b in blocks(path, os.path.relpath(path, a.root)):
+                print("%s %s" % (b.where(), b.tag))
+        return 0
     if not a.work:
         print("error: --work is required")
         return 1
@@ -265,9 +331,6 @@ def main():
     for path in paths:
         display = os.path.relpath(path, a.root)
         for b in blocks(path, display):
-            if a.list:
-                print("%s %s" % (b.where(), b.tag))
-                continue
             err = ck.check(b)
             if err:
                 failed += 1
@@ -275,8 +338,7 @@ def main():
             else:
                 passed += 1
                 print("ok %s [%s]" % (b.where(), ck.detail))
-    if not a.list:
-        print("%d blocks ok, %d failed" % (passed, failed))
+    print("%d blocks ok, %d failed" % (passed, failed))
     return 1 if failed else 0
 
 
