@@ -6,10 +6,11 @@ an NPL example cannot slip in unchecked. A `file=NAME` word after the tag
 names the block for --extract, which tests use to run the docs' examples;
 `sh run` marks commands that --run executes as a user would.
 
-  npl           a complete NPL file. npcc --target=mlir must accept it; if it
-                declares a graph, npcc --target=c -S must compile it and the C
-                must compile with the C compiler given (-Wall -Werror); if it
-                declares a match program, npcc --target=ucode must compile it.
+  npl           a complete NPL file. npcc --target=mlir must accept it without
+                a diagnostic; if it declares a graph, npcc --target=c -S must
+                compile it and the C must compile with the C compiler given
+                (-Wall -Werror); if it declares a match program, npcc
+                --target=ucode must compile it.
   npl-error     a complete NPL file npcc must reject (exit 1, no crash). Each
                 line that ends in `// error: MESSAGE` (or `// note: MESSAGE`)
                 must get an error (a note) at that line whose message contains
@@ -114,6 +115,8 @@ class Checker:
         p = self.npcc(src, "--target=mlir", "-o", os.devnull)
         if p.returncode != 0:
             return "npcc --target=mlir failed:\n" + p.stderr
+        if p.stderr.strip():
+            return "npcc --target=mlir printed diagnostics:\n" + p.stderr
         done = ["mlir"]
         if GRAPH.search(b.text):
             c = src[:-3] + ".c"
