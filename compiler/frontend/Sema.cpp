@@ -63,6 +63,52 @@ void Sema::errorWithNote(const Loc &l, const llvm::Twine &msg,
   d.attachNote(toLoc(ctx, noteLoc)) << note;
 }
 
+const char *WarningOptions::name(Warning w) {
+  switch (w) {
+  case Warning::UnusedVariable:
+    return "unused-variable";
+  case Warning::UnreachableCode:
+    return "unreachable-code";
+  case Warning::Count:
+    break;
+  }
+  return "";
+}
+
+bool WarningOptions::apply(llvm::StringRef flag) {
+  bool negated = flag.consume_front("no-");
+  if (flag == "error") {
+    allAsErrors = !negated;
+    return true;
+  }
+  bool error = flag.consume_front("error=");
+  for (unsigned i = 0; i < (unsigned)Warning::Count; ++i) {
+    if (flag != name((Warning)i))
+      continue;
+    if (error) {
+      asError[i] = !negated;
+      if (!negated)
+        enabled[i] = true;
+    } else {
+      enabled[i] = !negated;
+    }
+    return true;
+  }
+  return false;
+}
+
+void Sema::warn(const Loc &l, Warning w, const llvm::Twine &msg) {
+  unsigned i = (unsigned)w;
+  if (!warnings.enabled[i])
+    return;
+  std::string flag = std::string("-W") + WarningOptions::name(w);
+  if (warnings.allAsErrors || warnings.asError[i]) {
+    error(l) << msg << " [-Werror," << flag << "]";
+    return;
+  }
+  mlir::emitWarning(toLoc(ctx, l)) << msg << " [" << flag << "]";
+}
+
 const ElementDecl *Sema::lookupElement(llvm::StringRef n) const {
   return elements.lookup(n);
 }
@@ -251,8 +297,10 @@ void Sema::checkRecord(const RecordDecl &r) {
 const Sema::Symbol *Sema::lookup(llvm::StringRef name) const {
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
     auto f = it->find(name);
-    if (f != it->end())
+    if (f != it->end()) {
+      f->second.used = true;
       return &f->second;
+    }
   }
   return nullptr;
 }
@@ -346,8 +394,37 @@ void Sema::checkElement(ElementDecl &e) {
 
 void Sema::checkBlock(Block &b) {
   scopes.emplace_back();
-  for (StmtPtr &s : b)
+  const Stmt *exit = nullptr;
+  for (StmtPtr &s : b) {
+    if (exit) {
+      warn(s->loc, Warning::UnreachableCode,
+           llvm::Twine("code after '") +
+               (exit->kind == Stmt::Return ? "return" : "fail") +
+               "' is never executed");
+      exit = nullptr; // once per block
+    }
     checkStmt(*s);
+    if (s->kind == Stmt::Return || s->kind == Stmt::Fail)
+      exit = s.get();
+  }
+  popScope();
+}
+
+void Sema::popScope() {
+  // Report unused locals in source order.
+  std::vector<std::pair<const Symbol *, llvm::StringRef>> unused;
+  for (auto &entry : scopes.back()) {
+    const Symbol &sym = entry.second;
+    if ((sym.kind == Symbol::Let || sym.kind == Symbol::Var) && !sym.used &&
+        !entry.first().starts_with("_"))
+      unused.push_back({&sym, entry.first()});
+  }
+  llvm::sort(unused, [](auto &a, auto &b) {
+    return std::make_pair(a.first->loc.line, a.first->loc.col) <
+           std::make_pair(b.first->loc.line, b.first->loc.col);
+  });
+  for (auto &[sym, name] : unused)
+    warn(sym->loc, Warning::UnusedVariable, "unused variable '" + name + "'");
   scopes.pop_back();
 }
 
@@ -1036,7 +1113,7 @@ void Sema::checkMatch(MatchDecl &m) {
       m.body.back()->init->text != "accept")
     error(m.loc) << "match program '" << m.name
                  << "' must end with 'accept(offset, length)'";
-  scopes.pop_back();
+  popScope();
   inMatch = false;
 }
 
