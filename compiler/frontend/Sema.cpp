@@ -63,6 +63,52 @@ void Sema::errorWithNote(const Loc &l, const llvm::Twine &msg,
   d.attachNote(toLoc(ctx, noteLoc)) << note;
 }
 
+const char *WarningOptions::name(Warning w) {
+  switch (w) {
+  case Warning::UnusedVariable:
+    return "unused-variable";
+  case Warning::UnreachableCode:
+    return "unreachable-code";
+  case Warning::Count:
+    break;
+  }
+  return "";
+}
+
+bool WarningOptions::apply(llvm::StringRef flag) {
+  bool negated = flag.consume_front("no-");
+  if (flag == "error") {
+    allAsErrors = !negated;
+    return true;
+  }
+  bool error = flag.consume_front("error=");
+  for (unsigned i = 0; i < (unsigned)Warning::Count; ++i) {
+    if (flag != name((Warning)i))
+      continue;
+    if (error) {
+      asError[i] = !negated;
+      if (!negated)
+        enabled[i] = true;
+    } else {
+      enabled[i] = !negated;
+    }
+    return true;
+  }
+  return false;
+}
+
+void Sema::warn(const Loc &l, Warning w, const llvm::Twine &msg) {
+  unsigned i = (unsigned)w;
+  if (!warnings.enabled[i])
+    return;
+  std::string flag = std::string("-W") + WarningOptions::name(w);
+  if (warnings.allAsErrors || warnings.asError[i]) {
+    error(l) << msg << " [-Werror," << flag << "]";
+    return;
+  }
+  mlir::emitWarning(toLoc(ctx, l)) << msg << " [" << flag << "]";
+}
+
 const ElementDecl *Sema::lookupElement(llvm::StringRef n) const {
   return elements.lookup(n);
 }
@@ -251,8 +297,10 @@ void Sema::checkRecord(const RecordDecl &r) {
 const Sema::Symbol *Sema::lookup(llvm::StringRef name) const {
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
     auto f = it->find(name);
-    if (f != it->end())
+    if (f != it->end()) {
+      f->second.used = true;
       return &f->second;
+    }
   }
   return nullptr;
 }
@@ -346,8 +394,37 @@ void Sema::checkElement(ElementDecl &e) {
 
 void Sema::checkBlock(Block &b) {
   scopes.emplace_back();
-  for (StmtPtr &s : b)
+  const Stmt *exit = nullptr;
+  for (StmtPtr &s : b) {
+    if (exit) {
+      warn(s->loc, Warning::UnreachableCode,
+           llvm::Twine("code after '") +
+               (exit->kind == Stmt::Return ? "return" : "fail") +
+               "' is never executed");
+      exit = nullptr; // once per block
+    }
     checkStmt(*s);
+    if (s->kind == Stmt::Return || s->kind == Stmt::Fail)
+      exit = s.get();
+  }
+  popScope();
+}
+
+void Sema::popScope() {
+  // Report unused locals in source order.
+  std::vector<std::pair<const Symbol *, llvm::StringRef>> unused;
+  for (auto &entry : scopes.back()) {
+    const Symbol &sym = entry.second;
+    if ((sym.kind == Symbol::Let || sym.kind == Symbol::Var) && !sym.used &&
+        !entry.first().starts_with("_"))
+      unused.push_back({&sym, entry.first()});
+  }
+  llvm::sort(unused, [](auto &a, auto &b) {
+    return std::make_pair(a.first->loc.line, a.first->loc.col) <
+           std::make_pair(b.first->loc.line, b.first->loc.col);
+  });
+  for (auto &[sym, name] : unused)
+    warn(sym->loc, Warning::UnusedVariable, "unused variable '" + name + "'");
   scopes.pop_back();
 }
 
@@ -534,7 +611,12 @@ bool Sema::coerce(Expr &e, const Ty &to) {
     bool neg = e.kind == Expr::Unary && e.text == "-";
     uint64_t mag = neg ? e.args[0]->value : e.value;
     bool fits;
-    if (e.kind == Expr::IntLit || neg) {
+    if (neg && e.args[0]->kind != Expr::IntLit && !to.isSigned) {
+      error(e.loc) << "negated literal expression does not fit in unsigned '"
+                   << to.str() << "'";
+      return false;
+    }
+    if (e.kind == Expr::IntLit || (neg && e.args[0]->kind == Expr::IntLit)) {
       if (neg) // -2^(w-1) is the smallest; for i64 that is -2^63
         fits = to.isSigned && mag <= (1ull << (to.width - 1));
       else if (to.isSigned)
@@ -706,12 +788,21 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
   }
   case Expr::Cond: {
     coerce(*e.args[0], Ty::of(Ty::Bool));
-    Ty a = checkExpr(*e.args[1]);
-    Ty b = checkExpr(*e.args[2]);
-    if (a.kind == Ty::IntLit && b.kind == Ty::IntLit && expected)
+    Ty a = checkExpr(*e.args[1], expected);
+    Ty b = checkExpr(*e.args[2], expected);
+    if (a.kind == Ty::Error || b.kind == Ty::Error)
+      break;
+    if (a.kind == Ty::IntLit && b.kind == Ty::IntLit) {
+      if (!expected || expected->kind != Ty::Int) {
+        // Two literal arms: the whole is a literal expression that takes
+        // the type of its context (`x == (c ? 1 : 2)` with x a u16).
+        t = Ty::of(Ty::IntLit);
+        break;
+      }
       a = *expected;
-    else if (a.kind == Ty::IntLit)
-      a = b.kind == Ty::IntLit ? Ty::integer(32, false) : b;
+    } else if (a.kind == Ty::IntLit) {
+      a = b;
+    }
     if (coerce(*e.args[1], a) && coerce(*e.args[2], a))
       t = a;
     break;
@@ -923,8 +1014,13 @@ Ty Sema::checkCall(Expr &e) {
       return Ty();
     Ty a = checkExpr(*e.args[0]);
     Ty c = checkExpr(*e.args[1]);
+    if (a.kind == Ty::Error || c.kind == Ty::Error)
+      return Ty();
+    // max(3, 4) is a literal expression: its context gives the type.
+    if (a.kind == Ty::IntLit && c.kind == Ty::IntLit)
+      return Ty::of(Ty::IntLit);
     if (a.kind == Ty::IntLit)
-      a = c.kind == Ty::Int ? c : Ty::integer(32, false);
+      a = c;
     if (a.kind != Ty::Int) {
       error(e.loc) << "'" << e.text << "' needs integers";
       return Ty();
@@ -1036,7 +1132,7 @@ void Sema::checkMatch(MatchDecl &m) {
       m.body.back()->init->text != "accept")
     error(m.loc) << "match program '" << m.name
                  << "' must end with 'accept(offset, length)'";
-  scopes.pop_back();
+  popScope();
   inMatch = false;
 }
 

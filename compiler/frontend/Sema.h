@@ -49,6 +49,22 @@ Builtin lookupBuiltin(llvm::StringRef name);
 /// The metadata fields of a packet reachable as `p.field`.
 bool isPacketMetaField(llvm::StringRef name, unsigned &width);
 
+/// The warnings the front end emits. Each has a stable name, used by
+/// -W<name>, -Wno-<name> and -Werror=<name> and printed after the message
+/// ("unused variable 'x' [-Wunused-variable]").
+enum class Warning : unsigned { UnusedVariable, UnreachableCode, Count };
+
+struct WarningOptions {
+  bool enabled[(unsigned)Warning::Count] = {true, false};
+  bool asError[(unsigned)Warning::Count] = {false, false};
+  bool allAsErrors = false; // -Werror
+
+  static const char *name(Warning w);
+  /// Applies the text after -W: "NAME", "no-NAME", "error", "no-error",
+  /// "error=NAME", "no-error=NAME". False if NAME is unknown.
+  bool apply(llvm::StringRef flag);
+};
+
 class Sema {
 public:
   Sema(mlir::MLIRContext *ctx, ast::Module &module);
@@ -77,6 +93,10 @@ public:
   static unsigned matchWords(const ast::RecordDecl &r);
 
   mlir::InFlightDiagnostic error(const ast::Loc &l);
+  /// Reports `msg` as warning `w` if it is enabled (as an error under
+  /// -Werror or -Werror=<name>).
+  void warn(const ast::Loc &l, Warning w, const llvm::Twine &msg);
+  WarningOptions warnings;
   void errorWithNote(const ast::Loc &l, const llvm::Twine &msg,
                      const ast::Loc &noteLoc, const llvm::Twine &note);
   unsigned errorCount() const { return errors; }
@@ -87,6 +107,7 @@ private:
     enum Kind { Const, Param, Port, State, Let, Var, Loop } kind;
     ast::Ty ty;
     ast::Loc loc;
+    mutable bool used = false;
   };
   using Scope = llvm::StringMap<Symbol>;
 
@@ -96,6 +117,7 @@ private:
   void checkGraphDecl(const ast::GraphDecl &g);
   void checkMatch(ast::MatchDecl &m);
   void checkBlock(ast::Block &b);
+  void popScope();
   void checkStmt(ast::Stmt &s);
   ast::Ty checkExpr(ast::Expr &e, const ast::Ty *expected = nullptr);
   ast::Ty checkCall(ast::Expr &e);

@@ -12,6 +12,7 @@
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Limits.h"
 #include "compiler/frontend/MLIRGen.h"
+#include "compiler/frontend/Parser.h"
 #include "compiler/frontend/Sema.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
@@ -19,6 +20,7 @@
 #include "dialects/UCode/IR/UCodeOps.h"
 #include "targets/interp/MatchRun.h"
 #include "targets/ucode/UCodeEmitter.h"
+#include "targets/ucode/Validate/Validate.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -34,6 +36,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -61,9 +64,18 @@ cl::opt<Target> target(
                           "run the match program with the reference "
                           "interpreter on --list and --headers")),
     cl::cat(category));
-cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
-                                cl::value_desc("file"), cl::init("-"),
-                                cl::cat(category));
+cl::opt<std::string> outputFile(
+    "o",
+    cl::desc("Output file ('-' for stdout). Default: a.out for an "
+             "executable, <input>.c with -S, stdout for text stages"),
+    cl::value_desc("file"), cl::cat(category));
+cl::list<std::string>
+    defines("D",
+            cl::desc("Set constant NAME to VALUE (alone: 1 for an integer "
+                     "constant, else true): overrides a declared "
+                     "'const NAME', or declares it"),
+            cl::value_desc("NAME=VALUE"), cl::Prefix, cl::cat(category));
+
 cl::opt<bool> emitSource("S",
                          cl::desc("With --target=c, write the C source "
                                   "instead of building an executable"),
@@ -78,6 +90,21 @@ cl::opt<std::string> listingFile(
     cl::desc("With --target=ucode, where to write the listing (default: the "
              "output with .lst)"),
     cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> validateUCode(
+    "validate",
+    cl::desc("With --target=ucode, prove with Z3 that the microcode gives the "
+             "match program's answer on every header and list"),
+    cl::cat(category));
+cl::opt<unsigned>
+    validateTimeout("validate-timeout",
+                    cl::desc("With --validate, solver time limit per query in "
+                             "milliseconds"),
+                    cl::init(10000), cl::value_desc("ms"), cl::cat(category));
+cl::opt<std::string> validateCex(
+    "validate-counterexample",
+    cl::desc("With --validate, write a counterexample to PREFIX.headers and "
+             "PREFIX.list (musim's input files)"),
+    cl::value_desc("prefix"), cl::cat(category));
 cl::opt<std::string> listInput(
     "list",
     cl::desc("With --target=interp or --check-each-pass, the posted-receive "
@@ -122,6 +149,101 @@ static void installErrorLimit(mlir::MLIRContext &ctx) {
                         "[-ferror-limit=]\n";
         return mlir::success();
       });
+}
+
+/// Writes `path` ("-": stdout) through `write`. A failed write (a full disk,
+/// `-o /dev/full`) is an error naming the file and a non-zero exit; a
+/// regular file left incomplete is removed.
+static bool
+writeOutputFile(llvm::StringRef path,
+                llvm::function_ref<bool(llvm::raw_ostream &)> write) {
+  std::string error;
+  auto out = mlir::openOutputFile(path, &error);
+  if (!out) {
+    llvm::errs() << "npcc: error: " << error << "\n";
+    return false;
+  }
+  bool ok = write(out->os());
+  out->os().flush();
+  if (out->os().has_error()) {
+    llvm::errs() << "npcc: error: cannot write '"
+                 << (path == "-" ? "<stdout>" : path)
+                 << "': " << out->os().error().message() << "\n";
+    out->os().clear_error();
+    ok = false;
+  }
+  // Only a regular file is removed on failure (never /dev/full).
+  if (ok || !llvm::sys::fs::is_regular_file(path))
+    out->keep();
+  return ok;
+}
+
+/// -D NAME=VALUE: VALUE is parsed as an NPL expression. It replaces the
+/// value of a declared `const NAME` (and is checked against its type), or
+/// declares NAME: a bool for true/false, else u32, or u64/i32/i64 when the
+/// literal needs it.
+static bool applyDefines(mlir::MLIRContext *ctx, FileNames &names,
+                         ast::Module &m) {
+  names.push_back("<command line>");
+  const std::string *file = &names.back();
+  bool ok = true;
+  for (const std::string &d : defines) {
+    auto [name, value] = llvm::StringRef(d).split('=');
+    auto declared = llvm::find_if(
+        m.consts, [&](const ast::ConstDecl &k) { return k.name == name; });
+    // A bare -D NAME is a flag: 1 for an integer constant, else true.
+    if (!llvm::StringRef(d).contains('='))
+      value = declared != m.consts.end() && declared->loc.file != file &&
+                      declared->type->name != "bool"
+                  ? "1"
+                  : "true";
+    bool ident = !name.empty() && !std::isdigit((unsigned char)name[0]) &&
+                 llvm::all_of(name, [](char c) {
+                   return std::isalnum((unsigned char)c) || c == '_';
+                 });
+    if (!ident || value.empty()) {
+      llvm::errs() << "npcc: error: -D" << d
+                   << ": expected -D NAME=VALUE with NAME an identifier\n";
+      ok = false;
+      continue;
+    }
+    ast::Module parsed;
+    std::string text = ("const " + name + ": u64 = " + value + ";").str();
+    if (!parseNPL(ctx, file, text, parsed) || parsed.consts.size() != 1 ||
+        !parsed.records.empty() || !parsed.elements.empty() ||
+        !parsed.graphs.empty() || !parsed.matches.empty()) {
+      if (parsed.consts.size() == 1)
+        llvm::errs() << "npcc: error: -D" << d << ": bad value\n";
+      ok = false;
+      continue;
+    }
+    ast::ConstDecl &c = parsed.consts[0];
+    if (declared != m.consts.end() && declared->loc.file != file) {
+      declared->value = std::move(c.value);
+      continue;
+    }
+    const ast::Expr &v = *c.value;
+    bool neg = v.kind == ast::Expr::Unary && v.text == "-" &&
+               v.args[0]->kind == ast::Expr::IntLit;
+    if (v.kind == ast::Expr::BoolLit)
+      c.type->name = "bool";
+    else if (v.kind == ast::Expr::IntLit)
+      c.type->name = v.value > UINT32_MAX ? "u64" : "u32";
+    else if (neg)
+      c.type->name = v.args[0]->value > (1ull << 31) ? "i64" : "i32";
+    else {
+      mlir::emitError(toLoc(ctx, v.loc))
+          << "-D" << name << ": the program declares no constant '" << name
+          << "', so the value must be an integer or bool literal";
+      ok = false;
+      continue;
+    }
+    if (declared != m.consts.end())
+      *declared = std::move(c); // a later -D of the same name wins
+    else
+      m.consts.push_back(std::move(c));
+  }
+  return ok;
 }
 
 static cl::opt<std::string>
@@ -222,15 +344,13 @@ static int runInterp(mlir::ModuleOp module, const std::string &mainFile) {
     llvm::errs() << "npcc: error: " << error << "\n";
     return 1;
   }
-  std::string errorMessage;
-  auto out = mlir::openOutputFile(outputFile, &errorMessage);
-  if (!out) {
-    llvm::errs() << "npcc: error: " << errorMessage << "\n";
-    return 1;
-  }
-  interp::printDecisions(out->os(), decisions);
-  out->keep();
-  return 0;
+  return writeOutputFile(outputFile,
+                         [&](llvm::raw_ostream &os) {
+                           interp::printDecisions(os, decisions);
+                           return true;
+                         })
+             ? 0
+             : 1;
 }
 
 /// --target=ucode: the match program of the file (or --top) as an image,
@@ -240,6 +360,10 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
   match::ProgramOp chosen = chooseMatchProgram(module, mainFile, "ucode");
   if (!chosen)
     return 1;
+  // --validate checks the image against the program as the front end made it.
+  mlir::OwningOpRef<match::ProgramOp> spec;
+  if (validateUCode)
+    spec = chosen.clone();
   mlir::PassManager pm(ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
@@ -261,31 +385,35 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
   std::string listing;
   if (mlir::failed(ucode::emitUCodeImage(program, image, listing)))
     return 1;
-  if (outputFile == "-") {
+  if (outputFile == "-" || outputFile.empty()) {
     llvm::errs() << "npcc: error: --target=ucode writes a binary image; "
                     "give -o FILE\n";
     return 1;
   }
-  std::string errorMessage;
-  auto out = mlir::openOutputFile(outputFile, &errorMessage);
-  if (!out) {
-    llvm::errs() << "npcc: error: " << errorMessage << "\n";
+  if (!writeOutputFile(outputFile, [&](llvm::raw_ostream &os) {
+        os.write(reinterpret_cast<const char *>(image.data()), image.size());
+        return true;
+      }))
     return 1;
-  }
-  out->os().write(reinterpret_cast<const char *>(image.data()), image.size());
-  out->keep();
   std::string lst = listingFile;
   if (lst.empty()) {
     llvm::StringRef o(outputFile);
     lst = (o.ends_with(".mu") ? o.drop_back(3) : o).str() + ".lst";
   }
-  auto lout = mlir::openOutputFile(lst, &errorMessage);
-  if (!lout) {
-    llvm::errs() << "npcc: error: " << errorMessage << "\n";
+  if (!writeOutputFile(lst, [&](llvm::raw_ostream &os) {
+        os << listing;
+        return true;
+      }))
     return 1;
+  if (validateUCode) {
+    std::vector<mu::Word> words;
+    if (mlir::failed(ucode::encodeProgram(program, words)))
+      return 1;
+    validate::Options opts;
+    opts.timeoutMs = validateTimeout;
+    if (!validate::validateAndReport(*spec, words, opts, validateCex))
+      return 1;
   }
-  lout->os() << listing;
-  lout->keep();
   return 0;
 }
 
@@ -307,13 +435,27 @@ int main(int argc, char **argv) {
     }
   cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { os << versionText("npcc"); });
+  // -W<...> flags are taken out before LLVM parses the rest (libLLVM has an
+  // option named W of its own).
+  std::vector<std::string> warningFlags;
+  llvm::SmallVector<const char *> args;
+  for (int k = 0; k < argc; ++k) {
+    llvm::StringRef a(argv[k]);
+    if (k > 0 && a.starts_with("-W") && a.size() > 2)
+      warningFlags.push_back(a.drop_front(2).str());
+    else
+      args.push_back(argv[k]);
+  }
   cl::ParseCommandLineOptions(
-      argc, argv,
+      args.size(), args.data(),
       "npcc: compiles NPL network-processing programs\n\n"
       "  npcc prog.np --target=c -o prog     build an executable (libnprt)\n"
       "  npcc prog.np --target=c -S -o p.c   write the C source\n"
       "  npcc prog.np --target=mlir          print np dialect IR\n"
-      "  npcc prog.np --target=ast           print the parsed AST\n");
+      "  npcc prog.np --target=ast           print the parsed AST\n\n"
+      "Warnings: -W<name> enables one, -Wno-<name> disables it, -Werror\n"
+      "makes every warning an error, -Werror=<name> one of them. Names:\n"
+      "unused-variable (on by default), unreachable-code.\n");
 
   mlir::MLIRContext ctx;
   ctx.loadDialect<np::NPDialect, match::MatchDialect, ucode::UCodeDialect,
@@ -331,35 +473,38 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  WarningOptions warnings;
+  for (const std::string &w : warningFlags)
+    if (!warnings.apply(w))
+      llvm::errs() << "npcc: warning: unknown warning option '-W" << w << "'\n";
+
   FileNames names;
   ast::Module module;
   std::vector<std::string> dirs(includeDirs.begin(), includeDirs.end());
   dirs.push_back(NPCC_LIB_DIR);
   const std::string *mainFile =
       loadProgram(&ctx, inputFile, dirs, names, module);
-  if (!mainFile)
+  if (!mainFile || !applyDefines(&ctx, names, module))
     return 1;
 
-  std::string errorMessage;
-  auto openOutput = [&]() {
-    auto out = mlir::openOutputFile(outputFile, &errorMessage);
-    if (!out)
-      llvm::errs() << "npcc: error: " << errorMessage << "\n";
-    return out;
-  };
+  // Text stages print to stdout unless -o says otherwise.
+  if (outputFile.empty() && target != Target::C)
+    outputFile = "-";
 
   if (target == Target::AST) {
     std::string text;
     ast::dump(module, text);
-    auto out = openOutput();
-    if (!out)
-      return 1;
-    out->os() << text;
-    out->keep();
-    return 0;
+    return writeOutputFile(outputFile,
+                           [&](llvm::raw_ostream &os) {
+                             os << text;
+                             return true;
+                           })
+               ? 0
+               : 1;
   }
 
   Sema sema(&ctx, module);
+  sema.warnings = warnings;
   if (!sema.run())
     return 1;
   mlir::OwningOpRef<mlir::ModuleOp> ir =
@@ -376,12 +521,13 @@ int main(int argc, char **argv) {
       if (mlir::failed(pm.run(*ir)))
         return 1;
     }
-    auto out = openOutput();
-    if (!out)
-      return 1;
-    ir->print(out->os());
-    out->keep();
-    return 0;
+    return writeOutputFile(outputFile,
+                           [&](llvm::raw_ostream &os) {
+                             ir->print(os);
+                             return true;
+                           })
+               ? 0
+               : 1;
   }
 
   if (target == Target::UCode)
@@ -396,14 +542,28 @@ int main(int argc, char **argv) {
   buildCPipeline(pm);
   if (mlir::failed(pm.run(*ir)))
     return 1;
-  if (emitSource || outputFile == "-") {
-    auto out = openOutput();
-    if (!out)
-      return 1;
-    if (mlir::failed(translateToC(*ir, out->os())))
-      return 1;
-    out->keep();
-    return 0;
+  if (emitSource) {
+    // Like clang -S: next to the current directory, named after the input;
+    // standard input goes to standard output.
+    if (outputFile.empty())
+      outputFile = inputFile == "-"
+                       ? std::string("-")
+                       : (llvm::sys::path::stem(inputFile) + ".c").str();
+    return writeOutputFile(outputFile,
+                           [&](llvm::raw_ostream &os) {
+                             return mlir::succeeded(translateToC(*ir, os));
+                           })
+               ? 0
+               : 1;
+  }
+  // An executable, like a C compiler: a.out unless -o names it. Never C
+  // text under an executable's name, and never a binary on a terminal.
+  if (outputFile.empty())
+    outputFile = "a.out";
+  if (outputFile == "-") {
+    llvm::errs() << "npcc: error: an executable cannot be written to "
+                    "standard output; use -S for the C source\n";
+    return 1;
   }
   llvm::SmallString<128> cFile;
   if (llvm::sys::fs::createTemporaryFile("npcc", "c", cFile)) {
@@ -416,6 +576,13 @@ int main(int argc, char **argv) {
     llvm::raw_fd_ostream os(cFile, ec);
     if (ec || mlir::failed(translateToC(*ir, os)))
       return 1;
+    os.close();
+    if (os.has_error()) {
+      llvm::errs() << "npcc: error: cannot write '" << cFile
+                   << "': " << os.error().message() << "\n";
+      os.clear_error();
+      return 1;
+    }
   }
   return buildExecutable(cFile, outputFile);
 }

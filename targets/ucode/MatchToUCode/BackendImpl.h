@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <map>
+#include <tuple>
 
 namespace npcc::mub {
 
@@ -54,6 +55,12 @@ struct IntVal {
   int r = -1, t = -1;
   unsigned lsb = 0, width = 64;
   int block = Machine::Init; // where it is computed
+  // Bits outside [lsb, lsb+width) of the register are zero (a constant is
+  // always clean). Other values may carry neighbouring fields or carries
+  // there: compares look only at the field's bits, and the operations that
+  // need clean inputs (widening, ordered compares and sums off the lanes,
+  // answers) clean them with a mask first.
+  bool clean = false;
 };
 
 /// A boolean: a predicate, possibly negated, or a constant.
@@ -133,6 +140,27 @@ private:
     return b;
   }
   int rOf(const IntVal &v, int block, Location loc);
+  // Legalization of values off the 16-bit lanes (no shifter: masks, adds
+  // that double, byte permutes).
+  IntVal aluBinary(unsigned aluOp, const IntVal &a, const IntVal &b,
+                   unsigned lsb, unsigned width, unsigned simd, Location loc);
+  IntVal cleaned(const IntVal &v, Location loc);
+  IntVal shiftedUp(const IntVal &v, unsigned k, Location loc);
+  IntVal lowered(const IntVal &v, Location loc);
+  void align(IntVal &a, IntVal &b, Location loc);
+  IntVal boolToInt(const BoolVal &b, Location loc);
+  IntVal selectInt(Operation *selOp, BoolVal c, Value tv, Value fv, IntVal a,
+                   IntVal b, Location loc);
+  static IntVal constant(uint64_t c, unsigned lsb, unsigned width) {
+    IntVal v;
+    v.isConst = true;
+    v.c = width == 64 ? c : c & ((1ull << width) - 1);
+    v.lsb = lsb;
+    v.width = width;
+    v.clean = true;
+    return v;
+  }
+  std::map<std::tuple<int, int, unsigned, unsigned, int>, IntVal> legalCache;
   int tOf(const IntVal &v, int block, Location loc);
   int constR(uint64_t c);
   int constT(uint64_t c);
@@ -190,15 +218,17 @@ private:
   }
   /// Memoises a selection; results that a speculation could have shaped
   /// (item values and constants) are forgotten before the general path.
+  /// Anything selected while speculating may rest on an assumed flag, also
+  /// a header value that a speculated select chose: all of it is forgotten.
   IntVal rememberInt(Value v, IntVal x) {
     ints[v] = x;
-    if (!spec.empty() && (x.block == Machine::Item || x.isConst))
+    if (!spec.empty())
       specMemo.push_back(v);
     return x;
   }
   BoolVal rememberBool(Value v, BoolVal x) {
     bools[v] = x;
-    if (!spec.empty() && (x.block == Machine::Item || x.isConst))
+    if (!spec.empty())
       specMemo.push_back(v);
     return x;
   }

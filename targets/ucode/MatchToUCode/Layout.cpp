@@ -73,7 +73,10 @@ void Backend::layout(CompiledProgram &out, bool general) {
       mergeSlot(w, op.w, "ALU");
       // Compare targets are encoded from p8; lanes matter only to compares
       // (and carry PERM's zero mask).
-      w.ALU_CMPD = op.w.ALU_OP >= mu::ALU_EQ ? op.w.ALU_CMPD - 8 : 0;
+      // PERM's zero mask starts in the CMPD bits.
+      w.ALU_CMPD = op.w.ALU_OP >= mu::ALU_EQ     ? op.w.ALU_CMPD - 8
+                   : op.w.ALU_OP == mu::ALU_PERM ? op.w.ALU_CMPD
+                                                 : 0;
       if (op.w.ALU_OP < mu::ALU_EQ && op.w.ALU_OP != mu::ALU_PERM)
         w.ALU_LANES = 0;
       break;

@@ -295,6 +295,11 @@ LogicalResult Backend::run(CompiledProgram &out) {
   auto okOf = [&](const Check &c) {
     return c.mask < 0 ? notOf(boolVal(c.v)) : maskOk(masks[c.mask]);
   };
+  auto visibleInt = [&](const IntVal &v) {
+    if (v.isConst || v.block != Machine::Item)
+      return 0;
+    return m.visibleAt(itemBlock, v.r);
+  };
   auto visible = [&](const BoolVal &b) {
     if (b.isConst)
       return 0;
@@ -378,13 +383,22 @@ LogicalResult Backend::run(CompiledProgram &out) {
     MOp o = op(UCp, Machine::Item);
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = tag;
-    int r = rOf(v, Machine::Item, accept.getLoc());
+    int r = rOf(lowered(v, accept.getLoc()), Machine::Item, accept.getLoc());
     materialize(ok);
     int guard = ok.isConst ? m.p0() : ok.p;
     o.w.CP_PNEG = !ok.isConst && ok.neg;
     o.regs = {{&Word::CP_SRC, r}, {&Word::CP_PRED, guard}};
     o.reads = {r, guard};
     return m.ops()[place(o, minWord)].word;
+  };
+  // A program that fails every item (an unconditional `fail;`) still
+  // answers every item: the check is "p0 is clear".
+  auto never = [&]() {
+    BoolVal f;
+    f.p = m.p0();
+    f.neg = true;
+    f.block = Machine::Item;
+    return f;
   };
   // Answers and checks after the early branch: the offset, the remaining
   // checks combined as a tree (the two known first are joined first, so
@@ -404,6 +418,12 @@ LogicalResult Backend::run(CompiledProgram &out) {
       terms.push_back(joined);
     }
     len = intVal(accept.getLength());
+    // Answers are whole 64-bit numbers at bit 0.
+    off = lowered(off, accept.getLoc());
+    len = lowered(len, accept.getLoc());
+    // A check that always fails still needs a predicate to guard with.
+    if (terms.front().isConst && !terms.front().c)
+      return never();
     return terms.front();
   };
 
@@ -421,8 +441,12 @@ LogicalResult Backend::run(CompiledProgram &out) {
     lastBranch = branch(okFast, false, "item", 5);
     failOut(lastBranch, okFast);
   }
-  if (okFast.isConst && !okFast.c)
-    return program.emitError("no list item can ever match"), failure();
+  if (okFast.isConst && !okFast.c) {
+    okFast = never();
+    lastBranch = branch(okFast, false, "item", 5);
+    failOut(lastBranch, okFast);
+    fastBranch = true;
+  }
 
   bool general = false;
   if (speculate) {
@@ -441,15 +465,16 @@ LogicalResult Backend::run(CompiledProgram &out) {
       return reportError();
     // Success jumps to the drain; a failure answers, falls into a jump back
     // (cancelled on success) and spends one word more.
-    int d = std::max(visible(ok), gb + 3);
-    if (ok.isConst && !ok.c)
-      d = gb + 3;
+    // The answers sit in the delay slots of that branch: their values
+    // must be ready by then.
+    int d = std::max(
+        {visible(ok), gb + 3, visibleInt(off) - 1, visibleInt(len) - 2});
     d = branch(ok, true, "matched", d);
     if (!ok.isConst)
       failOut(d, ok);
     branch(okTrue, true, "item", 0, d + 1);
-    answer(off, mu::TAG_OFFSET, d + 1, ok);
-    answer(len, mu::TAG_LENGTH, d + 2, ok);
+    int offWord = answer(off, mu::TAG_OFFSET, d + 1, ok);
+    answer(len, mu::TAG_LENGTH, offWord + 1, ok);
     reserveItemWords = d + 4; // word d+3: the failing path's last slot
 
     // The general path: everything after the early branch, exactly.
@@ -474,13 +499,14 @@ LogicalResult Backend::run(CompiledProgram &out) {
     BoolVal gok = late(okTrue, goff, glen);
     if (hasError)
       return reportError();
-    int gd = std::max(0, visible(gok));
+    int gd =
+        std::max({0, visible(gok), visibleInt(goff) - 1, visibleInt(glen) - 2});
     if (!gok.isConst) {
       gd = branch(gok, false, "item", gd);
       failOut(gd, gok);
     }
-    answer(goff, mu::TAG_OFFSET, gd + 1, gok);
-    answer(glen, mu::TAG_LENGTH, gd + 2, gok);
+    int gOffWord = answer(goff, mu::TAG_OFFSET, gd + 1, gok);
+    answer(glen, mu::TAG_LENGTH, gOffWord + 1, gok);
     general = true;
   } else {
     IntVal off, len;
@@ -488,7 +514,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
     if (hasError)
       return reportError();
     if (okAll.isConst && !okAll.c)
-      return program.emitError("no list item can ever match"), failure();
+      okAll = never();
     bool slow = !okAll.isConst &&
                 (!fastBranch || okAll.p != okFast.p || okAll.neg != okFast.neg);
     if (slow) {

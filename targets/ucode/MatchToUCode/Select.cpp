@@ -172,6 +172,334 @@ int Backend::tOf(const IntVal &v, int block, Location loc) {
 }
 
 //===----------------------------------------------------------------------===//
+// Legalization: values off the lanes, without a shifter
+//===----------------------------------------------------------------------===//
+
+static int blockOf(const IntVal &a, const IntVal &b) {
+  int block = std::max(a.block, b.block);
+  return block == Machine::Init ? Machine::Header : block;
+}
+
+/// rd = a OP b with both operands placed at `lsb`; a constant b becomes the
+/// immediate when its bits fit one half of it.
+IntVal Backend::aluBinary(unsigned aluOp, const IntVal &a, const IntVal &b,
+                          unsigned lsb, unsigned width, unsigned simd,
+                          Location loc) {
+  if (a.isConst && b.isConst && simd == mu::DefaultSimd) {
+    uint64_t x = a.c, y = b.c;
+    uint64_t r = aluOp == mu::ALU_AND   ? x & y
+                 : aluOp == mu::ALU_OR  ? x | y
+                 : aluOp == mu::ALU_XOR ? x ^ y
+                 : aluOp == mu::ALU_ADD ? x + y
+                                        : x - y;
+    return constant(r, lsb, width);
+  }
+  IntVal out;
+  out.lsb = lsb;
+  out.width = width;
+  out.block = blockOf(a, b);
+  MOp o = op(UAlu, out.block);
+  o.w.ALU_OP = aluOp;
+  IntVal aa = a, bb = b;
+  aa.lsb = bb.lsb = lsb;
+  int ra = rOf(aa, out.block, loc);
+  int rb = m.r0();
+  if (!(bb.isConst && immediate(bb.c, lsb, bb.width, o.w)))
+    rb = rOf(bb, out.block, loc);
+  o.w.ALU_SIMD = simd;
+  out.r = m.newReg(FR);
+  o.regs = {{&Word::ALU_RD, out.r},
+            {&Word::ALU_RA, ra},
+            {&Word::ALU_RB, rb},
+            {&Word::ALU_PRED, m.p0()}};
+  o.reads = {ra, rb};
+  o.writes = {out.r};
+  place(o, out.block == Machine::Header ? 3 : 0);
+  return out;
+}
+
+/// The value with every bit outside its field cleared.
+IntVal Backend::cleaned(const IntVal &v, Location loc) {
+  if (v.isConst || v.clean || (v.lsb == 0 && v.width == 64))
+    return v;
+  auto key = std::make_tuple(0, v.r, v.lsb, v.width, itemBlock);
+  auto it = legalCache.find(key);
+  if (it != legalCache.end())
+    return it->second;
+  IntVal out = aluBinary(mu::ALU_AND, v, constant(~0ull, v.lsb, v.width), v.lsb,
+                         v.width, mu::DefaultSimd, loc);
+  out.clean = true;
+  legalCache[key] = out;
+  return out;
+}
+
+/// The value moved up by `k` bits: k additions of the register to itself.
+IntVal Backend::shiftedUp(const IntVal &v, unsigned k, Location loc) {
+  if (v.isConst || k == 0) {
+    IntVal c = v;
+    c.lsb += k;
+    return c;
+  }
+  if (v.lsb + k + v.width > 64) {
+    error(loc, "a field would leave the 64-bit word when moved to another "
+               "bit position; the match unit has no shifter");
+    return v;
+  }
+  auto key = std::make_tuple(1, v.r, v.lsb, k, itemBlock);
+  auto it = legalCache.find(key);
+  if (it != legalCache.end()) {
+    IntVal out = it->second;
+    out.width = v.width;
+    out.clean = false;
+    return out;
+  }
+  IntVal x = v;
+  for (unsigned i = 0; i < k; ++i) {
+    x = aluBinary(mu::ALU_ADD, x, x, x.lsb, x.width, mu::DefaultSimd, loc);
+    x.lsb = v.lsb + i + 1;
+  }
+  x.width = v.width;
+  x.clean = false;
+  legalCache[key] = x;
+  return x;
+}
+
+/// Bytes `bytes`.. of the register of `x` moved down to byte 0, the bytes
+/// above zeroed (`alu.perm`). The result describes the register: the caller
+/// sets where its field lies.
+static void permDown(MOp &o, unsigned bytes) {
+  uint32_t sel = 0;
+  unsigned zero = 0;
+  for (unsigned j = 0; j < 8; ++j) {
+    if (j + bytes < 8)
+      sel |= (uint32_t)(j + bytes) << (4 * j);
+    else
+      zero |= 1u << j;
+  }
+  o.w.ALU_OP = mu::ALU_PERM;
+  o.w.ALU_IMMSEL = 0;
+  o.w.ALU_IMM = sel;
+  o.w.ALU_CMPD = zero & 7;
+  o.w.ALU_ACC = (zero >> 3) & 3;
+  o.w.ALU_SIMD = zero >> 5;
+  o.w.ALU_LANES = 0;
+}
+
+/// The value moved down to bit 0: up to the next byte boundary by
+/// doubling, then a byte permute that zeroes the bytes above. A field too
+/// wide to move up first is moved in two parts: the bytes above its first
+/// byte, and that byte on its own.
+IntVal Backend::lowered(const IntVal &v, Location loc) {
+  if (v.lsb == 0)
+    return v;
+  if (v.isConst) {
+    IntVal c = v;
+    c.lsb = 0;
+    return c;
+  }
+  auto key = std::make_tuple(2, v.r, v.lsb, v.width, itemBlock);
+  auto it = legalCache.find(key);
+  if (it != legalCache.end())
+    return it->second;
+  auto perm = [&](const IntVal &x, unsigned bytes) {
+    IntVal out;
+    out.block = blockOf(x, x);
+    MOp o = op(UAlu, out.block);
+    permDown(o, bytes);
+    int ra = rOf(x, out.block, loc);
+    out.r = m.newReg(FR);
+    o.regs = {{&Word::ALU_RD, out.r},
+              {&Word::ALU_RA, ra},
+              {&Word::ALU_RB, m.r0()},
+              {&Word::ALU_PRED, m.p0()}};
+    o.reads = {ra};
+    o.writes = {out.r};
+    place(o, out.block == Machine::Header ? 3 : 0);
+    return out;
+  };
+  IntVal out;
+  unsigned s = v.lsb % 8;
+  if (s == 0 || v.lsb + (8 - s) + v.width <= 64) {
+    IntVal x = s ? shiftedUp(v, 8 - s, loc) : v;
+    out = perm(x, x.lsb / 8);
+    out.lsb = 0;
+    out.width = v.width;
+    // Above the field only the zeroed bytes remain when it ended at bit 63.
+    out.clean = x.lsb + x.width == 64;
+  } else {
+    // The field ends too close to bit 63 to move up to a byte boundary:
+    // with b its first byte, X >> lsb = ((X >> 8(b+1)) << (8 - s)) |
+    // (((byte b of X) << (8 - s)) >> 8), on the clean field X.
+    unsigned b = v.lsb / 8;
+    IntVal x = cleaned(v, loc);
+    IntVal hi = perm(x, b + 1);
+    hi.lsb = 0;
+    hi.width = v.width - (8 - s);
+    hi = shiftedUp(hi, 8 - s, loc);
+    IntVal lo = b ? perm(x, b) : x;
+    lo = aluBinary(mu::ALU_AND, lo, constant(0xff, 0, 8), 0, 8, mu::DefaultSimd,
+                   loc);
+    lo = shiftedUp(lo, 8 - s, loc);
+    lo = perm(lo, 1);
+    lo.lsb = 0;
+    lo.width = 8 - s;
+    hi.lsb = 0;
+    hi.width = v.width;
+    out = aluBinary(mu::ALU_OR, hi, lo, 0, v.width, mu::DefaultSimd, loc);
+    out.clean = true;
+  }
+  legalCache[key] = out;
+  return out;
+}
+
+/// Two operands at the same bit position: the lower one moves up.
+void Backend::align(IntVal &a, IntVal &b, Location loc) {
+  if (a.isConst && b.isConst) {
+    a.lsb = b.lsb = 0;
+    return;
+  }
+  if (a.isConst) {
+    a.lsb = b.lsb;
+    return;
+  }
+  if (b.isConst) {
+    b.lsb = a.lsb;
+    return;
+  }
+  if (a.lsb < b.lsb)
+    a = shiftedUp(a, b.lsb - a.lsb, loc);
+  else if (b.lsb < a.lsb)
+    b = shiftedUp(b, a.lsb - b.lsb, loc);
+}
+
+/// A condition as the integer 0 or 1.
+IntVal Backend::boolToInt(const BoolVal &b, Location loc) {
+  if (b.isConst)
+    return constant(b.c ? 1 : 0, 0, 1);
+  IntVal out;
+  out.block = b.block == Machine::Init ? Machine::Header : b.block;
+  if (out.block == Machine::Item)
+    out.block = Machine::Item;
+  out.lsb = 0;
+  out.width = 1;
+  out.clean = true;
+  out.r = m.newReg(FR);
+  MOp zero = op(UAlu, out.block);
+  zero.w.ALU_OP = mu::ALU_OR;
+  zero.regs = {{&Word::ALU_RD, out.r},
+               {&Word::ALU_RA, m.r0()},
+               {&Word::ALU_RB, m.r0()},
+               {&Word::ALU_PRED, m.p0()}};
+  zero.writes = {out.r};
+  place(zero, out.block == Machine::Header ? 3 : 0);
+  int p = predOf(b, out.block);
+  MOp one = op(UAlu, out.block);
+  one.w.ALU_OP = mu::ALU_OR;
+  one.w.ALU_IMMSEL = mu::IMM_LO;
+  one.w.ALU_IMM = 1;
+  one.w.ALU_PNEG = b.neg;
+  one.regs = {{&Word::ALU_RD, out.r},
+              {&Word::ALU_RA, m.r0()},
+              {&Word::ALU_RB, m.r0()},
+              {&Word::ALU_PRED, p}};
+  one.reads = {out.r, p};
+  one.writes = {out.r};
+  place(one, out.block == Machine::Header ? 3 : 0);
+  (void)loc;
+  return out;
+}
+
+/// dst = c ? a : b by predicated moves. When an operand dies here and lives
+/// in a temporary of this block, the select overwrites it under the
+/// (possibly inverted) condition: one operation.
+IntVal Backend::selectInt(Operation *selOp, BoolVal c, Value tv, Value fv,
+                          IntVal a, IntVal b, Location loc) {
+  IntVal out;
+  unsigned width = tv.getType().getIntOrFloatBitWidth();
+  align(a, b, loc);
+  out.lsb = a.isConst ? b.lsb : a.lsb;
+  out.width = width;
+  out.clean = (a.isConst || a.clean) && (b.isConst || b.clean);
+  a.lsb = b.lsb = out.lsb;
+  out.block = std::max(std::max(a.block, b.block), c.block);
+  if (out.block == Machine::Init)
+    out.block = Machine::Header;
+  auto reusable = [&](Value v, const IntVal &iv) {
+    if (!selOp || iv.isConst || iv.r < 0 || iv.block != out.block)
+      return false;
+    // A value moved or cleaned here is a temporary of its own.
+    if (ints.count(v) && ints[v].r != iv.r)
+      return false;
+    // Every other user must already be selected (placed earlier), so
+    // this select is the last reader of the register.
+    for (Operation *user : v.getUsers())
+      if (user != selOp &&
+          !(user->getNumResults() == 1 && (ints.count(user->getResult(0)) ||
+                                           bools.count(user->getResult(0)))))
+        return false;
+    if (m.regs()[iv.r].phys >= 0)
+      return false;
+    for (unsigned k = 0; k < kWords; ++k)
+      if (iv.r == hdrR[k] || iv.r == itemR[k])
+        return false;
+    for (auto &entry : legalCache)
+      if (entry.second.r == iv.r)
+        return false;
+    return true;
+  };
+  if (reusable(fv, b) || reusable(tv, a)) {
+    bool intoFalse = reusable(fv, b);
+    const IntVal &keep = intoFalse ? b : a, &other = intoFalse ? a : b;
+    int p = predOf(c, out.block);
+    int ro = rOf(other, out.block, loc);
+    out.r = keep.r;
+    // Compares still to be placed that read the register must read it
+    // before it is overwritten: place them now.
+    for (Lazy &l : lazies)
+      if (!l.done && std::find(l.op.reads.begin(), l.op.reads.end(), keep.r) !=
+                         l.op.reads.end()) {
+        l.done = true;
+        place(l.op, l.minWord);
+      }
+    MOp mov = op(UAlu, out.block);
+    mov.w.ALU_OP = mu::ALU_OR;
+    mov.w.ALU_PNEG = intoFalse ? c.neg : !c.neg;
+    mov.regs = {{&Word::ALU_RD, out.r},
+                {&Word::ALU_RA, ro},
+                {&Word::ALU_RB, m.r0()},
+                {&Word::ALU_PRED, p}};
+    mov.reads = {ro, p};
+    mov.writes = {out.r};
+    place(mov, out.block == Machine::Header ? 3 : 0);
+    return out;
+  }
+  out.r = m.newReg(FR);
+  // dst = false value; dst = true value if the condition holds.
+  int rb = rOf(b, out.block, loc), ra = rOf(a, out.block, loc);
+  MOp first = op(UAlu, out.block);
+  first.w.ALU_OP = mu::ALU_OR;
+  first.regs = {{&Word::ALU_RD, out.r},
+                {&Word::ALU_RA, rb},
+                {&Word::ALU_RB, m.r0()},
+                {&Word::ALU_PRED, m.p0()}};
+  first.reads = {rb};
+  first.writes = {out.r};
+  place(first, out.block == Machine::Header ? 3 : 0);
+  int p = predOf(c, out.block);
+  MOp second = op(UAlu, out.block);
+  second.w.ALU_OP = mu::ALU_OR;
+  second.w.ALU_PNEG = c.neg;
+  second.regs = {{&Word::ALU_RD, out.r},
+                 {&Word::ALU_RA, ra},
+                 {&Word::ALU_RB, m.r0()},
+                 {&Word::ALU_PRED, p}};
+  second.reads = {ra, p};
+  second.writes = {out.r};
+  place(second, out.block == Machine::Header ? 3 : 0);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
 // Integer values
 //===----------------------------------------------------------------------===//
 
@@ -182,13 +510,9 @@ IntVal Backend::intVal(Value v) {
   IntVal out;
   Operation *def = v.getDefiningOp();
   Location loc = def ? def->getLoc() : program.getLoc();
-  auto blockOf = [](const IntVal &a, const IntVal &b) {
-    return std::max(a.block, b.block);
-  };
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
-    out.isConst = true;
-    out.c = cast<IntegerAttr>(c.getValue()).getValue().getZExtValue();
-    out.width = v.getType().getIntOrFloatBitWidth();
+    out = constant(cast<IntegerAttr>(c.getValue()).getValue().getZExtValue(), 0,
+                   v.getType().getIntOrFloatBitWidth());
   } else if (auto hw = dyn_cast_or_null<match::HeaderWordOp>(def)) {
     unsigned k = hw.getIndex();
     out.r = hdrR[k];
@@ -203,155 +527,99 @@ IntVal Backend::intVal(Value v) {
     out = intVal(f.getWord());
     out.lsb += f.getLsb();
     out.width = f.getWidth();
+    out.clean = out.lsb == 0 && out.width == 64;
+  } else if (v.getType().isInteger(1) && def && !isa<match::FieldOp>(def)) {
+    // A condition used as a number (`b as u8`).
+    out = boolToInt(boolVal(v), loc);
   } else if (isa_and_nonnull<arith::ExtUIOp, arith::TruncIOp>(def)) {
-    // Kept in place; compares look only at the field's lanes or mask, and
-    // a widened field is only sound if nothing above it is set.
     IntVal in = intVal(def->getOperand(0));
     unsigned w = v.getType().getIntOrFloatBitWidth();
-    if (isa<arith::ExtUIOp>(def) && !in.isConst && in.lsb + in.width != 64 &&
-        in.lsb + w > 64)
-      error(loc, "the match unit cannot widen this field in place");
-    out = in;
-    out.width = in.isConst ? w : std::min(w, 64 - in.lsb);
-    if (in.isConst && w < 64)
-      out.c &= (1ull << w) - 1;
+    if (in.isConst) {
+      out = constant(in.c, 0, w);
+    } else if (isa<arith::TruncIOp>(def)) {
+      // Kept in place: the bits above the narrower field are now garbage.
+      out = in;
+      out.width = w;
+      out.clean = false;
+    } else {
+      // Zero-extended in place: the bits above the field must be clear.
+      if (in.lsb + w > 64)
+        in = lowered(in, loc);
+      out = cleaned(in, loc);
+      out.width = w;
+      out.clean = true;
+    }
+  } else if (auto ext = dyn_cast_or_null<arith::ExtSIOp>(def)) {
+    IntVal in = intVal(ext.getIn());
+    unsigned w = v.getType().getIntOrFloatBitWidth(), from = in.width;
+    if (in.isConst) {
+      uint64_t c = in.c;
+      if (from < 64 && (c >> (from - 1)) & 1)
+        c |= ~0ull << from;
+      out = constant(c, 0, w);
+    } else {
+      // sext(x) = (x ^ S) - S with S the sign bit, on the clean field.
+      if (in.lsb + w > 64)
+        in = lowered(in, loc);
+      IntVal x = cleaned(in, loc);
+      IntVal sign = constant(1ull << (from - 1), x.lsb, w);
+      IntVal flipped =
+          aluBinary(mu::ALU_XOR, x, sign, x.lsb, w, mu::DefaultSimd, loc);
+      out =
+          aluBinary(mu::ALU_SUB, flipped, sign, x.lsb, w, mu::DefaultSimd, loc);
+      out.clean = x.lsb + w == 64;
+    }
   } else if (isa_and_nonnull<arith::AndIOp, arith::OrIOp, arith::XOrIOp,
                              arith::AddIOp, arith::SubIOp>(def)) {
     IntVal a = intVal(def->getOperand(0)), b = intVal(def->getOperand(1));
     if (a.isConst && !b.isConst && !isa<arith::SubIOp>(def))
       std::swap(a, b);
-    if (!a.isConst && !b.isConst && a.lsb != b.lsb)
-      error(loc, "operands lie at different bit positions; the match unit "
-                 "has no shifter");
+    unsigned w = v.getType().getIntOrFloatBitWidth();
     unsigned alu = isa<arith::AndIOp>(def)   ? mu::ALU_AND
                    : isa<arith::OrIOp>(def)  ? mu::ALU_OR
                    : isa<arith::XOrIOp>(def) ? mu::ALU_XOR
                    : isa<arith::AddIOp>(def) ? mu::ALU_ADD
                                              : mu::ALU_SUB;
-    out.lsb = a.isConst ? b.lsb : a.lsb;
-    out.width = v.getType().getIntOrFloatBitWidth();
-    out.block = blockOf(a, b);
-    if (out.block == Machine::Init)
-      out.block = Machine::Header;
-    MOp o = op(UAlu, out.block);
-    o.w.ALU_OP = alu;
-    a.lsb = b.lsb = out.lsb;
-    int ra = rOf(a, out.block, loc);
-    int rb = m.r0();
-    if (b.isConst && immediate(b.c, out.lsb, out.width, o.w)) {
-      rb = m.r0();
-    } else {
-      rb = rOf(b, out.block, loc);
-    }
+    align(a, b, loc);
+    unsigned lsb = a.isConst ? b.lsb : a.lsb;
     unsigned simd = mu::DefaultSimd, lanes = mu::DefaultLanes;
-    if ((alu == mu::ALU_ADD || alu == mu::ALU_SUB) && out.width < 64) {
-      if (!fieldLanes(out.lsb, out.width, simd, lanes))
-        error(loc, "the match unit adds only 16-bit aligned fields");
-      o.w.ALU_SIMD = simd;
+    bool sum = alu == mu::ALU_ADD || alu == mu::ALU_SUB;
+    if (sum && w < 64 && fieldLanes(lsb, w, simd, lanes)) {
+      // SIMD segments keep the carries inside the field.
+      out = aluBinary(alu, a, b, lsb, w, simd, loc);
+    } else if (sum && !(lsb == 0 && w == 64)) {
+      // A 64-bit sum of the clean fields: nothing carries into the field
+      // from below; the carry out of it lands above, as garbage.
+      a = cleaned(a, loc);
+      b = cleaned(b, loc);
+      out = aluBinary(alu, a, b, lsb, w, mu::DefaultSimd, loc);
     } else {
-      o.w.ALU_SIMD = mu::DefaultSimd;
+      out = aluBinary(alu, a, b, lsb, w, mu::DefaultSimd, loc);
+      bool ca = a.isConst || a.clean, cb = b.isConst || b.clean;
+      out.clean = sum || (alu == mu::ALU_AND ? (ca || cb) : (ca && cb));
     }
-    out.r = m.newReg(FR);
-    o.regs = {{&Word::ALU_RD, out.r},
-              {&Word::ALU_RA, ra},
-              {&Word::ALU_RB, rb},
-              {&Word::ALU_PRED, m.p0()}};
-    o.reads = {ra, rb};
-    o.writes = {out.r};
-    place(o, out.block == Machine::Header ? 3 : 0);
   } else if (auto sel = dyn_cast_or_null<arith::SelectOp>(def)) {
     BoolVal c = boolVal(sel.getCondition());
     if (c.isConst)
       return rememberInt(
           v, intVal(c.c ? sel.getTrueValue() : sel.getFalseValue()));
     IntVal a = intVal(sel.getTrueValue()), b = intVal(sel.getFalseValue());
-    out.lsb = a.isConst ? b.lsb : a.lsb;
-    out.width = v.getType().getIntOrFloatBitWidth();
-    if (!a.isConst && !b.isConst && a.lsb != b.lsb)
-      error(loc, "select of values at different bit positions");
-    a.lsb = b.lsb = out.lsb;
-    out.block = std::max(std::max(a.block, b.block), c.block);
-    if (out.block == Machine::Init)
-      out.block = Machine::Header;
-    // When an operand dies here and lives in a temporary of this block, the
-    // select overwrites it under the (possibly inverted) condition: one op.
-    auto reusable = [&](Value v, const IntVal &iv) {
-      if (iv.isConst || iv.r < 0 || iv.block != out.block)
-        return false;
-      // Every other user must already be selected (placed earlier), so
-      // this select is the last reader of the register.
-      for (Operation *user : v.getUsers())
-        if (user != sel.getOperation() &&
-            !(user->getNumResults() == 1 && (ints.count(user->getResult(0)) ||
-                                             bools.count(user->getResult(0)))))
-          return false;
-      if (m.regs()[iv.r].phys >= 0)
-        return false;
-      for (unsigned k = 0; k < kWords; ++k)
-        if (iv.r == hdrR[k] || iv.r == itemR[k])
-          return false;
-      return true;
-    };
-    if (!c.isConst &&
-        (reusable(sel.getFalseValue(), b) || reusable(sel.getTrueValue(), a))) {
-      bool intoFalse = reusable(sel.getFalseValue(), b);
-      const IntVal &keep = intoFalse ? b : a, &other = intoFalse ? a : b;
-      int p = predOf(c, out.block);
-      int ro = rOf(other, out.block, loc);
-      out.r = keep.r;
-      // Compares still to be placed that read the register must read it
-      // before it is overwritten: place them now.
-      for (Lazy &l : lazies)
-        if (!l.done && std::find(l.op.reads.begin(), l.op.reads.end(),
-                                 keep.r) != l.op.reads.end()) {
-          l.done = true;
-          place(l.op, l.minWord);
-        }
-      MOp mov = op(UAlu, out.block);
-      mov.w.ALU_OP = mu::ALU_OR;
-      mov.w.ALU_PNEG = intoFalse ? c.neg : !c.neg;
-      mov.regs = {{&Word::ALU_RD, out.r},
-                  {&Word::ALU_RA, ro},
-                  {&Word::ALU_RB, m.r0()},
-                  {&Word::ALU_PRED, p}};
-      mov.reads = {ro, p};
-      mov.writes = {out.r};
-      place(mov, out.block == Machine::Header ? 3 : 0);
-      ints[v] = out;
-      return out;
-    }
-    out.r = m.newReg(FR);
-    // dst = false value; dst = true value if the condition holds.
-    int rb = rOf(b, out.block, loc), ra = rOf(a, out.block, loc);
-    MOp first = op(UAlu, out.block);
-    first.w.ALU_OP = mu::ALU_OR;
-    first.regs = {{&Word::ALU_RD, out.r},
-                  {&Word::ALU_RA, rb},
-                  {&Word::ALU_RB, m.r0()},
-                  {&Word::ALU_PRED, m.p0()}};
-    first.reads = {rb};
-    first.writes = {out.r};
-    place(first, out.block == Machine::Header ? 3 : 0);
-    if (c.isConst) {
-      if (c.c) {
-        MOp again = first;
-        again.regs[1].vreg = ra;
-        again.reads = {ra};
-        place(again, out.block == Machine::Header ? 3 : 0);
-      }
-    } else {
-      int p = predOf(c, out.block);
-      MOp second = op(UAlu, out.block);
-      second.w.ALU_OP = mu::ALU_OR;
-      second.w.ALU_PNEG = c.neg;
-      second.regs = {{&Word::ALU_RD, out.r},
-                     {&Word::ALU_RA, ra},
-                     {&Word::ALU_RB, m.r0()},
-                     {&Word::ALU_PRED, p}};
-      second.reads = {ra, p};
-      second.writes = {out.r};
-      place(second, out.block == Machine::Header ? 3 : 0);
-    }
+    out = selectInt(sel, c, sel.getTrueValue(), sel.getFalseValue(), a, b, loc);
+  } else if (isa_and_nonnull<arith::MinUIOp, arith::MaxUIOp, arith::MinSIOp,
+                             arith::MaxSIOp>(def)) {
+    // min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b.
+    using P = arith::CmpIPredicate;
+    P pred = isa<arith::MinUIOp>(def)   ? P::ult
+             : isa<arith::MaxUIOp>(def) ? P::ugt
+             : isa<arith::MinSIOp>(def) ? P::slt
+                                        : P::sgt;
+    mlir::OpBuilder builder(def);
+    auto cmp = builder.create<arith::CmpIOp>(loc, pred, def->getOperand(0),
+                                             def->getOperand(1));
+    BoolVal c = boolVal(cmp);
+    IntVal a = intVal(def->getOperand(0)), b = intVal(def->getOperand(1));
+    out = selectInt(nullptr, c, def->getOperand(0), def->getOperand(1), a, b,
+                    loc);
   } else if (def) {
     StringRef name = def->getName().getStringRef();
     if (isa<arith::MulIOp>(def))
@@ -520,7 +788,9 @@ BoolVal Backend::ternaryEq(const IntVal &a, const IntVal &b, const IntVal *mask,
   int tm;
   unsigned simd, lanes;
   if (mask) {
-    tm = tOf(*mask, out.block, loc);
+    // A mask that is a field: only its own bits may select.
+    IntVal mk = mask->isConst ? *mask : cleaned(*mask, loc);
+    tm = tOf(mk, out.block, loc);
     o.w.TERN_SIMD = mu::DefaultSimd;
     o.w.TERN_LANES = mu::DefaultLanes;
   } else if (fieldLanes(a.lsb, a.width, simd, lanes)) {
@@ -542,18 +812,44 @@ BoolVal Backend::ternaryEq(const IntVal &a, const IntVal &b, const IntVal *mask,
                out.block);
 }
 
-BoolVal Backend::aluCompare(unsigned aluOp, const IntVal &a, const IntVal &b,
+BoolVal Backend::aluCompare(unsigned aluOp, const IntVal &a0, const IntVal &b0,
                             Location loc) {
+  IntVal a = a0, b = b0;
+  align(a, b, loc);
   BoolVal out;
   out.block = std::max(a.block, b.block);
   if (out.block == Machine::Init)
     out.block = Machine::Header;
-  MOp o = op(UAlu, out.block);
-  o.w.ALU_OP = aluOp;
   unsigned lsb = a.isConst ? b.lsb : a.lsb, width = a.width;
   unsigned simd = mu::DefaultSimd, lanes = mu::DefaultLanes;
-  if (!(lsb == 0 && width == 64) && !fieldLanes(lsb, width, simd, lanes))
-    error(loc, "the match unit compares only 16-bit aligned fields in order");
+  bool ordered = aluOp != mu::ALU_EQ && aluOp != mu::ALU_NE;
+  if (!(lsb == 0 && width == 64) && !fieldLanes(lsb, width, simd, lanes)) {
+    // Off the lanes: compare the clean fields as 64-bit numbers (the bits
+    // below and above are zero in both); a signed order is the unsigned
+    // order with the sign bits flipped.
+    a = cleaned(a, loc);
+    b = cleaned(b, loc);
+    if (aluOp == mu::ALU_LTS || aluOp == mu::ALU_GES) {
+      IntVal sign = constant(1ull << (width - 1), lsb, width);
+      if (a.isConst)
+        a.c ^= sign.c;
+      else
+        a = aluBinary(mu::ALU_XOR, a, sign, lsb, width, mu::DefaultSimd, loc);
+      if (b.isConst)
+        b.c ^= sign.c;
+      else
+        b = aluBinary(mu::ALU_XOR, b, sign, lsb, width, mu::DefaultSimd, loc);
+      aluOp = aluOp == mu::ALU_LTS ? mu::ALU_LTU : mu::ALU_GEU;
+    }
+    (void)ordered;
+    simd = mu::DefaultSimd;
+    lanes = mu::DefaultLanes;
+  } else if (lsb == 0 && width == 64) {
+    simd = mu::DefaultSimd;
+    lanes = mu::DefaultLanes;
+  }
+  MOp o = op(UAlu, out.block);
+  o.w.ALU_OP = aluOp;
   o.w.ALU_SIMD = simd;
   o.w.ALU_LANES = lanes;
   IntVal aa = a, bb = b;
@@ -641,9 +937,7 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
     }
     IntVal a = intVal(lhs), b = intVal(rhs);
     if (!a.isConst && !b.isConst) {
-      if (a.lsb != b.lsb)
-        error(loc, "compared fields lie at different bit positions; the match "
-                   "unit has no shifter");
+      align(a, b, loc);
       // Both units compare lane-aligned fields; take the one free first.
       unsigned fs, fl;
       if (a.r >= 0 && b.r >= 0 && fieldLanes(a.lsb, a.width, fs, fl)) {
@@ -692,8 +986,11 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
                                  : mu::ALU_GES; // sge
   if (pred == P::sle || pred == P::sgt) {
     // a <= b is !(a > b) = !(b < a): swap operands of lts.
-    if (a.isConst)
-      error(loc, "compare a constant with a value, not the reverse");
+    if (a.isConst) {
+      // c <= b is !(b < c); c > b is b < c.
+      BoolVal lt = aluCompare(mu::ALU_LTS, b, a, loc);
+      return pred == P::sle ? notOf(lt) : lt;
+    }
     BoolVal lt = aluCompare(mu::ALU_LTS, b, a, loc);
     return pred == P::sle ? notOf(lt) : lt;
   }
@@ -716,6 +1013,13 @@ BoolVal Backend::boolVal(Value v) {
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
     out.isConst = true;
     out.c = cast<IntegerAttr>(c.getValue()).getValue().getBoolValue();
+  } else if (auto f = dyn_cast_or_null<match::FieldOp>(def)) {
+    // A bool field: its bit is set.
+    IntVal x = intVal(v);
+    IntVal zero = constant(0, x.lsb, 1), bit = constant(1, x.lsb, 1);
+    out = notOf(ternaryEq(x, zero, &bit, loc));
+    if (out.block == Machine::Header && !out.isConst)
+      out = logic(0xc, out, out, Machine::Header);
   } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def)) {
     out = compare(cmp);
     // A header condition lives through the item loop: keep it in the

@@ -37,7 +37,7 @@ def reason_of(stderr):
         m = re.search(r"error: (.*)", line)
         if m:
             msg = m.group(1)
-            msg = re.sub(r"'[^']*'", "'_'", msg)
+            msg = re.sub(r"'(?!arith\.)[^']*'", "'_'", msg)
             msg = re.sub(r"\b\d+\b", "N", msg)
             return msg
     return stderr.strip().splitlines()[0] if stderr.strip() else "(no message)"
