@@ -611,7 +611,12 @@ bool Sema::coerce(Expr &e, const Ty &to) {
     bool neg = e.kind == Expr::Unary && e.text == "-";
     uint64_t mag = neg ? e.args[0]->value : e.value;
     bool fits;
-    if (e.kind == Expr::IntLit || neg) {
+    if (neg && e.args[0]->kind != Expr::IntLit && !to.isSigned) {
+      error(e.loc) << "negated literal expression does not fit in unsigned '"
+                   << to.str() << "'";
+      return false;
+    }
+    if (e.kind == Expr::IntLit || (neg && e.args[0]->kind == Expr::IntLit)) {
       if (neg) // -2^(w-1) is the smallest; for i64 that is -2^63
         fits = to.isSigned && mag <= (1ull << (to.width - 1));
       else if (to.isSigned)
@@ -783,12 +788,21 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
   }
   case Expr::Cond: {
     coerce(*e.args[0], Ty::of(Ty::Bool));
-    Ty a = checkExpr(*e.args[1]);
-    Ty b = checkExpr(*e.args[2]);
-    if (a.kind == Ty::IntLit && b.kind == Ty::IntLit && expected)
+    Ty a = checkExpr(*e.args[1], expected);
+    Ty b = checkExpr(*e.args[2], expected);
+    if (a.kind == Ty::Error || b.kind == Ty::Error)
+      break;
+    if (a.kind == Ty::IntLit && b.kind == Ty::IntLit) {
+      if (!expected || expected->kind != Ty::Int) {
+        // Two literal arms: the whole is a literal expression that takes
+        // the type of its context (`x == (c ? 1 : 2)` with x a u16).
+        t = Ty::of(Ty::IntLit);
+        break;
+      }
       a = *expected;
-    else if (a.kind == Ty::IntLit)
-      a = b.kind == Ty::IntLit ? Ty::integer(32, false) : b;
+    } else if (a.kind == Ty::IntLit) {
+      a = b;
+    }
     if (coerce(*e.args[1], a) && coerce(*e.args[2], a))
       t = a;
     break;
@@ -1000,8 +1014,13 @@ Ty Sema::checkCall(Expr &e) {
       return Ty();
     Ty a = checkExpr(*e.args[0]);
     Ty c = checkExpr(*e.args[1]);
+    if (a.kind == Ty::Error || c.kind == Ty::Error)
+      return Ty();
+    // max(3, 4) is a literal expression: its context gives the type.
+    if (a.kind == Ty::IntLit && c.kind == Ty::IntLit)
+      return Ty::of(Ty::IntLit);
     if (a.kind == Ty::IntLit)
-      a = c.kind == Ty::Int ? c : Ty::integer(32, false);
+      a = c;
     if (a.kind != Ty::Int) {
       error(e.loc) << "'" << e.text << "' needs integers";
       return Ty();
