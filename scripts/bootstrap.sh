@@ -6,7 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libantlr4-runtime-dev libpcap-dev ninja-build cmake g++ googletest
-  libgtest-dev default-jre-headless maven ccache python3)
+  libgtest-dev default-jre-headless maven ccache python3 libz3-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -20,6 +20,7 @@
 #include "dialects/UCode/IR/UCodeOps.h"
 #include "targets/interp/MatchRun.h"
 #include "targets/ucode/UCodeEmitter.h"
+#include "targets/ucode/Validate/Validate.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -89,6 +90,21 @@ cl::opt<std::string> listingFile(
     cl::desc("With --target=ucode, where to write the listing (default: the "
              "output with .lst)"),
     cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> validateUCode(
+    "validate",
+    cl::desc("With --target=ucode, prove with Z3 that the microcode gives the "
+             "match program's answer on every header and list"),
+    cl::cat(category));
+cl::opt<unsigned>
+    validateTimeout("validate-timeout",
+                    cl::desc("With --validate, solver time limit per query in "
+                             "milliseconds"),
+                    cl::init(10000), cl::value_desc("ms"), cl::cat(category));
+cl::opt<std::string> validateCex(
+    "validate-counterexample",
+    cl::desc("With --validate, write a counterexample to PREFIX.headers and "
+             "PREFIX.list (musim's input files)"),
+    cl::value_desc("prefix"), cl::cat(category));
 cl::opt<std::string> listInput(
     "list",
     cl::desc("With --target=interp or --check-each-pass, the posted-receive "
@@ -344,6 +360,10 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
   match::ProgramOp chosen = chooseMatchProgram(module, mainFile, "ucode");
   if (!chosen)
     return 1;
+  // --validate checks the image against the program as the front end made it.
+  mlir::OwningOpRef<match::ProgramOp> spec;
+  if (validateUCode)
+    spec = chosen.clone();
   mlir::PassManager pm(ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
@@ -380,13 +400,21 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
     llvm::StringRef o(outputFile);
     lst = (o.ends_with(".mu") ? o.drop_back(3) : o).str() + ".lst";
   }
-  return writeOutputFile(lst,
-                         [&](llvm::raw_ostream &os) {
-                           os << listing;
-                           return true;
-                         })
-             ? 0
-             : 1;
+  if (!writeOutputFile(lst, [&](llvm::raw_ostream &os) {
+        os << listing;
+        return true;
+      }))
+    return 1;
+  if (validateUCode) {
+    std::vector<mu::Word> words;
+    if (mlir::failed(ucode::encodeProgram(program, words)))
+      return 1;
+    validate::Options opts;
+    opts.timeoutMs = validateTimeout;
+    if (!validate::validateAndReport(*spec, words, opts, validateCex))
+      return 1;
+  }
+  return 0;
 }
 
 int main(int argc, char **argv) {

@@ -2,12 +2,22 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// The hot loop's body, inline so the run loop can specialise it. Every
-// slot reads the state the previous word left, then the writes are applied
-// in the documented order: input unit, copy unit, ALU, ternary unit,
-// predicate unit; compare predicates combine ALU, then ternary, then the
-// input unit's END flag. A word that needs input while the FIFO is empty
-// does nothing at all.
+// The semantics of one wide word, written once and generic over the value
+// domain: `executeWord<D>` computes every slot from the state the previous
+// word left, then applies the writes in the documented order: input unit,
+// copy unit, ALU, ternary unit, predicate unit; compare predicates combine
+// ALU, then ternary, then the input unit's END flag. `advanceControl` is the
+// PC and delay-slot rule. musim instantiates them with `ConcreteDomain`
+// (uint64_t words, 0/1 predicates) in its hot loop; the translation
+// validator (targets/ucode/Validate) with Z3 bit-vector terms, so the
+// solver reasons about exactly the code musim runs.
+//
+// A domain D provides the types W (a 64-bit word) and B (a predicate) and
+// the operations used below: constants c()/b(), wrapping add/sub, bitwise
+// band/bor/bxor/bnot, shifts by a constant, isZero, ult/ule, land/lor/lnot,
+// guard(p, neg) (p, inverted when neg), table4(f, a, b) (bit a*2+b of the
+// 4-bit table f), selW/selB (if-then-else) and assignIf(c, dst, v)
+// (dst = v when c holds).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_RUNTIME_MUSIM_MACHINESTEP_H
@@ -15,73 +25,253 @@
 
 #include "runtime/musim/Machine.h"
 
+// The hot loop relies on one word's execution being inlined into it.
+#if defined(__GNUC__)
+#define NPCC_MUSIM_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define NPCC_MUSIM_ALWAYS_INLINE
+#endif
+
 namespace npcc::musim {
+
+/// musim's domain: plain machine integers.
+struct ConcreteDomain {
+  using W = uint64_t;
+  using B = uint8_t;
+  static W c(uint64_t v) { return v; }
+  static B b(bool v) { return v; }
+  static W add(W a, W b) { return a + b; }
+  static W sub(W a, W b) { return a - b; }
+  static W band(W a, W b) { return a & b; }
+  static W bor(W a, W b) { return a | b; }
+  static W bxor(W a, W b) { return a ^ b; }
+  static W bnot(W a) { return ~a; }
+  static W lshr(W a, unsigned k) { return a >> k; }
+  static W shl(W a, unsigned k) { return a << k; }
+  static B isZero(W a) { return a == 0; }
+  static B ult(W a, W b) { return a < b; }
+  static B ule(W a, W b) { return a <= b; }
+  static B land(B a, B b) { return a & b; }
+  static B lor(B a, B b) { return a | b; }
+  static B lnot(B a) { return !a; }
+  static B guard(B p, bool neg) { return p ^ neg; }
+  static B table4(unsigned f, B a, B b) { return f >> (a * 2 + b) & 1; }
+  static void assignIf(B c, W &dst, W v) {
+    if (c)
+      dst = v;
+  }
+  static W selW(B c, W a, W b) { return c ? a : b; }
+  static B selB(B c, B a, B b) { return c ? a : b; }
+};
+
+/// What one word computed, besides its writes to the register files.
+template <class D> struct WordEffect {
+  explicit WordEffect(D &d)
+      : cpDo(d.b(false)), cpVal(d.c(0)), aluWrite(d.b(false)), aluVal(d.c(0)),
+        aluCmp(d.b(false)), ternCmp(d.b(false)), pred0(d.b(false)),
+        pred1(d.b(false)), taken(d.b(false)) {}
+  typename D::B cpDo;  // the copy unit's guard held
+  typename D::W cpVal; // the register it copies
+  typename D::B aluWrite;
+  typename D::W aluVal;
+  typename D::B aluCmp, ternCmp; // after accumulation
+  typename D::B pred0, pred1;
+  typename D::B taken; // the branch condition (br/brn only)
+};
 
 namespace detail {
 
-inline bool accumulate(uint8_t old, bool r, uint8_t acc) {
-  return acc == mu::ACC_SET ? r : acc == mu::ACC_AND ? (old & r) : (old | r);
+constexpr uint64_t kTopBit = 1ull << 63;
+
+template <class D>
+inline typename D::B accumulate(D &d, typename D::B old, typename D::B r,
+                                uint8_t acc) {
+  return acc == mu::ACC_SET   ? r
+         : acc == mu::ACC_AND ? d.land(old, r)
+                              : d.lor(old, r);
 }
 
 /// The AND over the selected segments of one ALU compare.
-inline bool compare(const MicroOp &o, uint64_t a, uint64_t b) {
+template <class D>
+inline typename D::B compare(D &d, const MicroOp &o, typename D::W a,
+                             typename D::W b) {
   if (o.aluOp == mu::ALU_EQ)
-    return ((a ^ b) & o.cmpMask) == 0;
-  bool all = true;
+    return d.isZero(d.band(d.bxor(a, b), d.c(o.cmpMask)));
+  typename D::B all = d.b(true);
   for (unsigned i = 0; i < o.aluSegs; ++i) {
     const Segment &s = o.aluSeg[i];
-    uint64_t x = a >> s.shift & s.mask, y = b >> s.shift & s.mask;
-    bool r;
-    switch (o.aluOp) {
-    case mu::ALU_NE:
-      r = x != y;
-      break;
-    case mu::ALU_LTU:
-      r = x < y;
-      break;
-    case mu::ALU_LEU:
-      r = x <= y;
-      break;
-    case mu::ALU_GTU:
-      r = x > y;
-      break;
-    case mu::ALU_GEU:
-      r = x >= y;
-      break;
-    case mu::ALU_LTS:
-      r = (x ^ s.sign) < (y ^ s.sign);
-      break;
-    default: // ALU_GES
-      r = (x ^ s.sign) >= (y ^ s.sign);
-      break;
-    }
-    all &= r;
+    typename D::W x = d.band(d.lshr(a, s.shift), d.c(s.mask));
+    typename D::W y = d.band(d.lshr(b, s.shift), d.c(s.mask));
+    auto segment = [&]() -> typename D::B {
+      switch (o.aluOp) {
+      case mu::ALU_NE:
+        return d.lnot(d.isZero(d.bxor(x, y)));
+      case mu::ALU_LTU:
+        return d.ult(x, y);
+      case mu::ALU_LEU:
+        return d.ule(x, y);
+      case mu::ALU_GTU:
+        return d.ult(y, x);
+      case mu::ALU_GEU:
+        return d.ule(y, x);
+      case mu::ALU_LTS:
+        return d.ult(d.bxor(x, d.c(s.sign)), d.bxor(y, d.c(s.sign)));
+      default: // ALU_GES
+        return d.ule(d.bxor(y, d.c(s.sign)), d.bxor(x, d.c(s.sign)));
+      }
+    };
+    typename D::B r = segment();
+    all = d.land(all, r);
   }
   return all;
 }
 
-inline uint64_t permute(const MicroOp &o, uint64_t a, uint64_t b) {
-  uint64_t res = 0;
+template <class D>
+inline typename D::W permute(D &d, const MicroOp &o, typename D::W a,
+                             typename D::W b) {
+  typename D::W res = d.c(0);
   for (unsigned j = 0; j < 8; ++j) {
     unsigned sel = o.permSel >> (4 * j) & 15;
-    uint64_t byte = (sel < 8 ? a >> (8 * sel) : b >> (8 * (sel - 8))) & 0xff;
-    res |= byte << (8 * j);
+    typename D::W byte = d.band(
+        sel < 8 ? d.lshr(a, 8 * sel) : d.lshr(b, 8 * (sel - 8)), d.c(0xff));
+    res = d.bor(res, d.shl(byte, 8 * j));
   }
-  return res & ~o.permZero;
+  return d.band(res, d.c(~o.permZero));
+}
+
+template <class D>
+inline typename D::W tpermute(D &d, const MicroOp &o, typename D::W v) {
+  if (o.tpermIdentity)
+    return v;
+  typename D::W res = d.c(0);
+  for (unsigned j = 0; j < 4; ++j)
+    res = d.bor(res,
+                d.shl(d.band(d.lshr(v, 16 * o.tperm[j]), d.c(0xffff)), 16 * j));
+  return res;
 }
 
 inline uint64_t tpermute(const MicroOp &o, uint64_t v) {
-  if (o.tpermIdentity)
-    return v;
-  uint64_t res = 0;
-  for (unsigned j = 0; j < 4; ++j)
-    res |= (v >> (16 * o.tperm[j]) & 0xffff) << (16 * j);
-  return res;
+  ConcreteDomain d;
+  return tpermute(d, o, v);
 }
 
 } // namespace detail
 
-template <bool Observe> inline Status Machine::issue(CycleEvent *ev) {
+/// Executes the data path of word `o` on the register files `r`, `t` and
+/// predicates `p` (17 entries each, index SINK absorbing dropped writes),
+/// given the popped input word (`inVal`, `inEnd`; ignored when the word
+/// does not pop). Fills `e`; the caller handles the FIFO, the output word
+/// (`e.cpDo` with `o.cpOp == CP_OUT`) and the control (advanceControl).
+template <class D>
+NPCC_MUSIM_ALWAYS_INLINE inline void
+executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
+            typename D::B *p, typename D::W inVal, typename D::B inEnd,
+            WordEffect<D> &e) {
+  using W = typename D::W;
+  using B = typename D::B;
+  // Reads (the state the previous word left).
+  if (o.cpOp != mu::CP_NONE) {
+    e.cpDo = d.guard(p[o.cpPred], o.cpPneg);
+    e.cpVal = r[o.cpSrc];
+  }
+
+  if (o.aluOp != mu::ALU_NOP) {
+    W a = r[o.aluRa];
+    W b = d.bor(d.band(r[o.aluRb], d.c(o.immKeep)), d.c(o.immBits));
+    W h = d.c(o.carryTop), nh = d.c(~o.carryTop);
+    switch (o.aluOp) {
+    // One 64-bit segment is the plain operation; with several, the top
+    // bit of each segment is computed apart so no carry crosses it.
+    case mu::ALU_ADD:
+      e.aluVal = o.carryTop == detail::kTopBit
+                     ? d.add(a, b)
+                     : d.bxor(d.add(d.band(a, nh), d.band(b, nh)),
+                              d.band(d.bxor(a, b), h));
+      break;
+    case mu::ALU_SUB:
+      e.aluVal = o.carryTop == detail::kTopBit
+                     ? d.sub(a, b)
+                     : d.bxor(d.sub(d.bor(a, h), d.band(b, nh)),
+                              d.band(d.bxor(a, d.bnot(b)), h));
+      break;
+    case mu::ALU_AND:
+      e.aluVal = d.band(a, b);
+      break;
+    case mu::ALU_OR:
+      e.aluVal = d.bor(a, b);
+      break;
+    case mu::ALU_XOR:
+      e.aluVal = d.bxor(a, b);
+      break;
+    case mu::ALU_ANDN:
+      e.aluVal = d.band(a, d.bnot(b));
+      break;
+    case mu::ALU_PERM:
+      e.aluVal = detail::permute(d, o, a, r[o.aluRb]);
+      break;
+    default:
+      e.aluCmp = detail::accumulate(d, p[o.aluP], detail::compare(d, o, a, b),
+                                    o.aluAcc);
+      break;
+    }
+    if (o.aluOp < mu::ALU_EQ)
+      e.aluWrite = d.guard(p[o.aluPred], o.aluPneg);
+  }
+
+  B ternCmp = d.b(false);
+  if (o.ternOp != mu::TERN_NOP) {
+    W diff = d.bxor(t[o.ternA], t[o.ternB]);
+    W m = o.ternOp == mu::TERN_EQ ? t[o.ternM] : d.bnot(t[o.ternM]);
+    ternCmp = d.isZero(d.band(d.band(diff, m), d.c(o.ternMask)));
+  }
+
+  e.pred0 = d.table4(o.f0, p[o.a0], p[o.b0]);
+  e.pred1 = d.table4(o.f1, p[o.a1], p[o.b1]);
+  if (o.brOp != mu::BR_NONE) // meaningless for halt, which ignores it
+    e.taken = d.guard(p[o.brPred], o.brOp == mu::BR_IF0);
+
+  // Writes, in order; later ones win.
+  if (o.inOp & 1)
+    r[o.inRd] = inVal;
+  if (o.inOp & 2)
+    t[o.inTd] = detail::tpermute(d, o, inVal);
+  if (o.cpOp == mu::CP_TERN)
+    d.assignIf(e.cpDo, t[o.cpTd], e.cpVal);
+  if (o.aluOp < mu::ALU_EQ) // aluWrite is false for a nop
+    d.assignIf(e.aluWrite, r[o.aluRd], e.aluVal);
+  p[o.aluP] = e.aluCmp; // SINK unless a compare
+  e.ternCmp = detail::accumulate(d, p[o.ternP], ternCmp, o.ternAcc);
+  p[o.ternP] = e.ternCmp; // after the ALU; SINK unless a ternary compare
+  p[o.inEndp] = inEnd;    // SINK when the word has no END flag
+  p[o.d0] = e.pred0;
+  p[o.d1] = e.pred1;
+}
+
+/// What the branch slot of `o` does when `delayLeft` delay slots remain.
+enum class BranchAction { None, Cancelled, Halt, Conditional };
+inline BranchAction branchAction(const MicroOp &o, unsigned delayLeft) {
+  if (o.brOp == mu::BR_NONE)
+    return BranchAction::None;
+  if (delayLeft)
+    return BranchAction::Cancelled;
+  return o.brOp == mu::BR_HALT ? BranchAction::Halt : BranchAction::Conditional;
+}
+
+/// Next PC: the delay slots of a taken branch, then its target.
+inline void advanceControl(const MicroOp &o, bool taken, unsigned &pc,
+                           unsigned &delayLeft, unsigned &pendingTarget) {
+  if (delayLeft)
+    pc = --delayLeft ? pc + 1 : pendingTarget;
+  else
+    pc = pc + 1;
+  if (taken) {
+    delayLeft = mu::DELAY_SLOTS;
+    pendingTarget = o.target;
+  }
+}
+
+template <bool Observe>
+NPCC_MUSIM_ALWAYS_INLINE inline Status Machine::issue(CycleEvent *ev) {
   if (pc >= numOps) {
     fault = "pc " + std::to_string(pc) + " is past the end of the program (" +
             std::to_string(numOps) + " words)";
@@ -100,7 +290,6 @@ template <bool Observe> inline Status Machine::issue(CycleEvent *ev) {
   ++words;
   ++counts[pc];
 
-  // Reads (the state the previous word left).
   uint64_t inVal = 0;
   bool inEnd = false;
   popped = o.inOp != mu::IN_NONE;
@@ -110,121 +299,49 @@ template <bool Observe> inline Status Machine::issue(CycleEvent *ev) {
   }
   poppedEnd = inEnd;
 
-  bool cpDo = o.cpOp != mu::CP_NONE && (p[o.cpPred] ^ o.cpPneg);
-  uint64_t cpVal = r[o.cpSrc];
-
-  bool aluWrite = false, aluCmp = false;
-  uint64_t aluVal = 0;
-  if (o.aluOp != mu::ALU_NOP) {
-    uint64_t a = r[o.aluRa], b = (r[o.aluRb] & o.immKeep) | o.immBits;
-    uint64_t h = o.carryTop;
-    switch (o.aluOp) {
-    case mu::ALU_ADD:
-      aluVal = ((a & ~h) + (b & ~h)) ^ ((a ^ b) & h);
-      break;
-    case mu::ALU_SUB:
-      aluVal = ((a | h) - (b & ~h)) ^ ((a ^ ~b) & h);
-      break;
-    case mu::ALU_AND:
-      aluVal = a & b;
-      break;
-    case mu::ALU_OR:
-      aluVal = a | b;
-      break;
-    case mu::ALU_XOR:
-      aluVal = a ^ b;
-      break;
-    case mu::ALU_ANDN:
-      aluVal = a & ~b;
-      break;
-    case mu::ALU_PERM:
-      aluVal = detail::permute(o, a, r[o.aluRb]);
-      break;
-    default:
-      aluCmp =
-          detail::accumulate(p[o.aluP], detail::compare(o, a, b), o.aluAcc);
-      break;
-    }
-    aluWrite = o.aluOp < mu::ALU_EQ && (p[o.aluPred] ^ o.aluPneg);
+  ConcreteDomain d;
+  WordEffect<ConcreteDomain> e(d);
+  executeWord(d, o, r, t, p, inVal, inEnd, e);
+  hasOut = false;
+  if (e.cpDo && o.cpOp == mu::CP_OUT) {
+    hasOut = true;
+    outVal = e.cpVal;
+    outTag = o.cpTag;
   }
-
-  bool ternCmp = false;
-  if (o.ternOp != mu::TERN_NOP) {
-    uint64_t diff = t[o.ternA] ^ t[o.ternB];
-    uint64_t m = o.ternOp == mu::TERN_EQ ? t[o.ternM] : ~t[o.ternM];
-    ternCmp = (diff & m & o.ternMask) == 0;
-  }
-
-  bool pr0 = o.f0 >> (p[o.a0] * 2 + p[o.b0]) & 1;
-  bool pr1 = o.f1 >> (p[o.a1] * 2 + p[o.b1]) & 1;
 
   auto branch = CycleEvent::NONE;
-  bool halt = false, isTaken = false;
-  if (o.brOp != mu::BR_NONE) {
-    if (delayLeft) {
-      branch = CycleEvent::CANCELLED;
-      ++cancelled;
-    } else if (o.brOp == mu::BR_HALT) {
-      branch = CycleEvent::HALT;
-      halt = true;
-    } else {
-      isTaken = p[o.brPred] == (o.brOp == mu::BR_IF1);
-      branch = isTaken ? CycleEvent::TAKEN : CycleEvent::NOT_TAKEN;
-    }
+  bool isTaken = false;
+  BranchAction act = branchAction(o, delayLeft);
+  if (act == BranchAction::Cancelled) {
+    branch = CycleEvent::CANCELLED;
+    ++cancelled;
+  } else if (act == BranchAction::Halt) {
+    branch = CycleEvent::HALT;
+  } else if (act == BranchAction::Conditional) {
+    isTaken = e.taken;
+    branch = isTaken ? CycleEvent::TAKEN : CycleEvent::NOT_TAKEN;
   }
-
-  // Writes, in order; later ones win.
-  if (o.inOp & 1)
-    r[o.inRd] = inVal;
-  if (o.inOp & 2)
-    t[o.inTd] = detail::tpermute(o, inVal);
-  hasOut = false;
-  if (cpDo) {
-    if (o.cpOp == mu::CP_TERN) {
-      t[o.cpTd] = cpVal;
-    } else {
-      hasOut = true;
-      outVal = cpVal;
-      outTag = o.cpTag;
-    }
-  }
-  if (aluWrite)
-    r[o.aluRd] = aluVal;
-  p[o.aluP] = aluCmp; // SINK unless a compare
-  ternCmp = detail::accumulate(p[o.ternP], ternCmp, o.ternAcc);
-  p[o.ternP] = ternCmp; // after the ALU; SINK unless a ternary compare
-  p[o.inEndp] = inEnd;  // SINK when the word has no END flag
-  p[o.d0] = pr0;
-  p[o.d1] = pr1;
 
   if (Observe) {
     ev->pc = pc;
     ev->stall = false;
     ev->inVal = inVal;
     ev->inEnd = inEnd;
-    ev->cpDone = cpDo;
-    ev->cpVal = cpVal;
-    ev->aluDone = aluWrite;
-    ev->aluVal = aluVal;
-    ev->aluCmp = aluCmp;
-    ev->ternCmp = ternCmp;
-    ev->pred0 = pr0;
-    ev->pred1 = pr1;
+    ev->cpDone = e.cpDo;
+    ev->cpVal = e.cpVal;
+    ev->aluDone = e.aluWrite;
+    ev->aluVal = e.aluVal;
+    ev->aluCmp = e.aluCmp;
+    ev->ternCmp = e.ternCmp;
+    ev->pred0 = e.pred0;
+    ev->pred1 = e.pred1;
     ev->branch = branch;
   }
 
-  // Next PC: the delay slots of a taken branch, then its target.
-  if (delayLeft) {
-    pc = --delayLeft ? pc + 1 : pendingTarget;
-  } else {
-    pc = pc + 1;
-  }
-  if (isTaken) {
+  advanceControl(o, isTaken, pc, delayLeft, pendingTarget);
+  if (isTaken)
     ++taken;
-    delayLeft = mu::DELAY_SLOTS;
-    pendingTarget = o.target;
-  }
-  return halt ? Status::Halted : Status::Issued;
+  return act == BranchAction::Halt ? Status::Halted : Status::Issued;
 }
 
 } // namespace npcc::musim

@@ -1,0 +1,60 @@
+"""Translation validation of generated match programs.
+
+Writes the programs of match_gen.py (the whole-language generator) for
+seeds FIRST..FIRST+COUNT-1, compiles each
+with `npcc --target=ucode --validate`, and prints one summary line: how many
+were proved, undecided, refuted or refused by the back end, and the median
+and maximum validation time (processor seconds, as npcc reports them).
+Exits 1 if any program is refuted or undecided, printing its file.
+
+usage: validate_random.py NPCC WORKDIR COUNT [FIRST_SEED]
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import match_gen  # noqa: E402
+
+TIME = re.compile(r"\(([0-9.]+) s CPU,")
+
+
+def main():
+    npcc, work, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    proved, undecided, refuted, refused, times = 0, [], [], 0, []
+    for seed in range(first, first + count):
+        text = match_gen.generate(seed)[0]
+        base = "%s/v%d" % (work, seed)
+        with open(base + ".np", "w") as f:
+            f.write(text)
+        run = subprocess.run([npcc, base + ".np", "--target=ucode", "-o",
+                              base + ".mu", "--validate"],
+                             capture_output=True, text=True)
+        err = run.stderr
+        m = TIME.search(err)
+        if m:
+            times.append(float(m.group(1)))
+        if "validated @" in err and run.returncode == 0:
+            proved += 1
+        elif "undecided" in err:
+            undecided.append(base + ".np: " + err.strip().splitlines()[-1])
+        elif "translation validation" in err:
+            refuted.append(base + ".np")
+        else:
+            refused += 1
+    print("validated %d programs: %d proved, %d undecided, %d refuted, "
+          "%d refused by the back end" % (count, proved, len(undecided),
+                                          len(refuted), refused))
+    if times:
+        print("validation time per program: median %.3f s, max %.3f s"
+              % (statistics.median(times), max(times)))
+    for line in undecided + refuted:
+        print("NOT PROVED " + line)
+    sys.exit(1 if undecided or refuted else 0)
+
+
+if __name__ == "__main__":
+    main()
