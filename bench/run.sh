@@ -70,3 +70,7 @@ echo
 echo "== match unit: differential test, 1,000,000 random headers =="
 "$bin/portals-diff" "$work/portals.mu" --lists 50000 --headers 20 --seed 7
 "$bin/portals-diff" "$work/portals-compiled.mu" --lists 50000 --headers 20 --seed 7
+
+echo
+echo "== compile time: --target=c on chains of N stateful Counters =="
+"$root/bench/compile-time/run.sh"

@@ -2,7 +2,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// `--emit-c` runs the C pipeline on np IR and prints C11.
+// `--emit-c` runs the C pipeline on np IR and prints C11; lowered IR (the
+// output of `npcc-opt --npcc-to-c`) is printed without lowering it again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,8 +29,21 @@ int main(int argc, char **argv) {
         auto module = llvm::dyn_cast<mlir::ModuleOp>(op);
         if (!module)
           return op->emitError("expected a module");
+        // np IR is lowered first; IR that is already lowered (the output
+        // of --npcc-to-c) is only checked, never lowered a second time.
+        bool lowered =
+            !module
+                 .walk([](mlir::Operation *o) {
+                   return llvm::isa<npcc::np::NPDialect>(o->getDialect())
+                              ? mlir::WalkResult::interrupt()
+                              : mlir::WalkResult::advance();
+                 })
+                 .wasInterrupted();
         mlir::PassManager pm(op->getContext());
-        npcc::buildCPipeline(pm);
+        if (lowered)
+          npcc::buildCContractPipeline(pm);
+        else
+          npcc::buildCPipeline(pm);
         if (mlir::failed(pm.run(module)))
           return mlir::failure();
         return npcc::translateToC(module, os);

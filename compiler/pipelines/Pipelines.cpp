@@ -27,6 +27,10 @@ void npcc::buildCPipeline(mlir::OpPassManager &pm) {
   pm.addPass(c::createVerifyCContract());
 }
 
+void npcc::buildCContractPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(c::createVerifyCContract());
+}
+
 void npcc::buildUCodePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

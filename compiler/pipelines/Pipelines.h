@@ -17,6 +17,9 @@ void buildFlattenPipeline(mlir::OpPassManager &pm);
 /// Everything from np IR to EmitC that verify-c-contract accepts.
 void buildCPipeline(mlir::OpPassManager &pm);
 
+/// For IR that buildCPipeline already lowered: only verify-c-contract.
+void buildCContractPipeline(mlir::OpPassManager &pm);
+
 /// Match programs to ucode: canonicalisation, then the match-unit back end.
 void buildUCodePipeline(mlir::OpPassManager &pm);
 

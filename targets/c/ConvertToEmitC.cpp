@@ -154,6 +154,15 @@ struct ConvertToEmitCPass
                                              c.getOperand(0));
       }
     });
+    // C has no negative literals: `-9223372036854775808` negates a constant
+    // too large for int64_t (a warning, an error under -Werror).
+    module.walk([&](emitc::ConstantOp c) {
+      auto v = dyn_cast<IntegerAttr>(c.getValue());
+      if (!v || v.getType().getIntOrFloatBitWidth() != 64 ||
+          !v.getValue().isMinSignedValue())
+        return;
+      c.setValueAttr(emitc::OpaqueAttr::get(ctx, "(-9223372036854775807 - 1)"));
+    });
     // A runtime call whose value is unused (a received value that is
     // dropped on the floor) would print as an unused C variable.
     module.walk([&](emitc::CallOpaqueOp call) {

@@ -50,8 +50,9 @@ class Lowering {
 public:
   Lowering(ModuleOp module) : module(module), b(module.getContext()) {
     ctx = module.getContext();
-    pktType = emitc::OpaqueType::get(ctx, "nprt_pkt*");
-    selfType = emitc::OpaqueType::get(ctx, "nprt_inst*");
+    pktType = emitc::PointerType::get(emitc::OpaqueType::get(ctx, "nprt_pkt"));
+    selfType =
+        emitc::PointerType::get(emitc::OpaqueType::get(ctx, "nprt_inst"));
   }
 
   LogicalResult run();
@@ -161,7 +162,7 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
     unsigned p = port(info, s.getPort());
     Value v = s.getValue();
     // The producer may already have been rewritten to a runtime pointer.
-    if (isa<np::PacketType, emitc::OpaqueType>(v.getType()))
+    if (isa<np::PacketType, emitc::PointerType>(v.getType()))
       call(loc, "nprt_send_pkt", nullptr, {self, v}, {idx(0), lit(p), idx(1)});
     else
       call(loc, "nprt_send_val", nullptr, {self, widen(loc, v)},
@@ -194,22 +195,25 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
     return replace({});
   }
   if (auto c = dyn_cast<np::CloneOp>(op))
-    return replace(call(loc, "nprt_clone", pktType, {self, c->getOperand(0)}, {}));
+    return replace(
+        call(loc, "nprt_clone", pktType, {self, c->getOperand(0)}, {}));
   if (auto n = dyn_cast<np::PktNewOp>(op))
     return replace(call(loc, "nprt_pkt_new", pktType, {self, n.getLen()}, {}));
   if (auto d = dyn_cast<np::DeviceRecvOp>(op))
     return replace(
         call(loc, "nprt_device_recv", pktType, {self, d.getDev()}, {}));
   if (auto d = dyn_cast<np::DeviceSendOp>(op)) {
-    call(loc, "nprt_device_send", nullptr, {self, d->getOperand(0), d->getOperand(1)}, {});
+    call(loc, "nprt_device_send", nullptr,
+         {self, d->getOperand(0), d->getOperand(1)}, {});
     return replace({});
   }
   if (auto l = dyn_cast<np::PktLenOp>(op))
-    return replace(call(loc, "nprt_pkt_len", b.getI32Type(), l->getOperand(0), {}));
+    return replace(
+        call(loc, "nprt_pkt_len", b.getI32Type(), l->getOperand(0), {}));
   if (auto g = dyn_cast<np::PktGetOp>(op)) {
-    Value v =
-        call(loc, "nprt_pkt_get_bits", b.getI64Type(),
-             {g->getOperand(0), g->getOperand(1)}, {idx(0), idx(1), lit(g.getWidth())});
+    Value v = call(loc, "nprt_pkt_get_bits", b.getI64Type(),
+                   {g->getOperand(0), g->getOperand(1)},
+                   {idx(0), idx(1), lit(g.getWidth())});
     return replace(narrow(loc, v, g.getType()));
   }
   if (auto s = dyn_cast<np::PktSetOp>(op)) {
@@ -243,7 +247,8 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
     return replace(call(loc, "nprt_pkt_push", b.getI1Type(),
                         {p->getOperand(0), p->getOperand(1)}, {}));
   if (auto t = dyn_cast<np::PktTruncateOp>(op)) {
-    call(loc, "nprt_pkt_truncate", nullptr, {t->getOperand(0), t->getOperand(1)}, {});
+    call(loc, "nprt_pkt_truncate", nullptr,
+         {t->getOperand(0), t->getOperand(1)}, {});
     return replace({});
   }
   if (op->getDialect() && op->getDialect()->getNamespace() == "np")
@@ -302,10 +307,13 @@ LogicalResult Lowering::run() {
     return module.emitError("no top-level graph to compile; declare a graph "
                             "without parameters that no other graph uses");
 
+  // One symbol table for the module: ModuleOp::lookupSymbol scans the
+  // whole module on every call.
+  SymbolTable symbols(module);
   std::vector<std::pair<np::InstanceOp, InstanceInfo>> instances;
   unsigned k = 0;
   for (auto inst : top.getBodyRegion().getOps<np::InstanceOp>()) {
-    auto element = module.lookupSymbol<np::ElementOp>(inst.getCallee());
+    auto element = symbols.lookup<np::ElementOp>(inst.getCallee());
     if (!element)
       return inst.emitOpError("is not an element instance; run "
                               "np-flatten-graph first");
@@ -321,7 +329,8 @@ LogicalResult Lowering::run() {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(module.getBody(), module.getBody()->end());
   Location loc = top.getLoc();
-  auto graphType = emitc::OpaqueType::get(ctx, "nprt_graph*");
+  auto graphType =
+      emitc::PointerType::get(emitc::OpaqueType::get(ctx, "nprt_graph"));
   auto build = b.create<func::FuncOp>(loc, "npcc_build_graph",
                                       b.getFunctionType({graphType}, {}));
   build.setPrivate();
@@ -331,7 +340,7 @@ LogicalResult Lowering::run() {
   llvm::StringMap<unsigned> ids;
   for (auto &[inst, info] : instances) {
     ids[inst.getSymName()] = ids.size();
-    auto element = module.lookupSymbol<np::ElementOp>(inst.getCallee());
+    auto element = symbols.lookup<np::ElementOp>(inst.getCallee());
     auto fnOrNull = [&](Operation *body, StringRef suffix) {
       return text(body ? info.prefix + "_" + suffix.str() : "NULL");
     };
@@ -378,9 +387,13 @@ LogicalResult Lowering::run() {
   for (Operation &op : llvm::make_early_inc_range(*module.getBody()))
     if (isa<np::ElementOp, np::GraphOp>(op))
       op.erase();
-  // State nothing reads or writes would be an unused static in C.
+  // State nothing reads or writes would be an unused static in C. One walk
+  // collects the used names (a use query per global is quadratic).
+  llvm::DenseSet<StringAttr> used;
+  module.walk(
+      [&](memref::GetGlobalOp g) { used.insert(g.getNameAttr().getAttr()); });
   for (auto g : llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
-    if (SymbolTable::symbolKnownUseEmpty(g, module))
+    if (!used.contains(g.getSymNameAttr()))
       g.erase();
 
   b.setInsertionPointToStart(module.getBody());

@@ -39,7 +39,7 @@ module {
 
 // CHECK: memref.global "private" @npcc_0_a__n : memref<1xi32> = dense<5>
 // CHECK-LABEL: func.func private @npcc_0_a_handler(
-// CHECK-SAME: %[[SELF:.*]]: !emitc.opaque<"nprt_inst*">)
+// CHECK-SAME: %[[SELF:.*]]: !emitc.ptr<!emitc.opaque<"nprt_inst">>)
 // CHECK: %[[P:.*]] = emitc.call_opaque "nprt_recv_pkt"(%[[SELF]]) {args = [0 : index, #emitc.opaque<"0">]}
 // CHECK: emitc.call_opaque "nprt_poll"(%[[SELF]]) {args = [0 : index, #emitc.opaque<"1">]} : {{.*}} -> i1
 // CHECK: emitc.call_opaque "nprt_try_recv_val"(%[[SELF]]) {args = [0 : index, #emitc.opaque<"1">]}
