@@ -442,8 +442,10 @@ IntVal Backend::selectInt(Operation *selOp, BoolVal c, Value tv, Value fv,
     for (unsigned k = 0; k < kWords; ++k)
       if (iv.r == hdrR[k] || iv.r == itemR[k])
         return false;
+    // Legalized copies are cached by their source register, which must
+    // keep its value.
     for (auto &entry : legalCache)
-      if (entry.second.r == iv.r)
+      if (entry.second.r == iv.r || std::get<1>(entry.first) == iv.r)
         return false;
     return true;
   };
