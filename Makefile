@@ -1,5 +1,6 @@
 # Thin wrapper: every target installs what is missing, builds, then acts.
-.PHONY: all build check demo bench clean format fuzz-match
+.PHONY: all build check check-asan fuzz demo bench clean format fuzz-match
+FUZZ_SECONDS ?= 60
 
 all: build
 
@@ -9,6 +10,16 @@ build:
 
 check: build
 	@cmake --build build --target check-npcc
+
+# The whole suite again on a build with ASan+UBSan and assertions (build-asan/).
+check-asan:
+	@bash scripts/bootstrap.sh asan
+	@cmake --build build-asan --target check-npcc
+
+# libFuzzer targets (build-fuzz/, clang-19), FUZZ_SECONDS each, one at a time.
+fuzz:
+	@bash scripts/bootstrap.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
 
 demo: build
 	@bash examples/passthrough/demo.sh
@@ -26,4 +37,4 @@ format:
 	@git ls-files '*.c' '*.h' '*.cpp' | xargs clang-format-19 -i
 
 clean:
-	rm -rf build
+	rm -rf build build-asan build-fuzz

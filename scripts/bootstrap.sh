@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what npcc needs on Debian 12 and configures build/. Idempotent:
 # prints nothing when everything is already present and configured.
+#   bootstrap.sh         build/: Release, assertions as NPCC_ENABLE_ASSERTIONS
+#   bootstrap.sh asan    build-asan/: ASan+UBSan, assertions (make check-asan)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -28,10 +30,16 @@ if [ ! -f "$jar" ]; then
   mvn -q dependency:get -Dartifact=org.antlr:antlr4:4.9:jar:complete >/dev/null
 fi
 
-if [ ! -f "$root/build/build.ninja" ]; then
+dir=build
+flavour=()
+if [ "${1:-}" = asan ]; then
+  dir=build-asan
+  flavour=(-DNPCC_SANITIZE=address,undefined -DNPCC_ENABLE_ASSERTIONS=ON)
+fi
+if [ ! -f "$root/$dir/build.ninja" ]; then
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  echo "bootstrap: configuring build/"
-  cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DANTLR_JAR="$jar" "${launcher[@]}" >/dev/null
+  echo "bootstrap: configuring $dir/"
+  cmake -S "$root" -B "$root/$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DANTLR_JAR="$jar" "${launcher[@]}" "${flavour[@]}" >/dev/null
 fi

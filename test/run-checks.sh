@@ -11,7 +11,7 @@ lit=/usr/lib/llvm-19/build/utils/lit/lit.py
 # Sanitizer builds: a report aborts the process, so that `not` and the exit
 # status checks see a crash, never an ordinary error exit. The lit suite
 # sets the same defaults (lit.cfg.py).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allow_user_poisoning=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1}"
 
 g_pass=0 g_fail=0 g_ok=1

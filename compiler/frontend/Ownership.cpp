@@ -68,20 +68,26 @@ private:
   Sema &sema;
   std::vector<Packet> packets;
   // Name -> packet id; -1 for a name that is not a packet (it shadows).
-  std::vector<std::vector<std::pair<std::string, int>>> scopes;
+  // A header view shares the id of its packet and is not its owner.
+  struct Name {
+    std::string name;
+    int id;
+    bool view;
+  };
+  std::vector<std::vector<Name>> scopes;
   State st;
   unsigned loopDepth = 0;
 
   int lookup(llvm::StringRef name) const {
     for (auto s = scopes.rbegin(); s != scopes.rend(); ++s)
       for (auto it = s->rbegin(); it != s->rend(); ++it)
-        if (it->first == name)
-          return it->second;
+        if (it->name == name)
+          return it->id;
     return -1;
   }
 
-  void declare(const std::string &name, int id) {
-    scopes.back().push_back({name, id});
+  void declare(const std::string &name, int id, bool view = false) {
+    scopes.back().push_back({name, id, view});
   }
 
   int newPacket(const std::string &name, const Loc &at, const char *origin) {
@@ -211,16 +217,10 @@ private:
     for (StmtPtr &s : b)
       stmt(*s);
     if (st.reachable)
-      for (auto &[name, id] : scopes.back())
-        if (id >= 0 && !isAlias(id, name))
-          leakCheck(id, end);
+      for (const Name &n : scopes.back())
+        if (n.id >= 0 && !n.view)
+          leakCheck(n.id, end);
     scopes.pop_back();
-  }
-
-  // Header views share the id of their packet; only the packet's own name
-  // is checked for leaks.
-  bool isAlias(int id, const std::string &name) const {
-    return packets[id].name != name;
   }
 
   void loopBody(Block &body, const Loc &end) {
@@ -272,7 +272,7 @@ private:
       }
       expr(init);
       int root = init.ty.kind == Ty::Header ? packetRoot(init) : -1;
-      declare(s.name, root);
+      declare(s.name, root, /*view=*/true);
       return;
     }
     case Stmt::Assign:
@@ -342,9 +342,9 @@ private:
     case Stmt::Return:
       if (st.reachable)
         for (auto &scope : scopes)
-          for (auto &[name, id] : scope)
-            if (id >= 0 && !isAlias(id, name))
-              leakCheck(id, s.loc);
+          for (const Name &n : scope)
+            if (n.id >= 0 && !n.view)
+              leakCheck(n.id, s.loc);
       st.reachable = false;
       return;
     case Stmt::Fail:

@@ -8,6 +8,7 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char *nprt_basename(const char *path) {
@@ -21,6 +22,15 @@ int nprt_main(int argc, char **argv, const char *program,
   nprt_options opts;
   nprt_options_init(&opts, prog ? prog : "nprt", program);
   nprt_parse_result r = nprt_options_parse(&opts, argc, argv);
+  if (r == NPRT_PARSE_HELP) {
+    /* The help or version text is the output: check that it was written. */
+    errno = 0;
+    if (fflush(opts.out) != 0 || ferror(opts.out)) {
+      fprintf(opts.err, "%s: error: cannot write to stdout: %s\n", opts.prog,
+              strerror(errno ? errno : EIO));
+      r = NPRT_PARSE_ERROR;
+    }
+  }
   if (r != NPRT_PARSE_RUN) {
     nprt_options_free(&opts);
     return r == NPRT_PARSE_HELP ? NPRT_EXIT_OK : NPRT_EXIT_ERROR;

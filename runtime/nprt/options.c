@@ -10,6 +10,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/options.h"
 
+#include "compiler/Version.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -49,6 +51,8 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "  --stats-json FILE          write all counters as JSON to FILE\n"
           "  --quiet                    do not print the statistics table\n"
           "  --help                     print this help and exit\n"
+          "  --version                  print the npcc and LLVM versions the\n"
+          "                             program was built with and exit\n"
           "\n"
           "Devices are numbered from 0: the N-th --in (--out) is input\n"
           "(output) device N unless N= is given. An output file takes link\n"
@@ -136,6 +140,13 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       nprt_options_usage(o, o->out);
+      return NPRT_PARSE_HELP;
+    }
+    if (strcmp(arg, "--version") == 0) {
+      fprintf(o->out,
+              "%s (npcc) version " NPCC_VERSION_STRING
+              "\n  built with LLVM " NPCC_LLVM_VERSION_STRING "\n",
+              o->prog);
       return NPRT_PARSE_HELP;
     }
     if (strcmp(arg, "--quiet") == 0) {

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * What nprt_main understands: --in, --out, --stats-json, --signal, --quiet,
- * --help, each as `--opt value` or `--opt=value`. Also the output streams,
- * so tests can run the executor without touching stdout and stderr.
+ * --help, --version, each as `--opt value` or `--opt=value`. Also the output
+ *streams, so tests can run the executor without touching stdout and stderr.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_OPTIONS_H
@@ -50,7 +50,7 @@ void nprt_options_free(nprt_options *o);
 
 typedef enum nprt_parse_result {
   NPRT_PARSE_RUN,  /* options valid: run the program */
-  NPRT_PARSE_HELP, /* --help was printed: exit 0 */
+  NPRT_PARSE_HELP, /* --help or --version was printed: exit 0 */
   NPRT_PARSE_ERROR /* a diagnostic was printed: exit 1 */
 } nprt_parse_result;
 

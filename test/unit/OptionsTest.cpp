@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Version.h"
 #include "test/unit/Handlers.h"
 #include "test/unit/TestUtil.h"
 
@@ -112,9 +113,19 @@ TEST(Options, HelpListsEveryFlag) {
   std::vector<std::string> args = {"--in", "a", "--help"};
   auto p = parse(args);
   EXPECT_EQ(p->result, NPRT_PARSE_HELP);
-  for (const char *flag : {"--in", "--out", "--signal", "--stats-json",
-                           "--quiet", "--help", "device N", "Exit status"})
+  for (const char *flag :
+       {"--in", "--out", "--signal", "--stats-json", "--quiet", "--help",
+        "--version", "device N", "Exit status"})
     EXPECT_NE(p->out.find(flag), std::string::npos) << flag;
+}
+
+TEST(Options, VersionNamesNpccAndLlvm) {
+  std::vector<std::string> args = {"--version", "--in", "a"};
+  auto p = parse(args);
+  EXPECT_EQ(p->result, NPRT_PARSE_HELP);
+  EXPECT_EQ(p->out, "prog (npcc) version " NPCC_VERSION_STRING
+                    "\n  built with LLVM " NPCC_LLVM_VERSION_STRING "\n");
+  EXPECT_EQ(p->err, "");
 }
 
 void buildPassthrough(nprt_graph *g) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "runtime/isa/ISA.h"
 #include "tools/common/ArgParser.h"
 #include "tools/common/Output.h"
@@ -31,6 +32,7 @@ Options:
                    128-177, 64-127, 0-63 in hex) and canonical text
                    ('-' for stdout)
   --help           this text
+  --version        print npcc's version
 )";
 
 /// Assembly input larger than this is refused rather than read.
@@ -39,7 +41,7 @@ static constexpr size_t MaxInputBytes = size_t(16) << 20;
 namespace {
 struct AsmOptions {
   std::string In, Out, Listing;
-  bool Help = false;
+  bool Help = false, Version = false;
 };
 } // namespace
 
@@ -48,10 +50,11 @@ static std::string parseOptions(int Argc, char **Argv, AsmOptions &O) {
       fileFlag("-o", O.Out),
       fileFlag("--listing", O.Listing),
       switchFlag("--help", O.Help),
+      switchFlag("--version", O.Version),
   };
   std::vector<std::string> Operands;
   std::string Error = parseArgs(Argc, Argv, Flags, Operands);
-  if (!Error.empty() || O.Help)
+  if (!Error.empty() || O.Help || O.Version)
     return Error;
   if (Operands.empty())
     return "no input file (see --help)";
@@ -94,6 +97,10 @@ int main(int Argc, char **Argv) {
   }
   if (O.Help) {
     std::fputs(HelpText, stdout);
+    return exitAfterPrinting("muasm");
+  }
+  if (O.Version) {
+    std::fputs(versionText("muasm").c_str(), stdout);
     return exitAfterPrinting("muasm");
   }
   std::string Text;

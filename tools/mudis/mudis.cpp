@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "runtime/isa/ISA.h"
 #include "tools/common/ArgParser.h"
 #include "tools/common/Output.h"
@@ -26,6 +27,7 @@ one line per word, branch targets labelled L<addr>.
 Options:
   -o FILE   write the assembly to FILE instead of stdout ('-' for stdout)
   --help    this text
+  --version print npcc's version
 )";
 
 /// The largest valid image; one byte more is read so that a longer file is
@@ -35,7 +37,7 @@ static constexpr size_t MaxImageBytes = 16 + 8 * mu::WORD_U64S * mu::MAX_WORDS;
 namespace {
 struct DisOptions {
   std::string In, Out;
-  bool Help = false;
+  bool Help = false, Version = false;
 };
 } // namespace
 
@@ -43,10 +45,11 @@ static std::string parseOptions(int Argc, char **Argv, DisOptions &O) {
   std::vector<Flag> Flags = {
       fileFlag("-o", O.Out),
       switchFlag("--help", O.Help),
+      switchFlag("--version", O.Version),
   };
   std::vector<std::string> Operands;
   std::string Error = parseArgs(Argc, Argv, Flags, Operands);
-  if (!Error.empty() || O.Help)
+  if (!Error.empty() || O.Help || O.Version)
     return Error;
   if (Operands.empty())
     return "no input file (see --help)";
@@ -83,6 +86,10 @@ int main(int Argc, char **Argv) {
   }
   if (O.Help) {
     std::fputs(HelpText, stdout);
+    return exitAfterPrinting("mudis");
+  }
+  if (O.Version) {
+    std::fputs(versionText("mudis").c_str(), stdout);
     return exitAfterPrinting("mudis");
   }
   std::vector<uint8_t> Bytes;

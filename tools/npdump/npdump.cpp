@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "tools/common/ArgParser.h"
 #include "tools/common/Output.h"
 #include "tools/common/TrafficCounts.h"
@@ -37,11 +38,13 @@ Options:
   --hex       add a hex dump of each frame
   --time      add ts=SECONDS.NANOSECONDS to each line
   --help      this text
+  --version   print npcc's version
 )";
 
 namespace {
 struct DumpOptions {
-  bool Summary = false, Count = false, Hex = false, Time = false, Help = false;
+  bool Summary = false, Count = false, Hex = false, Time = false, Help = false,
+       Version = false;
   std::string File;
 };
 } // namespace
@@ -51,10 +54,11 @@ static std::string parseDumpOptions(int Argc, char **Argv, DumpOptions &O) {
       switchFlag("--summary", O.Summary), switchFlag("--count", O.Count),
       switchFlag("--hex", O.Hex),         switchFlag("--time", O.Time),
       switchFlag("--help", O.Help),       switchFlag("-h", O.Help),
+      switchFlag("--version", O.Version),
   };
   std::vector<std::string> Operands;
   std::string Error = parseArgs(Argc, Argv, Flags, Operands);
-  if (!Error.empty() || O.Help)
+  if (!Error.empty() || O.Help || O.Version)
     return Error;
   if (O.Summary && O.Count)
     return "--summary and --count cannot be combined";
@@ -143,6 +147,10 @@ int main(int Argc, char **Argv) {
   std::string Error = parseDumpOptions(Argc, Argv, Opts);
   if (Error.empty() && Opts.Help) {
     std::fputs(HelpText, stdout);
+    return exitAfterPrinting("npdump");
+  }
+  if (Error.empty() && Opts.Version) {
+    std::fputs(npcc::versionText("npdump").c_str(), stdout);
     return exitAfterPrinting("npdump");
   }
   if (Error.empty())

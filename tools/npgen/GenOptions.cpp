@@ -29,6 +29,7 @@ Output:
   --gap-ns N               time between frames in ns (default 1000); the
                            first frame is at 1700000000 s
   --quiet                  no progress on stderr (printed past 1M frames)
+  --version                print npcc's version and exit
 
 Frames:
   --size N                 frame size in bytes without FCS (default 64);
@@ -171,6 +172,7 @@ std::string npcc::tools::parseGenOptions(int Argc, char **Argv, GenOptions &O) {
       switchFlag("--nanosecond", O.Nanosecond),
       switchFlag("--quiet", O.Quiet),
       switchFlag("--help", O.Help),
+      switchFlag("--version", O.Version),
       switchFlag("-h", O.Help),
       {"--size", true,
        [&](const std::string &V) {
@@ -231,7 +233,7 @@ std::string npcc::tools::parseGenOptions(int Argc, char **Argv, GenOptions &O) {
   };
   std::vector<std::string> Operands;
   std::string Error = parseArgs(Argc, Argv, Flags, Operands);
-  if (!Error.empty() || O.Help)
+  if (!Error.empty() || O.Help || O.Version)
     return Error;
   if (!Operands.empty())
     return "unexpected argument '" + Operands.front() + "'";

@@ -53,6 +53,7 @@ struct GenOptions {
   bool Nanosecond = false;
   bool Quiet = false;
   bool Help = false;
+  bool Version = false;
 };
 
 /// Parses and validates the command line; returns an error or "".

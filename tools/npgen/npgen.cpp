@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Version.h"
 #include "tools/common/ArgParser.h"
 #include "tools/common/Output.h"
 #include "tools/npgen/GenOptions.h"
@@ -19,6 +20,10 @@ int main(int Argc, char **Argv) {
   std::string Error = parseGenOptions(Argc, Argv, Opts);
   if (Error.empty() && Opts.Help) {
     printGenHelp();
+    return exitAfterPrinting("npgen");
+  }
+  if (Error.empty() && Opts.Version) {
+    std::fputs(npcc::versionText("npgen").c_str(), stdout);
     return exitAfterPrinting("npgen");
   }
   if (Error.empty())

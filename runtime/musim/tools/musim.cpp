@@ -6,6 +6,7 @@
 // musim PROG.mu --bench=paper [--json]
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Version.h"
 #include "runtime/isa/ISA.h"
 #include "runtime/musim/Bench.h"
 #include "runtime/musim/InputFiles.h"
@@ -48,6 +49,7 @@ Output:
   --bench=paper      the paper's benchmark (64 headers, lists of 10..300
                      items, match at 0%..100%) on PROG.mu
   --help             this text
+  --version          print npcc's version
 
 Text formats, results and the trace: runtime/musim/README.md.
 )";
@@ -115,6 +117,9 @@ int parseArgs(int argc, char **argv, Options &opt) {
     int rc = -1;
     if (arg == "--help" || arg == "-h") {
       std::cout << Usage;
+      return finish();
+    } else if (arg == "--version") {
+      std::cout << versionText("musim");
       return finish();
     } else if (arg == "--stats" || arg == "--json" || arg == "--trace") {
       if (hasValue)

@@ -325,7 +325,8 @@ struct Path {
   std::vector<Answer> outs; // fail/off/len answers in order
   unsigned pops = 0;        // words popped in this run
   unsigned itemsStarted = 0;
-  int outsAtEnd = -1; // answers given when the first END was popped
+  unsigned answered = 0; // items answered (fail, or len)
+  int outsAtEnd = -1;    // answers given when the first END was popped
 };
 
 struct InWord {
@@ -388,7 +389,8 @@ private:
   std::vector<Path> execute(Path start, const std::vector<InWord> &input);
 
   z3::expr expected(const std::vector<Answer> &outs,
-                    const std::vector<Spec> &items, std::string &shape);
+                    const std::vector<Spec> &items, std::string &shape,
+                    bool extraItem = false);
 
   void check(const z3::expr &cond, const z3::expr &goal,
              const std::string &what, bool concrete,
@@ -530,8 +532,14 @@ std::vector<Path> Validator::execute(Path start,
         }
         if (out)
           q.outs.push_back({o.cpTag, e.cpVal});
-        if (out && q.outs.size() > q.itemsStarted + (o.cpTag == mu::TAG_LENGTH))
-          q.outs.push_back({~0u, d.c(0)}); // an answer before its item
+        if (out) {
+          // fail and off need an item whose first word was popped and
+          // that is not answered yet.
+          if (o.cpTag != mu::TAG_LENGTH && q.answered >= q.itemsStarted)
+            q.outs.push_back({~0u, d.c(0)});
+          if (o.cpTag != mu::TAG_OFFSET)
+            ++q.answered;
+        }
         if (act == musim::BranchAction::Halt) {
           q.outs.push_back({~0u - 1, d.c(0)});
           stopped.push_back(std::move(q));
@@ -554,9 +562,12 @@ std::vector<Path> Validator::execute(Path start,
 
 /// The answers `outs` are right for `items` (answered in order) when the
 /// returned formula holds; `shape` describes what the microcode answered.
+/// With `extraItem`, the item the list manager may send after a match can
+/// be answered too (fail, or off and len): musim and the list manager keep
+/// the first match of a header and ignore later answers.
 z3::expr Validator::expected(const std::vector<Answer> &outs,
-                             const std::vector<Spec> &items,
-                             std::string &shape) {
+                             const std::vector<Spec> &items, std::string &shape,
+                             bool extraItem) {
   z3::expr ok = ctx.bool_val(true);
   size_t k = 0;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -572,6 +583,15 @@ z3::expr Validator::expected(const std::vector<Answer> &outs,
       ok = ok && !items[i].fail && outs[k].value == items[i].offset &&
            outs[k + 1].value == items[i].length;
       k += 2;
+      if (extraItem && k < outs.size() && outs[k].tag == mu::TAG_FAIL) {
+        shape += "fail ";
+        k += 1;
+      } else if (extraItem && k + 1 < outs.size() &&
+                 outs[k].tag == mu::TAG_OFFSET &&
+                 outs[k + 1].tag == mu::TAG_LENGTH) {
+        shape += "match ";
+        k += 2;
+      }
       break; // the list ends after a match
     }
     if (k < outs.size() && outs[k].tag == ~0u)
@@ -751,9 +771,11 @@ void Validator::itemStep(Control cut) {
         more.push_back({w, false, false});
       for (Path &q : execute(p, more)) {
         std::string shape;
-        z3::expr ok = expected(q.outs, {spec}, shape);
-        // The offset (and any fail) must precede the END.
-        if (q.outsAtEnd < 1)
+        z3::expr ok = expected(q.outs, {spec}, shape, withExtra);
+        // The offset must precede the END, and so must any answer to the
+        // extra item (after the END it would count for the next header).
+        if (q.outsAtEnd < 1 ||
+            (q.outs.size() > 2 && q.outsAtEnd < int(q.outs.size())))
           ok = ctx.bool_val(false);
         check(q.cond, ok,
               "after a match the microcode answers " + shape +

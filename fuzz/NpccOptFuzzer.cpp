@@ -1,0 +1,59 @@
+//===- NpccOptFuzzer.cpp - libFuzzer target: npcc-opt on .mlir ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+//
+// One input is one .mlir module in the dialects npcc-opt registers: parse,
+// verify, then the C pipeline (`npcc-opt --npcc-to-c`) and the C emitter.
+// Parse, verifier and pass errors are fine (silenced); a crash, hang or
+// sanitizer report is a bug.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/pipelines/Pipelines.h"
+#include "dialects/Match/IR/MatchOps.h"
+#include "dialects/NP/IR/NPDialect.h"
+#include "dialects/UCode/IR/UCodeOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mlir::DialectRegistry registry;
+  registry.insert<npcc::np::NPDialect, npcc::match::MatchDialect,
+                  npcc::ucode::UCodeDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::emitc::EmitCDialect,
+                  mlir::func::FuncDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect>();
+  mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
+  ctx.printOpOnDiagnostic(false);
+  mlir::ScopedDiagnosticHandler quiet(
+      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  mlir::ParserConfig config(&ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
+  if (!module || mlir::failed(mlir::verify(*module)))
+    return 0;
+  mlir::PassManager pm(&ctx);
+  npcc::buildCPipeline(pm);
+  if (mlir::failed(pm.run(*module)))
+    return 0;
+  std::string c;
+  llvm::raw_string_ostream os(c);
+  (void)npcc::translateToC(*module, os);
+  return 0;
+}
