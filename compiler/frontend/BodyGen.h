@@ -41,6 +41,15 @@ struct Binding {
   CValue cval;
 };
 
+/// A packet index or header offset as the 64-bit byte offset np.pkt_get and
+/// np.pkt_set take (zero-extended: a packet index is never negative).
+inline mlir::Value packetByteOffset(mlir::OpBuilder &b, mlir::Location l,
+                                    mlir::Value v) {
+  if (v.getType().isInteger(64))
+    return v;
+  return b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), v);
+}
+
 class BodyGen {
 public:
   BodyGen(Sema &sema, ElementSpec &spec, mlir::OpBuilder &b)

@@ -663,8 +663,8 @@ void BodyGen::genAssign(const Stmt &s) {
     Value p = gen(*t.args[0]);
     Value old = s.op == "=" ? nullptr : gen(t);
     Value v = combine(old);
-    Value off = b.create<mlir::arith::MulIOp>(l, gen(*t.args[1]), i32(l, 8));
-    b.create<np::PktSetOp>(l, p, off, v, 8, nullptr, nullptr);
+    Value off = packetByteOffset(b, l, gen(*t.args[1]));
+    b.create<np::PktSetOp>(l, p, off, v, 8, 0, nullptr, nullptr);
     return;
   }
   std::string field;

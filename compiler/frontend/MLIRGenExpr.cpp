@@ -224,17 +224,17 @@ Value BodyGen::genHeaderField(const Expr &view, const std::string &field,
   }
   unsigned bitOff = 0, width = 0;
   Sema::headerField(*h, field, bitOff, width);
-  Value bits = b.create<mlir::arith::MulIOp>(l, off, i32(l, 8));
-  if (bitOff)
-    bits = b.create<mlir::arith::AddIOp>(l, bits, i32(l, bitOff));
+  // A 64-bit byte offset and the field's constant bit position: no offset
+  // can overflow into a small one.
+  Value bytes = packetByteOffset(b, l, off);
   auto hn = b.getStringAttr(h->name);
   auto fn = b.getStringAttr(field);
   if (newValue) {
-    b.create<np::PktSetOp>(l, pkt, bits, newValue, width, hn, fn);
+    b.create<np::PktSetOp>(l, pkt, bytes, newValue, width, bitOff, hn, fn);
     return nullptr;
   }
-  return b.create<np::PktGetOp>(l, b.getIntegerType(width), pkt, bits, width,
-                                hn, fn);
+  return b.create<np::PktGetOp>(l, b.getIntegerType(width), pkt, bytes, width,
+                                bitOff, hn, fn);
 }
 
 Value BodyGen::genField(const Expr &e) {
@@ -259,8 +259,8 @@ Value BodyGen::genIndex(const Expr &e) {
   const Expr &base = *e.args[0];
   if (base.ty.kind == Ty::Pkt) {
     Value p = gen(base);
-    Value off = b.create<mlir::arith::MulIOp>(l, gen(*e.args[1]), i32(l, 8));
-    return b.create<np::PktGetOp>(l, b.getI8Type(), p, off, 8, nullptr,
+    Value off = packetByteOffset(b, l, gen(*e.args[1]));
+    return b.create<np::PktGetOp>(l, b.getI8Type(), p, off, 8, 0, nullptr,
                                   nullptr);
   }
   if (e.ty.kind == Ty::Record) {
@@ -366,9 +366,9 @@ Value BodyGen::genClassify(const Expr &e) {
         if (m == 0)
           continue;
         mlir::Type t = b.getIntegerType(n * 8);
-        Value bits = i32(l, (c.offset + at) * 8);
+        Value off = constInt(l, b.getI64Type(), c.offset + at);
         Value got =
-            b.create<np::PktGetOp>(l, t, p, bits, n * 8, nullptr, nullptr);
+            b.create<np::PktGetOp>(l, t, p, off, n * 8, 0, nullptr, nullptr);
         if (m != (n == 8 ? ~0ull : (1ull << (n * 8)) - 1))
           got = b.create<mlir::arith::AndIOp>(l, got, constInt(l, t, m));
         // Bytes past the end of a short packet read as 0; a short packet

@@ -213,13 +213,13 @@ LogicalResult Lowering::lowerOp(Operation *op, Value self, InstanceInfo &info) {
   if (auto g = dyn_cast<np::PktGetOp>(op)) {
     Value v = call(loc, "nprt_pkt_get_bits", b.getI64Type(),
                    {g->getOperand(0), g->getOperand(1)},
-                   {idx(0), idx(1), lit(g.getWidth())});
+                   {idx(0), idx(1), lit(g.getBit()), lit(g.getWidth())});
     return replace(narrow(loc, v, g.getType()));
   }
   if (auto s = dyn_cast<np::PktSetOp>(op)) {
     call(loc, "nprt_pkt_set_bits", nullptr,
          {s->getOperand(0), s->getOperand(1), widen(loc, s->getOperand(2))},
-         {idx(0), idx(1), lit(s.getWidth()), idx(2)});
+         {idx(0), idx(1), lit(s.getBit()), lit(s.getWidth()), idx(2)});
     return replace({});
   }
   auto metaField = [&](StringRef f) -> Attribute {

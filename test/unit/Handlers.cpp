@@ -61,14 +61,14 @@ void producePkts(nprt_inst *self) {
   if (s.count == s.limit)
     nprt_test_exit(self);
   nprt_pkt *p = nprt_pkt_new(self, 64);
-  nprt_pkt_set_bits(p, 0, 32, ++s.count);
+  nprt_pkt_set_bits(p, 0, 0, 32, ++s.count);
   nprt_send_pkt(self, 0, p);
 }
 
 void consumePktsThenExit(nprt_inst *self) {
   InstState &s = st(self);
   nprt_pkt *p = nprt_recv_pkt(self, 0);
-  s.got.push_back(nprt_pkt_get_bits(p, 0, 32));
+  s.got.push_back(nprt_pkt_get_bits(p, 0, 0, 32));
   nprt_drop(self, p);
   if (s.got.size() == s.limit)
     nprt_test_exit(self);
@@ -93,7 +93,7 @@ void toDevice(nprt_inst *self) {
 void cloneAndFault(nprt_inst *self) {
   nprt_pkt *p = nprt_recv_pkt(self, 0);
   nprt_pkt *q = nprt_clone(self, p);
-  if (nprt_pkt_get_bits(q, 0, 32) != nprt_pkt_get_bits(p, 0, 32))
+  if (nprt_pkt_get_bits(q, 0, 0, 32) != nprt_pkt_get_bits(p, 0, 0, 32))
     nprt_fault(self, 2);
   nprt_fault(self, 1);
   nprt_drop(self, q);

@@ -136,23 +136,29 @@ static LogicalResult verifyFieldWidth(Operation *op, uint32_t width,
 }
 
 void PktGetOp::build(OpBuilder &builder, OperationState &state,
-                     IntegerType resultType, Value pkt, Value bitoff) {
-  build(builder, state, resultType, pkt, bitoff, resultType.getWidth(),
-        /*header=*/nullptr, /*field=*/nullptr);
+                     IntegerType resultType, Value pkt, Value offset) {
+  build(builder, state, resultType, pkt, offset, resultType.getWidth(),
+        /*bit=*/0, /*header=*/nullptr, /*field=*/nullptr);
 }
 
 LogicalResult PktGetOp::verify() {
+  if ((int32_t)getBit() < 0)
+    return emitOpError() << "bit must not be negative, found "
+                         << (int32_t)getBit();
   return verifyFieldWidth(*this, getWidth(), getType());
 }
 
 void PktSetOp::build(OpBuilder &builder, OperationState &state, Value pkt,
-                     Value bitoff, Value value) {
-  build(builder, state, pkt, bitoff, value,
-        value.getType().getIntOrFloatBitWidth(), /*header=*/nullptr,
-        /*field=*/nullptr);
+                     Value offset, Value value) {
+  build(builder, state, pkt, offset, value,
+        value.getType().getIntOrFloatBitWidth(), /*bit=*/0,
+        /*header=*/nullptr, /*field=*/nullptr);
 }
 
 LogicalResult PktSetOp::verify() {
+  if ((int32_t)getBit() < 0)
+    return emitOpError() << "bit must not be negative, found "
+                         << (int32_t)getBit();
   return verifyFieldWidth(*this, getWidth(), getValue().getType());
 }
 

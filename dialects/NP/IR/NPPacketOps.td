@@ -229,60 +229,61 @@ def NP_PktLenOp : NP_Op<"pkt_len"> {
 def NP_PktGetOp : NP_Op<"pkt_get"> {
   let summary = "read a bit field of a packet";
   let description = [{
-    Reads the `width`-bit field that starts `bitoff` bits after the start of
-    the frame, in network bit order (bit 0 is the most significant bit of
-    byte 0), and returns it as an integer of that width. A header field
-    access becomes a constant offset, so it compiles to a load at a constant
-    offset. `header` and `field` name the NPL header field, for readability.
-
+    Reads the `width`-bit field that starts `bit` bits after byte `offset`
+    of the frame, in network bit order (bit 0 is the most significant bit of
+    byte 0), and returns it as an integer of that width. `offset` is a
+    64-bit byte offset, so no packet index can overflow into a small one;
+    `bit` is a constant (a header field's position in its header). Bits past
+    the end of the frame read as 0, for every offset up to 2^64-1. `header`
+    and `field` name the NPL header field, for readability.
     Example:
-
     ```mlir
-    %off = arith.constant 96 : i32
-    %type = np.pkt_get %p, %off {width = 16 : i32, header = "eth", field = "type"} : i16
+    %off = arith.constant 0 : i64
+    %type = np.pkt_get %p, %off {width = 16 : i32, bit = 96 : i32, header = "eth", field = "type"} : i16
     ```
   }];
   let arguments = (ins Arg<NP_PacketType, "the packet",
                            [MemRead<NP_PacketResource>]>:$pkt,
-                       I32:$bitoff, I32Attr:$width,
+                       I64:$offset, I32Attr:$width,
+                       DefaultValuedAttr<I32Attr, "0">:$bit,
                        OptionalAttr<StrAttr>:$header,
                        OptionalAttr<StrAttr>:$field);
   let results = (outs AnySignlessInteger:$result);
-  let assemblyFormat = "$pkt `,` $bitoff attr-dict `:` type($result)";
+  let assemblyFormat = "$pkt `,` $offset attr-dict `:` type($result)";
   let hasVerifier = 1;
   let builders = [
-    // Derives `width` from the result type.
+    // Derives `width` from the result type; `bit` is 0.
     OpBuilder<(ins "::mlir::IntegerType":$resultType, "::mlir::Value":$pkt,
-                   "::mlir::Value":$bitoff)>
+                   "::mlir::Value":$offset)>
   ];
 }
 
 def NP_PktSetOp : NP_Op<"pkt_set"> {
   let summary = "write a bit field of a packet";
   let description = [{
-    Writes `value` into the `width`-bit field that starts `bitoff` bits after
-    the start of the frame, in network bit order; `width` equals the width of
-    `value`'s type. `header` and `field` are for readability.
-
+    Writes `value` into the `width`-bit field that starts `bit` bits after
+    byte `offset` of the frame, in network bit order; `width` equals the
+    width of `value`'s type. Bits past the end of the frame are not written,
+    for every offset up to 2^64-1. `header` and `field` are for readability.
     Example:
-
     ```mlir
-    %off = arith.constant 176 : i32
-    np.pkt_set %p, %off, %ttl {width = 8 : i32, header = "ip", field = "ttl"} : i8
+    %off = arith.constant 14 : i64
+    np.pkt_set %p, %off, %ttl {width = 8 : i32, bit = 64 : i32, header = "ip", field = "ttl"} : i8
     ```
   }];
   let arguments = (ins Arg<NP_PacketType, "the packet",
                            [MemRead<NP_PacketResource>,
                             MemWrite<NP_PacketResource>]>:$pkt,
-                       I32:$bitoff, AnySignlessInteger:$value, I32Attr:$width,
+                       I64:$offset, AnySignlessInteger:$value, I32Attr:$width,
+                       DefaultValuedAttr<I32Attr, "0">:$bit,
                        OptionalAttr<StrAttr>:$header,
                        OptionalAttr<StrAttr>:$field);
   let assemblyFormat =
-      "$pkt `,` $bitoff `,` $value attr-dict `:` type($value)";
+      "$pkt `,` $offset `,` $value attr-dict `:` type($value)";
   let hasVerifier = 1;
   let builders = [
-    // Derives `width` from the type of `value`.
-    OpBuilder<(ins "::mlir::Value":$pkt, "::mlir::Value":$bitoff,
+    // Derives `width` from the type of `value`; `bit` is 0.
+    OpBuilder<(ins "::mlir::Value":$pkt, "::mlir::Value":$offset,
                    "::mlir::Value":$value)>
   ];
 }

@@ -48,46 +48,67 @@ enum nprt_meta {
 
 static inline uint32_t nprt_pkt_len(const nprt_pkt *p) { return p->len; }
 
-/* Reads `width` (1..64) bits starting `bit_off` bits into the frame, most
- * significant bit first (network order). Bits past the end read as 0. */
-static inline uint64_t nprt_pkt_get_bits(const nprt_pkt *p, uint32_t bit_off,
-                                         uint32_t width) {
+/* The first byte and bit of a field `bit_off` bits after byte `byte_off`:
+ * whole bytes of `bit_off` join the byte offset, which saturates at
+ * UINT64_MAX instead of wrapping around to a small offset. */
+static inline uint64_t nprt_pkt_field_byte(uint64_t byte_off,
+                                           uint32_t bit_off) {
+  uint64_t add = bit_off >> 3;
+  return byte_off > UINT64_MAX - add ? UINT64_MAX : byte_off + add;
+}
+
+/* Reads `width` (1..64) bits starting `bit_off` bits after byte `byte_off`
+ * of the frame, most significant bit first (network order). Bits past the
+ * end read as 0, for every byte offset up to 2^64-1. */
+static inline uint64_t nprt_pkt_get_bits(const nprt_pkt *p, uint64_t byte_off,
+                                         uint32_t bit_off, uint32_t width) {
+  uint64_t byte = nprt_pkt_field_byte(byte_off, bit_off);
+  uint64_t len = p->len;
+  if (byte >= len)
+    return 0;
+  /* byte < len <= 2^32: no bit position below overflows. */
+  uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
   uint64_t v = 0;
-  uint32_t end = bit_off + width;
-  if ((bit_off & 7u) == 0 && (width & 7u) == 0 && end <= p->len * 8u) {
-    const uint8_t *b = p->data + (bit_off >> 3);
+  if ((first & 7u) == 0 && (width & 7u) == 0 && end <= len * 8u) {
+    const uint8_t *b = p->data + byte;
     for (uint32_t i = 0; i < width / 8u; ++i)
       v = (v << 8) | b[i];
     return v;
   }
-  for (uint32_t i = bit_off; i < end; ++i) {
-    uint32_t byte = i >> 3;
-    uint64_t bit = byte < p->len ? (p->data[byte] >> (7u - (i & 7u))) & 1u : 0;
+  for (uint64_t i = first; i < end; ++i) {
+    uint64_t at = i >> 3;
+    uint64_t bit = at < len ? (p->data[at] >> (7u - (i & 7u))) & 1u : 0;
     v = (v << 1) | bit;
   }
   return v;
 }
 
-/* Writes the low `width` bits of `v` at `bit_off`; bits past the end of the
- * frame are ignored. Returns false if any bit fell outside the frame. */
-static inline bool nprt_pkt_set_bits(nprt_pkt *p, uint32_t bit_off,
-                                     uint32_t width, uint64_t v) {
-  uint32_t end = bit_off + width;
-  if ((bit_off & 7u) == 0 && (width & 7u) == 0 && end <= p->len * 8u) {
-    uint8_t *b = p->data + (bit_off >> 3);
+/* Writes the low `width` bits of `v` `bit_off` bits after byte `byte_off`;
+ * bits past the end of the frame are ignored, for every byte offset up to
+ * 2^64-1. Returns false if any bit fell outside the frame. */
+static inline bool nprt_pkt_set_bits(nprt_pkt *p, uint64_t byte_off,
+                                     uint32_t bit_off, uint32_t width,
+                                     uint64_t v) {
+  uint64_t byte = nprt_pkt_field_byte(byte_off, bit_off);
+  uint64_t len = p->len;
+  if (byte >= len)
+    return false;
+  uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
+  if ((first & 7u) == 0 && (width & 7u) == 0 && end <= len * 8u) {
+    uint8_t *b = p->data + byte;
     for (uint32_t i = width / 8u; i-- > 0; v >>= 8)
       b[i] = (uint8_t)v;
     return true;
   }
   bool inside = true;
-  for (uint32_t i = end; i-- > bit_off; v >>= 1) {
-    uint32_t byte = i >> 3;
-    if (byte >= p->len) {
+  for (uint64_t i = end; i-- > first; v >>= 1) {
+    uint64_t at = i >> 3;
+    if (at >= len) {
       inside = false;
       continue;
     }
     uint8_t mask = (uint8_t)(1u << (7u - (i & 7u)));
-    p->data[byte] = (uint8_t)((p->data[byte] & ~mask) | ((v & 1u) ? mask : 0));
+    p->data[at] = (uint8_t)((p->data[at] & ~mask) | ((v & 1u) ? mask : 0));
   }
   return inside;
 }

@@ -114,6 +114,8 @@ static bool isArithmetic(Operation *op) {
 
 /// Collects the defining operations of `v`'s cone.
 static void cone(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  if (!v)
+    return;
   Operation *def = v.getDefiningOp();
   if (!def || !seen.insert(def).second)
     return;
@@ -333,8 +335,17 @@ LogicalResult Backend::run(CompiledProgram &out) {
   for (size_t k = firstLate; k < conds.size(); ++k) {
     llvm::SmallPtrSet<Operation *, 32> c;
     coneOf(conds[k], c);
-    if (llvm::any_of(c, isArithmetic))
+    if (!llvm::any_of(c, isArithmetic))
+      continue;
+    if (conds[k].mask < 0) {
       lateRoots.push_back(conds[k].v);
+      continue;
+    }
+    // A folded option-bit check: its field and header conditions.
+    lateRoots.push_back(masks[conds[k].mask].field);
+    for (auto &part : masks[conds[k].mask].parts)
+      if (part.first)
+        lateRoots.push_back(part.first);
   }
   for (Value r : lateRoots)
     cone(r, lateCone);

@@ -442,8 +442,10 @@ IntVal Backend::selectInt(Operation *selOp, BoolVal c, Value tv, Value fv,
     for (unsigned k = 0; k < kWords; ++k)
       if (iv.r == hdrR[k] || iv.r == itemR[k])
         return false;
+    // Legalized copies are cached by their source register, which must
+    // keep its value.
     for (auto &entry : legalCache)
-      if (entry.second.r == iv.r)
+      if (entry.second.r == iv.r || std::get<1>(entry.first) == iv.r)
         return false;
     return true;
   };
@@ -528,7 +530,8 @@ IntVal Backend::intVal(Value v) {
     out.lsb += f.getLsb();
     out.width = f.getWidth();
     out.clean = out.lsb == 0 && out.width == 64;
-  } else if (v.getType().isInteger(1) && def && !isa<match::FieldOp>(def)) {
+  } else if (v.getType().isInteger(1) && def &&
+             !isa<match::FieldOp, arith::TruncIOp>(def)) {
     // A condition used as a number (`b as u8`).
     out = boolToInt(boolVal(v), loc);
   } else if (isa_and_nonnull<arith::ExtUIOp, arith::TruncIOp>(def)) {
@@ -1013,8 +1016,8 @@ BoolVal Backend::boolVal(Value v) {
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
     out.isConst = true;
     out.c = cast<IntegerAttr>(c.getValue()).getValue().getBoolValue();
-  } else if (auto f = dyn_cast_or_null<match::FieldOp>(def)) {
-    // A bool field: its bit is set.
+  } else if (isa_and_nonnull<match::FieldOp, arith::TruncIOp>(def)) {
+    // A bool field, or a number cast to u1: its bit is set.
     IntVal x = intVal(v);
     IntVal zero = constant(0, x.lsb, 1), bit = constant(1, x.lsb, 1);
     out = notOf(ternaryEq(x, zero, &bit, loc));

@@ -496,7 +496,7 @@ np.element @E {
 // Packet operations
 //===----------------------------------------------------------------------===//
 
-func.func @f(%p: !np.pkt, %off: i32) {
+func.func @f(%p: !np.pkt, %off: i64) {
   // expected-error @+1 {{'np.pkt_get' op width must be in [1, 64], found 128}}
   %v = np.pkt_get %p, %off {width = 128 : i32} : i128
   return
@@ -504,7 +504,7 @@ func.func @f(%p: !np.pkt, %off: i32) {
 
 // -----
 
-func.func @f(%p: !np.pkt, %off: i32) {
+func.func @f(%p: !np.pkt, %off: i64) {
   // expected-error @+1 {{'np.pkt_get' op width 8 does not match type 'i16'}}
   %v = np.pkt_get %p, %off {width = 8 : i32} : i16
   return
@@ -512,7 +512,7 @@ func.func @f(%p: !np.pkt, %off: i32) {
 
 // -----
 
-func.func @f(%p: !np.pkt, %off: i32, %v: i1) {
+func.func @f(%p: !np.pkt, %off: i64, %v: i1) {
   // expected-error @+1 {{'np.pkt_set' op width must be in [1, 64], found 0}}
   np.pkt_set %p, %off, %v {width = 0 : i32} : i1
   return
@@ -520,7 +520,7 @@ func.func @f(%p: !np.pkt, %off: i32, %v: i1) {
 
 // -----
 
-func.func @f(%p: !np.pkt, %off: i32, %v: i16) {
+func.func @f(%p: !np.pkt, %off: i64, %v: i16) {
   // expected-error @+1 {{'np.pkt_set' op width 12 does not match type 'i16'}}
   np.pkt_set %p, %off, %v {width = 12 : i32} : i16
   return

@@ -86,7 +86,7 @@ np.element @Packets {
     %dev = arith.constant 0 : i32
     %p = np.device_recv %dev
     %len = np.pkt_len %p
-    %off = arith.constant 96 : i32
+    %off = arith.constant 12 : i64
     %t = np.pkt_get %p, %off {width = 16 : i32, header = "eth", field = "type"} : i16
     np.pkt_set %p, %off, %t {width = 16 : i32} : i16
     %paint = np.meta_get %p "paint" : i32

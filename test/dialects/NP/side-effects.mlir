@@ -18,7 +18,7 @@ np.element @Effects {
     %dev = arith.constant 0 : i32
     // CHECK: np.device_recv
     %d = np.device_recv %dev
-    %off = arith.constant 96 : i32
+    %off = arith.constant 12 : i64
     // CHECK: %[[A:.+]] = np.pkt_get %[[P]]
     %a = np.pkt_get %p, %off {width = 16 : i32} : i16
     %b = np.pkt_get %p, %off {width = 16 : i32} : i16
@@ -31,7 +31,8 @@ np.element @Effects {
     np.pkt_set %p, %off, %sum {width = 16 : i32} : i16
     %len = np.pkt_len %p
     %q = np.clone %p
-    %r = np.pkt_new %off : i32
+    %n = arith.constant 96 : i32
+    %r = np.pkt_new %n : i32
     // CHECK-NOT: np.pkt_len
     // CHECK-NOT: np.clone
     // CHECK-NOT: np.pkt_new

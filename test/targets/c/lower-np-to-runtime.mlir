@@ -23,8 +23,9 @@ module {
       %k = np.select [@i, @w]
       %len = np.pkt_len %p
       %c0 = arith.constant 0 : i32
-      %f = np.pkt_get %p, %c0 {width = 16 : i32} : i16
-      np.pkt_set %p, %c0, %f {width = 16 : i32} : i16
+      %b0 = arith.constant 0 : i64
+      %f = np.pkt_get %p, %b0 {width = 16 : i32} : i16
+      np.pkt_set %p, %b0, %f {width = 16 : i32, bit = 4 : i32} : i16
       %m = np.meta_get %p "paint" : i32
       %w = arith.extui %f : i16 to i64
       np.meta_set %p "anno", %w : i64
@@ -45,8 +46,8 @@ module {
 // CHECK: emitc.call_opaque "nprt_try_recv_val"(%[[SELF]]) {args = [0 : index, #emitc.opaque<"1">]}
 // CHECK: emitc.call_opaque "nprt_select"(%[[SELF]]) {args = [0 : index, #emitc.opaque<"3ull">]}
 // CHECK: emitc.call_opaque "nprt_pkt_len"(%[[P]])
-// CHECK: emitc.call_opaque "nprt_pkt_get_bits"(%[[P]], %{{.*}}) {args = [0 : index, 1 : index, #emitc.opaque<"16">]}
-// CHECK: emitc.call_opaque "nprt_pkt_set_bits"
+// CHECK: emitc.call_opaque "nprt_pkt_get_bits"(%[[P]], %{{.*}}) {args = [0 : index, 1 : index, #emitc.opaque<"0">, #emitc.opaque<"16">]}
+// CHECK: emitc.call_opaque "nprt_pkt_set_bits"(%[[P]], %{{.*}}, %{{.*}}) {args = [0 : index, 1 : index, #emitc.opaque<"4">, #emitc.opaque<"16">, 2 : index]}
 // CHECK: emitc.call_opaque "nprt_pkt_get_meta"(%[[P]]) {args = [0 : index, #emitc.opaque<"NPRT_META_PAINT">]}
 // CHECK: emitc.call_opaque "nprt_pkt_set_meta"(%[[P]], %{{.*}}) {args = [0 : index, #emitc.opaque<"NPRT_META_ANNO">, 1 : index]}
 // CHECK: %[[Q:.*]] = emitc.call_opaque "nprt_clone"(%[[SELF]], %[[P]])

@@ -67,6 +67,8 @@ def main():
     ap.add_argument("--keep", action="store_true",
                     help="keep the files of passing programs too")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--progress", type=int, default=0,
+                    help="print a summary line every N programs")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
 
@@ -76,6 +78,12 @@ def main():
     cycles = items = 0
     crashes = hangs = mismatches = 0
     for seed in range(args.seed, args.seed + args.programs):
+        done = seed - args.seed
+        if args.progress and done and done % args.progress == 0:
+            print("progress: %d programs, %d compiled, %d refused, %d mismatches, "
+                  "%d crashes, %d hangs, %d failures" % (
+                      done, compiled, sum(refused.values()), mismatches,
+                      crashes, hangs, len(failures)), flush=True)
         text, evaluate, headers, items_ = match_gen.generate(seed)
         want = match_gen.expected(evaluate, headers, items_)
         base = os.path.join(args.work, "m%d" % seed)
