@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/nprt/pcap_io.h"
+#include "test/unit/DeviceGraph.h"
 #include "test/unit/Handlers.h"
 #include "test/unit/TestUtil.h"
 
@@ -33,36 +34,8 @@ std::string prefix(const std::string &bytes, unsigned n, size_t len) {
   return bytes.substr(0, 24 + n * (16 + len));
 }
 
-/// src (FromDevice) -> sink (ToDevice); `source` is src's handler.
-class Devices : public ::testing::Test {
-protected:
-  void build(nprt_fn source) {
-    resetState();
-    g = nprt_test_graph_create();
-    uint32_t src = nprt_graph_add_instance(g, "src", "FromDevice", "", "o",
-                                           nullptr, source, nullptr, "host");
-    uint32_t sink = nprt_graph_add_instance(g, "sink", "ToDevice", "i", "",
-                                            nullptr, toDevice, nullptr, "host");
-    nprt_graph_connect(g, src, 0, sink, 0, 8, false);
-    nprt_options_init(&opts, "prog", "passthrough");
-  }
-  void TearDown() override {
-    nprt_options_free(&opts);
-    nprt_test_graph_destroy(g);
-  }
-  RunResult runWith(std::vector<std::string> args) {
-    std::vector<char *> argv;
-    static char prog[] = "prog";
-    argv.push_back(prog);
-    for (std::string &a : args)
-      argv.push_back(&a[0]);
-    EXPECT_EQ(nprt_options_parse(&opts, (int)argv.size(), argv.data()),
-              NPRT_PARSE_RUN);
-    return run(g, opts);
-  }
-  nprt_graph *g = nullptr;
-  nprt_options opts;
-};
+/// src (FromDevice) -> sink (ToDevice); each test picks src's handler.
+class Devices : public DeviceGraph {};
 
 TEST_F(Devices, OutputToAFullDeviceIsAnError) {
   build(fromDevice);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/nprt/pcap_io.h"
+#include "test/unit/DeviceGraph.h"
 #include "test/unit/Handlers.h"
 #include "test/unit/TestUtil.h"
 
@@ -136,34 +137,9 @@ TEST(Pcap, MissingFileIsAnError) {
 }
 
 /// FromDevice -> ToDevice through the executor.
-class PcapGraph : public ::testing::Test {
+class PcapGraph : public DeviceGraph {
 protected:
-  void SetUp() override {
-    resetState();
-    g = nprt_test_graph_create();
-    uint32_t src = nprt_graph_add_instance(
-        g, "src", "FromDevice", "", "o", nullptr, fromDevice, nullptr, "host");
-    uint32_t sink = nprt_graph_add_instance(g, "sink", "ToDevice", "i", "",
-                                            nullptr, toDevice, nullptr, "host");
-    nprt_graph_connect(g, src, 0, sink, 0, 8, false);
-    nprt_options_init(&opts, "prog", "passthrough");
-  }
-  void TearDown() override {
-    nprt_options_free(&opts);
-    nprt_test_graph_destroy(g);
-  }
-  RunResult runWith(std::vector<std::string> args) {
-    std::vector<char *> argv;
-    static char prog[] = "prog";
-    argv.push_back(prog);
-    for (std::string &a : args)
-      argv.push_back(&a[0]);
-    EXPECT_EQ(nprt_options_parse(&opts, (int)argv.size(), argv.data()),
-              NPRT_PARSE_RUN);
-    return run(g, opts);
-  }
-  nprt_graph *g;
-  nprt_options opts;
+  void SetUp() override { build(fromDevice); }
 };
 
 TEST_F(PcapGraph, PassthroughIsByteIdentical) {

@@ -29,6 +29,8 @@ import shutil
 import subprocess
 import sys
 
+from markdown_files import all_markdown
+
 TOOLS = ("npcc", "npcc-opt", "npcc-translate", "npgen", "npdump", "muasm",
          "mudis", "musim", "portals-diff", "portals-native-bench", "ucode-opt",
          "ucode-translate", "nprt-unittests", "mu-isa-unittests")
@@ -222,17 +224,6 @@ class Claims:
         if documented != ran:
             self.bad(rel, "the pipeline table lists %s; npcc runs %s"
                      % (" ".join(documented), " ".join(ran)))
-
-
-def all_markdown(root):
-    """Every Markdown file of the source tree: not build trees, hidden
-    directories or test Inputs (which hold deliberately broken examples)."""
-    found = []
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith((".", "build"))
-                         and x != "Inputs")
-        found += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
-    return found
 
 
 def main():

@@ -37,6 +37,8 @@ import shutil
 import subprocess
 import sys
 
+from markdown_files import all_markdown
+
 TAGS = ("npl", "npl-error", "npl-fragment", "mua", "json", "sh", "text")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 DIAG = re.compile(r"^(.*?):(\d+):(\d+): (error|note): (.*)$")
@@ -222,17 +224,6 @@ class Checker:
         fn = {"npl": self.check_npl, "npl-error": self.check_npl_error,
               "mua": self.check_mua, "json": self.check_json, "sh": self.check_sh}.get(b.tag)
         return fn(b) if fn else None
-
-
-def all_markdown(root):
-    """Every Markdown file of the source tree: not build trees, hidden
-    directories or test Inputs (which hold deliberately broken examples)."""
-    found = []
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith((".", "build"))
-                         and x != "Inputs")
-        found += sorted(os.path.join(d, f) for f in files if f.endswith(".md"))
-    return found
 
 
 def run_tutorial(a, paths):
