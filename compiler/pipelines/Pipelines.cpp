@@ -19,7 +19,10 @@ void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
 
 void npcc::buildCPipeline(mlir::OpPassManager &pm) {
   buildFlattenPipeline(pm);
-  pm.addPass(c::createLowerNPToRuntime());
+  pm.addPass(np::createInstantiateElements());
+  pm.addPass(np::createMakeStateExplicit());
+  pm.addPass(np::createDescribeGraph());
+  pm.addPass(c::createConvertNPToEmitC());
   pm.addPass(c::createLegalizeIntWidths());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

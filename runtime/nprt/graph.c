@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
- * nprt_graph_add_instance and nprt_graph_connect, called by the generated
- * builder. Construction errors (bad ids, a port connected twice) do not
+ * nprt_graph_load turns a compiled program's description into instances
+ * and channels (nprt_graph_add_instance, nprt_graph_connect). Construction errors (bad ids, a port connected twice) do not
  * abort: the first one is kept in the graph and nprt_run reports it.
  *
  *===----------------------------------------------------------------------===*/
@@ -171,6 +171,40 @@ void nprt_graph_connect(nprt_graph *g, uint32_t src, uint32_t src_port,
   g->chans[g->n_chans++] = c;
 }
 
+void nprt_graph_set_state(nprt_graph *g, uint32_t id, size_t size,
+                          const void *init) {
+  if (id >= g->n_insts || size == 0)
+    return;
+  nprt_inst *in = g->insts[id];
+  /* malloc's alignment suits every type a state struct holds. */
+  void *state = init ? malloc(size) : calloc(1, size);
+  if (!state) {
+    nprt_graph_error(g, "out of memory for the state of '%s'", in->name);
+    return;
+  }
+  if (init)
+    memcpy(state, init, size);
+  free(in->state_obj);
+  in->state_obj = state;
+}
+
+void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
+  for (uint32_t i = 0; i < program->n_instances; ++i) {
+    const nprt_instance_desc *d = &program->instances[i];
+    uint32_t id = nprt_graph_add_instance(g, d->name, d->element, d->in_ports,
+                                          d->out_ports, d->init, d->handler,
+                                          d->signal, d->placement);
+    if (id == UINT32_MAX)
+      return;
+    nprt_graph_set_state(g, id, d->state_size, d->state_init);
+  }
+  for (uint32_t i = 0; i < program->n_channels; ++i) {
+    const nprt_channel_desc *c = &program->channels[i];
+    nprt_graph_connect(g, c->src, c->src_port, c->dst, c->dst_port, c->depth,
+                       c->lossy);
+  }
+}
+
 uint32_t nprt_graph_find(const nprt_graph *g, const char *name) {
   for (uint32_t i = 0; i < g->n_insts; ++i)
     if (strcmp(g->insts[i]->name, name) == 0)
@@ -193,6 +227,7 @@ void nprt_graph_destroy(nprt_graph *g) {
     free(in->element);
     free(in->placement);
     free(in->signals);
+    free(in->state_obj);
     free(in);
   }
   for (uint32_t i = 0; i < g->n_chans; ++i)

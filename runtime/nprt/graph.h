@@ -12,6 +12,7 @@
 #define NPRT_GRAPH_H
 
 #include "nprt/nprt.h"
+#include "runtime/nprt/graph_build.h"
 #include "runtime/nprt/channel.h"
 
 #include <setjmp.h>
@@ -86,7 +87,12 @@ struct nprt_inst {
   bool started;
   bool used_device; /* called nprt_device_recv: exempt from the idle rule */
 
-  uint64_t iterations, drops, faults, allocs;
+  void *state_obj; /* the instance's state object (nprt_state), or NULL */
+  /* What nprt_pkt_new returns when the pool is exhausted: an empty packet
+   * that is never freed or sent (see nprt/abi.def). */
+  nprt_pkt standin;
+
+  uint64_t iterations, drops, faults, allocs, alloc_failures;
 
   jmp_buf jb;
   ucontext_t uc;

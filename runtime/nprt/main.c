@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
- * Parses the command line, builds the graph through the generated builder,
+ * Parses the command line, builds the graph the generated program describes,
  * runs it and returns the exit code. The only place that knows about argv.
  *
  *===----------------------------------------------------------------------===*/
@@ -16,11 +16,11 @@ static const char *nprt_basename(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-int nprt_main(int argc, char **argv, const char *program,
-              void (*build)(nprt_graph *g)) {
-  const char *prog = argc > 0 && argv[0] ? nprt_basename(argv[0]) : program;
+int nprt_main(int argc, char **argv, const nprt_program *program) {
+  const char *prog =
+      argc > 0 && argv[0] ? nprt_basename(argv[0]) : program->name;
   nprt_options opts;
-  nprt_options_init(&opts, prog ? prog : "nprt", program);
+  nprt_options_init(&opts, prog ? prog : "nprt", program->name);
   nprt_parse_result r = nprt_options_parse(&opts, argc, argv);
   if (r == NPRT_PARSE_HELP) {
     /* The help or version text is the output: check that it was written. */
@@ -41,7 +41,7 @@ int nprt_main(int argc, char **argv, const char *program,
     nprt_options_free(&opts);
     return NPRT_EXIT_ERROR;
   }
-  build(g);
+  nprt_graph_load(g, program);
   int rc = nprt_run(g, &opts);
   nprt_graph_destroy(g);
   nprt_options_free(&opts);

@@ -96,6 +96,8 @@ static _Noreturn void nprt_pool_fatal(const char *what, const nprt_pkt *p) {
 
 nprt_pkt *nprt_pool_alloc(nprt_pool *pool, uint32_t len) {
   nprt_pkt *p;
+  if (len > NPRT_PKT_MAX_BYTES)
+    return NULL;
   if (len <= NPRT_POOL_BUF_BYTES) {
     if (!pool->free_list && nprt_pool_grow(pool) != 0)
       return NULL;

@@ -11,6 +11,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
 
+#include <string.h>
+
 #define NPRT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define NPRT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -182,7 +184,19 @@ void nprt_send_val(nprt_inst *self, uint32_t port, uint64_t v) {
   nprt_send(self, port, v, false);
 }
 
+/* The stand-in for a packet nprt_pkt_new could not allocate: sending,
+ * transmitting or dropping it counts a drop and frees nothing. */
+static inline bool nprt_is_standin(const nprt_inst *self, const nprt_pkt *p) {
+  return p == &self->standin;
+}
+
 void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
+  if (NPRT_UNLIKELY(nprt_is_standin(self, p))) {
+    if (port < self->n_out)
+      ++self->out[port].drops;
+    ++self->drops;
+    return;
+  }
   nprt_send(self, port, (uint64_t)(uintptr_t)p, true);
 }
 
@@ -214,6 +228,10 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
 void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
   nprt_exec *ex = self->ex;
   nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
+  if (nprt_is_standin(self, p)) {
+    ++self->drops;
+    return;
+  }
   if (!d) {
     ++self->faults;
     nprt_discard(self, (uint64_t)(uintptr_t)p, true);
@@ -228,18 +246,37 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
 /*--- Packets and faults --------------------------------------------------*/
 
 void nprt_drop(nprt_inst *self, nprt_pkt *p) {
+  if (nprt_is_standin(self, p)) {
+    ++self->drops;
+    return;
+  }
   nprt_discard(self, (uint64_t)(uintptr_t)p, true);
 }
 
+/* An allocation the pool refused: the caller gets the empty stand-in. */
+static nprt_pkt *nprt_alloc_failed(nprt_inst *self) {
+  ++self->alloc_failures;
+  memset(&self->standin, 0, sizeof(self->standin));
+  return &self->standin;
+}
+
 nprt_pkt *nprt_clone(nprt_inst *self, const nprt_pkt *p) {
+  nprt_pkt *c = nprt_pool_clone(&self->ex->pool, p);
+  if (NPRT_UNLIKELY(!c))
+    return nprt_alloc_failed(self);
   ++self->allocs;
-  return nprt_pool_clone(&self->ex->pool, p);
+  return c;
 }
 
 nprt_pkt *nprt_pkt_new(nprt_inst *self, uint32_t len) {
+  nprt_pkt *p = nprt_pool_alloc_zeroed(&self->ex->pool, len);
+  if (NPRT_UNLIKELY(!p))
+    return nprt_alloc_failed(self);
   ++self->allocs;
-  return nprt_pool_alloc_zeroed(&self->ex->pool, len);
+  return p;
 }
+
+void *nprt_state(nprt_inst *self) { return self->state_obj; }
 
 void nprt_fault(nprt_inst *self, uint32_t kind) {
   (void)kind;

@@ -110,8 +110,9 @@ static void nprt_json_element(FILE *f, const nprt_inst *in) {
   }
   fprintf(f,
           "],\n     \"drops\": %" PRIu64 ", \"faults\": %" PRIu64
-          ", \"allocations\": %" PRIu64 "}",
-          in->drops, in->faults, in->allocs);
+          ", \"allocations\": %" PRIu64 ", \"allocation_failures\": %" PRIu64
+          "}",
+          in->drops, in->faults, in->allocs, in->alloc_failures);
 }
 
 /* One rx or tx device; `path` is NULL for a device with no capture file. */

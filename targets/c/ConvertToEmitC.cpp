@@ -142,9 +142,28 @@ struct ConvertToEmitCPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
+    // c-convert-np-to-emitc hands state arrays over as memrefs; the memref
+    // lowering reads the array behind them and leaves the cast dead, or
+    // casts back to the same array type.
+    IRRewriter rw(ctx);
+    module.walk([&](UnrealizedConversionCastOp c) {
+      if (c->use_empty()) {
+        rw.eraseOp(c);
+        return;
+      }
+      auto in = c.getNumOperands() == 1
+                    ? c.getOperand(0).getDefiningOp<UnrealizedConversionCastOp>()
+                    : UnrealizedConversionCastOp();
+      if (!in || in.getNumOperands() != 1 || c.getNumResults() != 1 ||
+          in.getOperand(0).getType() != c.getResult(0).getType())
+        return;
+      c.getResult(0).replaceAllUsesWith(in.getOperand(0));
+      rw.eraseOp(c);
+      if (in->use_empty())
+        rw.eraseOp(in);
+    });
     // MLIR 19 leaves one-to-one unrealized casts (index <-> size_t) that
     // the printer cannot print; they are plain C casts.
-    IRRewriter rw(ctx);
     module.walk([&](UnrealizedConversionCastOp c) {
       if (c.getNumOperands() == 1 && c.getNumResults() == 1 &&
           emitc::CastOp::areCastCompatible(c.getOperand(0).getType(),

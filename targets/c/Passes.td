@@ -8,21 +8,32 @@
 
 include "mlir/Pass/PassBase.td"
 
-def LowerNPToRuntime : Pass<"c-lower-np-to-runtime", "mlir::ModuleOp"> {
-  let summary = "Instantiate elements per instance and call libnprt";
+def ConvertNPToEmitC : Pass<"c-convert-np-to-emitc", "mlir::ModuleOp"> {
+  let summary = "Lower np elements, ports, packets and the program to EmitC";
   let description = [{
-    Prepares a flattened np module for the C target. Every instance of the
-    top graph gets its own `func.func` for init, handler and signal (cloned
-    from its element) and its own private `memref.global` per state, as
-    ClickNP generates one kernel per element instance. np operations become
-    `emitc.call_opaque` calls of the libnprt ABI declared in
-    `runtime/include/nprt/nprt.h`, with ports turned into indices. A
-    builder function registers instances and channels with the runtime, and
-    a `main` hands control to `nprt_main`. Element and graph ops are erased.
+    One dialect conversion with a type converter (`!np.pkt` to
+    `nprt_pkt *`, `!np.self` to `nprt_inst *`) in which every np operation
+    is illegal. Expects the form the np passes produce: one `np.program`
+    (np-describe-graph), one element per instance (np-instantiate-elements)
+    and state reached through `!np.self` (np-make-state-explicit).
+
+    - An element becomes a `typedef struct <prefix>_state` holding its
+      state (plus a constant `<prefix>_state_init` image if some state
+      starts non-zero) and one `static` function per body taking
+      `nprt_inst *self` (and the `int64_t` message for a signal).
+    - `np.state_field` reads a member of the object `nprt_state(self)`
+      returns: there is no mutable file-scope variable in the output.
+    - Port, device and packet operations become calls of libnprt, with
+      ports as indices; names and arities come from
+      `runtime/include/nprt/abi.def`, from which `nprt.h` is declared.
+    - `np.program` becomes constant `nprt_instance_desc`,
+      `nprt_channel_desc` and `nprt_program` tables and a `main` that calls
+      `nprt_main`.
+
+    arith, scf and memref operations are left for c-convert-to-emitc; a
+    state's memref is an `unrealized_conversion_cast` of the member array.
   }];
   let dependentDialects = ["mlir::emitc::EmitCDialect",
-                           "mlir::func::FuncDialect",
-                           "mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect"];
 }
 

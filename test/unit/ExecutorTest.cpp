@@ -279,7 +279,7 @@ TEST_F(Executor, FaultsAndAllocationsAreCounted) {
   ASSERT_EQ(State[c].got.size(), 25u);
   EXPECT_EQ(State[c].got[24], 25u);
   EXPECT_NE(readFile(json).find("\"drops\": 25, \"faults\": 25, "
-                                "\"allocations\": 25}"),
+                                "\"allocations\": 25, \"allocation_failures\": 0}"),
             std::string::npos);
   EXPECT_NE(readFile(json).find("\"pool\": {\"allocated\": 50, \"freed\": "
                                 "50, \"leaked\": 0"),

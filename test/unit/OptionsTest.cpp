@@ -128,13 +128,15 @@ TEST(Options, VersionNamesNpccAndLlvm) {
   EXPECT_EQ(p->err, "");
 }
 
-void buildPassthrough(nprt_graph *g) {
-  uint32_t src = nprt_graph_add_instance(g, "src", "FromDevice", "", "o",
-                                         nullptr, fromDevice, nullptr, "npu");
-  uint32_t sink = nprt_graph_add_instance(g, "sink", "ToDevice", "i", "",
-                                          nullptr, toDevice, nullptr, "npu");
-  nprt_graph_connect(g, src, 0, sink, 0, 16, false);
-}
+// What npcc emits for a FromDevice -> ToDevice program: constant tables.
+const nprt_instance_desc PassthroughInstances[] = {
+    {"src", "FromDevice", "", "o", "npu", nullptr, fromDevice, nullptr, 0,
+     nullptr},
+    {"sink", "ToDevice", "i", "", "npu", nullptr, toDevice, nullptr, 0,
+     nullptr}};
+const nprt_channel_desc PassthroughChannels[] = {{0, 0, 1, 0, 16, false}};
+const nprt_program Passthrough = {"passthrough", PassthroughInstances, 2,
+                                  PassthroughChannels, 1};
 
 TEST(Main, RunsAProgramEndToEnd) {
   resetState();
@@ -146,7 +148,7 @@ TEST(Main, RunsAProgramEndToEnd) {
   std::string a0 = "/some/dir/prog", a1 = "--quiet", a2 = "--in=" + in,
               a3 = "--out=" + out;
   char *argv[] = {&a0[0], &a1[0], &a2[0], &a3[0], nullptr};
-  EXPECT_EQ(nprt_main(4, argv, "passthrough", buildPassthrough), 0);
+  EXPECT_EQ(nprt_main(4, argv, &Passthrough), 0);
   EXPECT_EQ(readFile(out), b.bytes);
 }
 
@@ -154,7 +156,7 @@ TEST(Main, BadCommandLineExitsWithOne) {
   std::string a0 = "prog", a1 = "--out";
   char *argv[] = {&a0[0], &a1[0], nullptr};
   testing::internal::CaptureStderr();
-  EXPECT_EQ(nprt_main(2, argv, "passthrough", buildPassthrough), 1);
+  EXPECT_EQ(nprt_main(2, argv, &Passthrough), 1);
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(err.rfind("prog: error: option '--out' needs a value\n", 0), 0u)
       << err;

@@ -11,6 +11,7 @@
 #define NPRT_TEST_UNIT_TESTSHIM_H
 
 #include "nprt/nprt.h"
+#include "runtime/nprt/graph_build.h"
 #include "runtime/nprt/options.h"
 #include "runtime/nprt/pool.h"
 

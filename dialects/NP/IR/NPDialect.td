@@ -57,6 +57,26 @@ def NP_PacketType : NP_Type<"Packet", "pkt"> {
   }];
 }
 
+def NP_SelfType : NP_Type<"Self", "self"> {
+  let summary = "the running instance of the enclosing element";
+  let description = [{
+    The instance whose code is running: its ports and its state object.
+    After `np-make-state-explicit`, every `np.init`, `np.handler` and
+    `np.signal` body takes it as its first block argument and reaches its
+    state through it with `np.state_field`, so each instance's state is one
+    object that the generated code is handed, never a global.
+
+    Example:
+
+    ```mlir
+    np.handler {
+    ^bb0(%self: !np.self):
+      %m = np.state_field %self @count : memref<1xi64>
+    }
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace npcc::np;
@@ -272,6 +273,95 @@ LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbols) {
       diag.attachNote(port.getLoc()) << "declared here";
       return diag;
     }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramOp
+//===----------------------------------------------------------------------===//
+
+ProgramOp::Channel ProgramOp::getChannel(unsigned i) {
+  ArrayRef<int64_t> row = cast<DenseI64ArrayAttr>(getChannels()[i]).asArrayRef();
+  return {(uint32_t)row[0], (uint32_t)row[1], (uint32_t)row[2],
+          (uint32_t)row[3], (uint32_t)row[4], row[5] != 0};
+}
+
+LogicalResult ProgramOp::verify() {
+  size_t n = getElements().size();
+  if (getNames().size() != n || getPlacements().size() != n)
+    return emitOpError() << "has " << n << " elements but "
+                         << getNames().size() << " names and "
+                         << getPlacements().size() << " placements";
+  llvm::StringSet<> names;
+  for (auto [i, name] : llvm::enumerate(getNames().getAsValueRange<StringAttr>()))
+    if (!names.insert(name).second)
+      return emitOpError() << "instance name '" << name << "' is used twice";
+  for (StringRef p : getPlacements().getAsValueRange<StringAttr>())
+    if (p != "npu" && p != "fpga" && p != "host")
+      return emitOpError() << "placement must be 'npu', 'fpga' or 'host', "
+                              "found '"
+                           << p << "'";
+  for (auto [i, attr] : llvm::enumerate(getChannels())) {
+    ArrayRef<int64_t> row = cast<DenseI64ArrayAttr>(attr).asArrayRef();
+    if (row.size() != 6)
+      return emitOpError() << "channel " << i << " has " << row.size()
+                           << " fields, expected 6 (src, src_port, dst, "
+                              "dst_port, depth, lossy)";
+    for (int64_t v : row)
+      if (v < 0 || v > UINT32_MAX)
+        return emitOpError() << "channel " << i << " has field " << v
+                             << " outside [0, 2^32)";
+    if ((size_t)row[0] >= n || (size_t)row[2] >= n)
+      return emitOpError() << "channel " << i << " refers to instance "
+                           << std::max(row[0], row[2]) << " of " << n;
+    if (row[5] > 1)
+      return emitOpError() << "channel " << i << " has lossy flag " << row[5]
+                           << ", expected 0 or 1";
+  }
+  return success();
+}
+
+LogicalResult ProgramOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  SmallVector<ElementOp> elements;
+  SmallVector<SmallVector<PortOp>> ins, outs;
+  llvm::DenseSet<Attribute> seen;
+  for (auto ref : getElements().getAsRange<FlatSymbolRefAttr>()) {
+    auto element =
+        dyn_cast_or_null<ElementOp>(symbols.lookupSymbolIn(module, ref));
+    if (!element)
+      return emitOpError() << "'" << ref.getValue()
+                           << "' does not name an 'np.element'";
+    if (!seen.insert(ref).second)
+      return emitOpError() << "element '" << ref.getValue()
+                           << "' is used by two instances; run "
+                              "np-instantiate-elements first";
+    elements.push_back(element);
+    auto &in = ins.emplace_back();
+    auto &out = outs.emplace_back();
+    for (auto port : element.getBody()->getOps<PortOp>())
+      (port.isInput() ? in : out).push_back(port);
+  }
+  llvm::DenseSet<std::pair<unsigned, unsigned>> usedIn, usedOut;
+  for (unsigned i = 0, e = getChannels().size(); i < e; ++i) {
+    Channel c = getChannel(i);
+    if (c.srcPort >= outs[c.src].size() || c.dstPort >= ins[c.dst].size())
+      return emitOpError() << "channel " << i << " refers to a port that "
+                           << "instance '"
+                           << getNames()[c.srcPort >= outs[c.src].size()
+                                             ? c.src
+                                             : c.dst]
+                           << "' does not have";
+    PortOp src = outs[c.src][c.srcPort], dst = ins[c.dst][c.dstPort];
+    if (src.getType() != dst.getType())
+      return emitOpError() << "channel " << i << " connects a port of type "
+                           << src.getType() << " to one of type "
+                           << dst.getType();
+    if (!usedOut.insert({c.src, c.srcPort}).second ||
+        !usedIn.insert({c.dst, c.dstPort}).second)
+      return emitOpError() << "channel " << i
+                           << " uses a port that another channel uses";
   }
   return success();
 }

@@ -123,4 +123,50 @@ def NP_ConnectOp : NP_Op<"connect", [HasParent<"GraphOp">]> {
   let hasVerifier = 1;
 }
 
+def NP_ProgramOp : NP_Op<"program", [
+    Symbol, HasParent<"::mlir::ModuleOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the top graph described as data";
+  let description = [{
+    The whole program as back ends and runtimes consume it: a table of
+    instances and a table of channels, written by `np-describe-graph` from
+    the flattened, instantiated top graph. Instance `i` runs element
+    `elements[i]` under the name `names[i]` with placement `placements[i]`;
+    every element is used by exactly one instance. Ports are numbered by
+    position among the element's `in` (or `out`) ports, in declaration
+    order.
+
+    Each channel is `[src, src_port, dst, dst_port, depth, lossy]`: from out
+    port `src_port` of instance `src` to in port `dst_port` of instance
+    `dst`, with a FIFO of `depth` entries (0: a rendezvous) that drops when
+    full if `lossy` is 1 and blocks the sender if it is 0.
+
+    Example:
+
+    ```mlir
+    np.program @Top elements [@src, @sink] names ["src", "sink"]
+        placements ["host", "host"] channels [array<i64: 0, 0, 1, 0, 8, 0>]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       FlatSymbolRefArrayAttr:$elements,
+                       StrArrayAttr:$names,
+                       StrArrayAttr:$placements,
+                       TypedArrayAttrBase<DenseI64ArrayAttr,
+                                          "array of channels">:$channels);
+  let assemblyFormat = [{
+    $sym_name `elements` $elements `names` $names `placements` $placements
+    `channels` $channels attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// A channel row, as its six fields.
+    struct Channel {
+      uint32_t src, srcPort, dst, dstPort, depth;
+      bool lossy;
+    };
+    Channel getChannel(unsigned i);
+  }];
+}
+
 #endif // NPCC_DIALECTS_NP_IR_NPGRAPHOPS_TD

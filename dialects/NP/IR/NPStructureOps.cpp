@@ -159,25 +159,33 @@ LogicalResult StateOp::verify() {
 // StateRefOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult StateRefOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto element = (*this)->getParentOfType<ElementOp>();
+/// `op` names state `name` of its element and has the state's type.
+static LogicalResult verifyStateUse(Operation *op, FlatSymbolRefAttr name,
+                                    Type type,
+                                    SymbolTableCollection &symbolTable) {
+  auto element = op->getParentOfType<ElementOp>();
   if (!element)
-    return emitOpError() << "must be nested in an 'np.element'";
-  auto state = dyn_cast_or_null<StateOp>(
-      symbolTable.lookupSymbolIn(element, getStateAttr()));
+    return op->emitOpError() << "must be nested in an 'np.element'";
+  auto state =
+      dyn_cast_or_null<StateOp>(symbolTable.lookupSymbolIn(element, name));
   if (!state)
-    return emitOpError() << "'" << getState()
-                         << "' does not name an 'np.state' of element '"
-                         << element.getSymName() << "'";
-  if (getType() != state.getType()) {
-    InFlightDiagnostic diag = emitOpError()
-                              << "result type " << getType()
+    return op->emitOpError()
+           << "'" << name.getValue()
+           << "' does not name an 'np.state' of element '"
+           << element.getSymName() << "'";
+  if (type != state.getType()) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "result type " << type
                               << " does not match the type " << state.getType()
-                              << " of state '" << getState() << "'";
+                              << " of state '" << name.getValue() << "'";
     diag.attachNote(state.getLoc()) << "declared here";
     return diag;
   }
   return success();
+}
+
+LogicalResult StateRefOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyStateUse(*this, getStateAttr(), getType(), symbolTable);
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,13 +206,63 @@ void SignalOp::build(OpBuilder &builder, OperationState &state) {
   ensureTerminator(*body, builder, state.location);
 }
 
-LogicalResult SignalOp::verifyRegions() {
-  Block *body = getBody();
-  if (body->getNumArguments() != 1 ||
-      !body->getArgument(0).getType().isSignlessInteger(64))
-    return emitOpError() << "body must have exactly one argument, of type "
-                            "'i64'";
+/// The body of `op` takes an optional `!np.self` and then `rest`.
+static LogicalResult verifyBodyArguments(Operation *op, TypeRange rest,
+                                         StringRef restText) {
+  Block &body = op->getRegion(0).front();
+  SmallVector<Type> types(body.getArgumentTypes());
+  ArrayRef<Type> args(types);
+  bool self = !args.empty() && isa<SelfType>(args.front());
+  if (TypeRange(args.drop_front(self ? 1 : 0)) != rest)
+    return op->emitOpError() << "body must take an optional '!np.self' "
+                                "followed by "
+                             << restText;
+  for (Type t : args.drop_front(self ? 1 : 0))
+    if (isa<SelfType>(t))
+      return op->emitOpError() << "'!np.self' must be the first argument";
   return success();
+}
+
+static BlockArgument selfOf(Block &body) {
+  if (body.getNumArguments() && isa<SelfType>(body.getArgument(0).getType()))
+    return body.getArgument(0);
+  return {};
+}
+
+LogicalResult InitOp::verifyRegions() {
+  return verifyBodyArguments(*this, {}, "no arguments");
+}
+LogicalResult HandlerOp::verifyRegions() {
+  return verifyBodyArguments(*this, {}, "no arguments");
+}
+LogicalResult SignalOp::verifyRegions() {
+  Type i64 = IntegerType::get(getContext(), 64);
+  return verifyBodyArguments(*this, i64, "exactly one argument, of type "
+                                         "'i64'");
+}
+
+BlockArgument InitOp::getSelf() { return selfOf(*getBody()); }
+BlockArgument HandlerOp::getSelf() { return selfOf(*getBody()); }
+BlockArgument SignalOp::getSelf() { return selfOf(*getBody()); }
+
+//===----------------------------------------------------------------------===//
+// StateFieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StateFieldOp::verify() {
+  auto arg = dyn_cast<BlockArgument>(getSelf());
+  Operation *body = arg ? arg.getOwner()->getParentOp() : nullptr;
+  if (!arg || arg.getArgNumber() != 0 ||
+      !isa_and_nonnull<InitOp, HandlerOp, SignalOp>(body) ||
+      !body->isAncestor(*this))
+    return emitOpError() << "operand must be the '!np.self' argument of the "
+                            "enclosing init, handler or signal body";
+  return success();
+}
+
+LogicalResult
+StateFieldOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyStateUse(*this, getStateAttr(), getType(), symbolTable);
 }
 
 #define GET_OP_CLASSES

@@ -139,6 +139,31 @@ def NP_StateRefOp : NP_Op<"state_ref", [
   let assemblyFormat = "$state attr-dict `:` type($result)";
 }
 
+def NP_StateFieldOp : NP_Op<"state_field", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a state of an element, reached through its instance";
+  let description = [{
+    Returns the memref that holds the `np.state` named `state` inside the
+    state object of the running instance `self`, which must be the `!np.self`
+    argument of the enclosing body. This is `np.state_ref` made explicit by
+    `np-make-state-explicit`: back ends lower it to a field of a
+    per-instance object (`self->count` in C) instead of a global.
+
+    Example:
+
+    ```mlir
+    np.handler {
+    ^bb0(%self: !np.self):
+      %m = np.state_field %self @count : memref<1xi64>
+    }
+    ```
+  }];
+  let arguments = (ins NP_SelfType:$self, FlatSymbolRefAttr:$state);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat = "$self $state attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 class NP_BodyOp<string mnemonic, list<Trait> traits = []>
     : NP_Op<mnemonic, traits # [
         HasParent<"ElementOp">, SingleBlockImplicitTerminator<"YieldOp">,
@@ -151,9 +176,17 @@ class NP_BodyOp<string mnemonic, list<Trait> traits = []>
   let skipDefaultBuilders = 1;
   // Creates the block (with its arguments) and the `np.yield`.
   let builders = [OpBuilder<(ins)>];
+  // The body may start with a `!np.self` argument (np-make-state-explicit);
+  // the other arguments follow it.
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The `!np.self` argument of the body, or null before
+    /// np-make-state-explicit.
+    ::mlir::BlockArgument getSelf();
+  }];
 }
 
-def NP_InitOp : NP_BodyOp<"init", [NoRegionArguments]> {
+def NP_InitOp : NP_BodyOp<"init"> {
   let summary = "code run once before the element processes packets";
   let description = [{
     The body runs once when the element starts, before the first run of the
@@ -172,7 +205,7 @@ def NP_InitOp : NP_BodyOp<"init", [NoRegionArguments]> {
   }];
 }
 
-def NP_HandlerOp : NP_BodyOp<"handler", [NoRegionArguments]> {
+def NP_HandlerOp : NP_BodyOp<"handler"> {
   let summary = "code run whenever the element can make progress";
   let description = [{
     The handler is the element's loop body: the executor runs it again and
@@ -194,8 +227,8 @@ def NP_SignalOp : NP_BodyOp<"signal"> {
   let summary = "code run when the host sends a control message";
   let description = [{
     The body runs between two runs of the handler when the host signals the
-    element (ClickNP's `.signal`). Its one block argument, of type `i64`, is
-    the message.
+    element (ClickNP's `.signal`). Its block argument of type `i64` (after
+    the optional `!np.self`) is the message.
 
     Example:
 
@@ -208,7 +241,6 @@ def NP_SignalOp : NP_BodyOp<"signal"> {
     }
     ```
   }];
-  let hasRegionVerifier = 1;
 }
 
 def NP_YieldOp : NP_Op<"yield", [

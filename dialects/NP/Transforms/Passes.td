@@ -83,4 +83,59 @@ def FlattenGraph : Pass<"np-flatten-graph", "::mlir::ModuleOp"> {
   let dependentDialects = ["::npcc::np::NPDialect"];
 }
 
+def InstantiateElements : Pass<"np-instantiate-elements", "::mlir::ModuleOp"> {
+  let summary = "Give every instance of the top graph its own element";
+  let description = [{
+    ClickNP builds one kernel per element instance; this pass makes that
+    explicit in the IR. Every element used by more than one instance of the
+    flattened top graph is cloned, once per further instance, and each
+    instance refers to its own copy: afterwards element and instance are
+    one-to-one, so per-instance code and state can be derived from the
+    element alone. A clone of `@E` for instance `x` is named `@"E.x"` (made
+    unique if taken) and keeps `origin` and `params`. Elements that no
+    instance uses are erased.
+
+    The top graph must be flattened (`np-flatten-graph`): an instance of a
+    graph is an error.
+  }];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
+def MakeStateExplicit : Pass<"np-make-state-explicit", "::mlir::ModuleOp"> {
+  let summary = "Reach element state through an explicit `!np.self`";
+  let description = [{
+    Every `np.init`, `np.handler` and `np.signal` body gets a first block
+    argument of type `!np.self`, the running instance, and every
+    `np.state_ref @s` in it becomes `np.state_field %self @s`. State is then
+    a field of an object that the instance's code is handed, which is how
+    back ends keep one state object per instance instead of globals.
+    Bodies that already take `!np.self` are left as they are.
+
+    Example: `np.handler { %m = np.state_ref @n : memref<1xi64> }` becomes
+
+    ```mlir
+    np.handler {
+    ^bb0(%self: !np.self):
+      %m = np.state_field %self @n : memref<1xi64>
+    }
+    ```
+  }];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
+def DescribeGraph : Pass<"np-describe-graph", "::mlir::ModuleOp"> {
+  let summary = "Replace the top graph by an `np.program` table";
+  let description = [{
+    Writes the flattened, instantiated top graph as data: an `np.program`
+    of the same name lists the instances (element, name, placement) in
+    declaration order and the channels as rows of port indices with depth
+    and kind, which is what a runtime loads. The graph is erased.
+
+    The top graph must be flattened and instantiated: every instance names
+    an element that no other instance uses, and the graph has no boundary
+    ports.
+  }];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
 #endif // NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD

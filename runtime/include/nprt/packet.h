@@ -20,6 +20,9 @@ extern "C" {
 #endif
 
 #define NPRT_PKT_HEADROOM 128u
+/* The largest frame the runtime allocates (16 MiB): a larger new_pkt or
+ * clone fails as if memory were exhausted. */
+#define NPRT_PKT_MAX_BYTES (16u << 20)
 
 struct nprt_pool;
 
@@ -38,12 +41,10 @@ typedef struct nprt_pkt {
   struct nprt_pkt *next;  /* free-list link */
 } nprt_pkt;
 
-/* Metadata field numbers used by generated code. */
+/* Metadata field numbers used by generated code (nprt/abi.def). */
 enum nprt_meta {
-  NPRT_META_IN_PORT = 0,
-  NPRT_META_PAINT = 1,
-  NPRT_META_OUT_PORT = 2,
-  NPRT_META_ANNO = 3,
+#define NPRT_ABI_META(npl_name, enumerator, value) enumerator = value,
+#include "nprt/abi.def"
 };
 
 static inline uint32_t nprt_pkt_len(const nprt_pkt *p) { return p->len; }

@@ -1,0 +1,82 @@
+//===- DescribeGraph.cpp - the top graph as an np.program table -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/NP/Transforms/Passes.h"
+#include "dialects/NP/Transforms/TopGraph.h"
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace npcc::np {
+#define GEN_PASS_DEF_DESCRIBEGRAPH
+#include "dialects/NP/Transforms/Passes.h.inc"
+} // namespace npcc::np
+
+using namespace mlir;
+using namespace npcc::np;
+
+namespace {
+
+struct DescribeGraphPass
+    : npcc::np::impl::DescribeGraphBase<DescribeGraphPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    GraphOp top = getFlatTopGraph(module);
+    if (!top)
+      return signalPassFailure();
+    auto ports = top.getBody()->getOps<PortOp>();
+    if (!ports.empty()) {
+      (*ports.begin()).emitOpError("of the top graph has nothing to connect to; the "
+                       "program's inputs and outputs are devices");
+      return signalPassFailure();
+    }
+    SymbolTable symbols(module);
+    Builder b(module.getContext());
+    SmallVector<Attribute> elements, names, placements, channels;
+    // Instance index, and each port's index within its direction.
+    llvm::DenseMap<StringAttr, unsigned> instanceIndex;
+    SmallVector<llvm::DenseMap<StringAttr, unsigned>> portIndex;
+    llvm::DenseSet<Operation *> used;
+    for (auto inst : top.getBody()->getOps<InstanceOp>()) {
+      auto element = symbols.lookup<ElementOp>(inst.getCallee());
+      if (!element || !used.insert(element).second) {
+        inst.emitOpError("must instantiate an element of its own; run "
+                         "np-flatten-graph and np-instantiate-elements "
+                         "first");
+        return signalPassFailure();
+      }
+      instanceIndex[inst.getSymNameAttr()] = elements.size();
+      elements.push_back(inst.getCalleeAttr());
+      names.push_back(inst.getSymNameAttr());
+      placements.push_back(b.getStringAttr(inst.getPlacement()));
+      auto &ports = portIndex.emplace_back();
+      unsigned in = 0, out = 0;
+      for (auto port : element.getBody()->getOps<PortOp>())
+        ports[port.getSymNameAttr()] = port.isInput() ? in++ : out++;
+    }
+    for (auto c : top.getBody()->getOps<ConnectOp>()) {
+      auto end = [&](SymbolRefAttr ref, int64_t &inst, int64_t &port) {
+        inst = instanceIndex.lookup(ref.getRootReference());
+        port = portIndex[inst].lookup(ref.getLeafReference());
+      };
+      int64_t row[6];
+      end(c.getSrc(), row[0], row[1]);
+      end(c.getDst(), row[2], row[3]);
+      row[4] = c.getDepth();
+      row[5] = c.getLossy() ? 1 : 0;
+      channels.push_back(b.getDenseI64ArrayAttr(row));
+    }
+    OpBuilder ob(top);
+    ob.create<ProgramOp>(top.getLoc(), top.getSymNameAttr(),
+                         b.getArrayAttr(elements), b.getArrayAttr(names),
+                         b.getArrayAttr(placements), b.getArrayAttr(channels));
+    top.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,237 @@
+//===- NPPacketToEmitC.cpp - port and packet ops as libnprt calls ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One conversion pattern per operation. Operands come from the adaptor, so
+// a pattern never looks at a value after its producer was retyped; the
+// runtime entry points and their arities come from nprt/abi.def.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/c/NPToEmitC.h"
+#include "targets/c/RuntimeABI.h"
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+
+using namespace mlir;
+using namespace npcc;
+using namespace npcc::c;
+using abi::Fn;
+
+Value npcc::c::enclosingInstance(Operation *op) {
+  auto fn = op->getParentOfType<emitc::FuncOp>();
+  assert(fn && "np op outside a converted element body");
+  return fn.getArgument(0);
+}
+
+namespace {
+
+Value widen(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().getIntOrFloatBitWidth() == 64)
+    return v;
+  return b.create<arith::ExtUIOp>(loc, b.getI64Type(), v);
+}
+
+Value narrow(OpBuilder &b, Location loc, Value v, Type to) {
+  if (to.getIntOrFloatBitWidth() == 64)
+    return v;
+  return b.create<arith::TruncIOp>(loc, to, v);
+}
+
+/// A pattern with access to the precomputed port indices.
+template <typename Op>
+struct NPPattern : OpConversionPattern<Op> {
+  NPPattern(TypeConverter &tc, MLIRContext *ctx, const NPLoweringInfo &info)
+      : OpConversionPattern<Op>(tc, ctx), info(info) {}
+  unsigned port(Operation *op, unsigned i = 0) const {
+    return info.ports.lookup(op)[i];
+  }
+  const NPLoweringInfo &info;
+};
+
+struct RecvLowering : NPPattern<np::RecvOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::RecvOp op, OpAdaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value self = enclosingInstance(op);
+    if (isa<np::PacketType>(op.getType())) {
+      rw.replaceOp(op, abi::call(rw, loc, Fn::nprt_recv_pkt,
+                                 {self, (uint64_t)port(op)}));
+      return success();
+    }
+    Value v = abi::call(rw, loc, Fn::nprt_recv_val, {self, (uint64_t)port(op)});
+    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
+    return success();
+  }
+};
+
+struct TryRecvLowering : NPPattern<np::TryRecvOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::TryRecvOp op, OpAdaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value self = enclosingInstance(op);
+    uint64_t p = port(op);
+    Value ok = abi::call(rw, loc, Fn::nprt_poll, {self, p});
+    Type t = op.getValue().getType();
+    Value v = isa<np::PacketType>(t)
+                  ? abi::call(rw, loc, Fn::nprt_try_recv_pkt, {self, p})
+                  : narrow(rw, loc,
+                           abi::call(rw, loc, Fn::nprt_try_recv_val, {self, p}),
+                           t);
+    rw.replaceOp(op, {ok, v});
+    return success();
+  }
+};
+
+struct SendLowering : NPPattern<np::SendOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::SendOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value self = enclosingInstance(op);
+    uint64_t p = port(op);
+    if (isa<np::PacketType>(op.getValue().getType()))
+      abi::call(rw, loc, Fn::nprt_send_pkt, {self, p, adaptor.getValue()});
+    else
+      abi::call(rw, loc, Fn::nprt_send_val,
+                {self, p, widen(rw, loc, adaptor.getValue())});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct SelectLowering : NPPattern<np::SelectOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::SelectOp op, OpAdaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    const auto &indices = info.ports.lookup(op);
+    uint64_t mask = 0;
+    for (unsigned p : indices)
+      mask |= 1ull << p;
+    Value r =
+        abi::call(rw, loc, Fn::nprt_select, {enclosingInstance(op), mask});
+    // The runtime answers with a port index; np.select with a position.
+    Value pos = rw.create<arith::ConstantIntOp>(loc, 0, 32);
+    for (unsigned k = 1; k < indices.size(); ++k) {
+      Value is = rw.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, r,
+          rw.create<arith::ConstantIntOp>(loc, indices[k], 32));
+      pos = rw.create<arith::SelectOp>(
+          loc, is, rw.create<arith::ConstantIntOp>(loc, k, 32), pos);
+    }
+    rw.replaceOp(op, pos);
+    return success();
+  }
+};
+
+/// An op that becomes one runtime call: `self` (if the function takes it)
+/// and the op's operands in order; the result, if any, replaces the op.
+template <typename Op, Fn F, bool TakesSelf>
+struct CallLowering : NPPattern<Op> {
+  using NPPattern<Op>::NPPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    SmallVector<abi::Arg> args;
+    if (TakesSelf)
+      args.push_back(enclosingInstance(op));
+    for (Value v : adaptor.getOperands())
+      args.push_back(v);
+    Value r = abi::call(rw, op.getLoc(), F, args);
+    if (op->getNumResults())
+      rw.replaceOp(op, r);
+    else
+      rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct PktGetLowering : NPPattern<np::PktGetOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::PktGetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value v = abi::call(rw, loc, Fn::nprt_pkt_get_bits,
+                        {adaptor.getPkt(), adaptor.getOffset(),
+                         (uint64_t)op.getBit(), (uint64_t)op.getWidth()});
+    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
+    return success();
+  }
+};
+
+struct PktSetLowering : NPPattern<np::PktSetOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::PktSetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    abi::call(rw, loc, Fn::nprt_pkt_set_bits,
+              {adaptor.getPkt(), adaptor.getOffset(), (uint64_t)op.getBit(),
+               (uint64_t)op.getWidth(), widen(rw, loc, adaptor.getValue())});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct MetaGetLowering : NPPattern<np::MetaGetOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::MetaGetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    auto field = abi::metaEnumerator(op.getField());
+    if (!field)
+      return rw.notifyMatchFailure(op, "metadata field not in nprt/abi.def");
+    Location loc = op.getLoc();
+    Value v = abi::call(rw, loc, Fn::nprt_pkt_get_meta,
+                        {adaptor.getPkt(), *field});
+    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
+    return success();
+  }
+};
+
+struct MetaSetLowering : NPPattern<np::MetaSetOp> {
+  using NPPattern::NPPattern;
+  LogicalResult
+  matchAndRewrite(np::MetaSetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rw) const override {
+    auto field = abi::metaEnumerator(op.getField());
+    if (!field)
+      return rw.notifyMatchFailure(op, "metadata field not in nprt/abi.def");
+    Location loc = op.getLoc();
+    abi::call(rw, loc, Fn::nprt_pkt_set_meta,
+              {adaptor.getPkt(), *field, widen(rw, loc, adaptor.getValue())});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
+                                              RewritePatternSet &patterns,
+                                              const NPLoweringInfo &info) {
+  patterns.add<
+      RecvLowering, TryRecvLowering, SendLowering, SelectLowering,
+      PktGetLowering, PktSetLowering, MetaGetLowering, MetaSetLowering,
+      CallLowering<np::DropOp, Fn::nprt_drop, true>,
+      CallLowering<np::CloneOp, Fn::nprt_clone, true>,
+      CallLowering<np::PktNewOp, Fn::nprt_pkt_new, true>,
+      CallLowering<np::DeviceRecvOp, Fn::nprt_device_recv, true>,
+      CallLowering<np::DeviceSendOp, Fn::nprt_device_send, true>,
+      CallLowering<np::PktLenOp, Fn::nprt_pkt_len, false>,
+      CallLowering<np::PktPullOp, Fn::nprt_pkt_pull, false>,
+      CallLowering<np::PktPushOp, Fn::nprt_pkt_push, false>,
+      CallLowering<np::PktTruncateOp, Fn::nprt_pkt_truncate, false>>(
+      tc, patterns.getContext(), info);
+}

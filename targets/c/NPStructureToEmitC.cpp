@@ -1,0 +1,331 @@
+//===- NPStructureToEmitC.cpp - elements, state and the program table -----===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// An element (one per instance after np-instantiate-elements) becomes a
+// struct type for its state object and one static C function per body,
+// each taking `nprt_inst *self`; state fields are reached through
+// nprt_state(self). The np.program becomes constant nprt_instance_desc,
+// nprt_channel_desc and nprt_program tables (field names from
+// nprt/abi.def) and a main() that hands the program to nprt_main. Nothing
+// generated is mutable at file scope.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/c/NPToEmitC.h"
+#include "targets/c/RuntimeABI.h"
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace npcc;
+using namespace npcc::c;
+
+namespace {
+
+/// Marks the cast of nprt_state(self) to the element's state struct, which
+/// np.state_field patterns read members of.
+constexpr llvm::StringLiteral StateObjectAttr = "npcc.state_object";
+
+std::string cString(StringRef s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out.push_back('\\');
+    if (llvm::isPrint(c)) {
+      out.push_back(c);
+    } else {
+      // Octal escapes stop after three digits, unlike \x.
+      char buf[8];
+      snprintf(buf, sizeof(buf), "\\%03o", (unsigned char)c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+unsigned containerWidth(unsigned w) {
+  return w <= 1 ? 1 : w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;
+}
+
+/// The C element type of a state of type `t` (what c-legalize-int-widths
+/// will make of it).
+Type stateElementType(MemRefType t) {
+  return IntegerType::get(
+      t.getContext(), containerWidth(t.getElementType().getIntOrFloatBitWidth()));
+}
+
+std::string cIntType(unsigned width) {
+  return width == 1 ? "bool" : "int" + std::to_string(width) + "_t";
+}
+
+/// A C literal of `v` as a value of the signed C type of width `w`.
+std::string cIntLiteral(APInt v, unsigned w) {
+  if (w == 1)
+    return v.isZero() ? "0" : "1";
+  int64_t s = v.zext(64).trunc(w).sext(64).getSExtValue();
+  if (s == INT64_MIN)
+    return "(-9223372036854775807 - 1)";
+  return std::to_string(s);
+}
+
+/// `{...}` for the row-major values `vals` of a shape, nested per dimension.
+void printInitializer(llvm::raw_ostream &os, ArrayRef<int64_t> shape,
+                      ArrayRef<std::string> vals, size_t &next) {
+  os << "{";
+  for (int64_t i = 0; i < shape.front(); ++i) {
+    if (i)
+      os << ", ";
+    if (shape.size() == 1)
+      os << vals[next++];
+    else
+      printInitializer(os, shape.drop_front(), vals, next);
+  }
+  os << "}";
+}
+
+struct ElementLowering : OpConversionPattern<np::ElementOp> {
+  ElementLowering(TypeConverter &tc, MLIRContext *ctx,
+                  const NPLoweringInfo &info)
+      : OpConversionPattern(tc, ctx), info(info) {}
+
+  LogicalResult
+  matchAndRewrite(np::ElementOp element, OpAdaptor,
+                  ConversionPatternRewriter &rw) const override {
+    const NPLoweringInfo::Element &e = info.elements.at(element);
+    Location loc = element.getLoc();
+    MLIRContext *ctx = getContext();
+    rw.setInsertionPoint(element);
+    SmallVector<np::StateOp> states(element.getBody()->getOps<np::StateOp>());
+    std::string stateType = e.prefix + "_state";
+    if (!states.empty())
+      declareState(rw, loc, states, e, stateType);
+    auto stateObjType =
+        emitc::PointerType::get(emitc::OpaqueType::get(ctx, stateType));
+
+    for (Operation &body : llvm::make_early_inc_range(*element.getBody())) {
+      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp>(body))
+        continue;
+      StringRef suffix = isa<np::InitOp>(body)      ? "init"
+                         : isa<np::HandlerOp>(body) ? "handler"
+                                                    : "signal";
+      Region &region = body.getRegion(0);
+      SmallVector<Type> args;
+      for (Type t : region.getArgumentTypes())
+        args.push_back(getTypeConverter()->convertType(t));
+      auto fn = rw.create<emitc::FuncOp>(body.getLoc(),
+                                         e.prefix + "_" + suffix.str(),
+                                         rw.getFunctionType(args, {}));
+      fn.setSpecifiersAttr(rw.getStrArrayAttr({"static"}));
+      rw.inlineRegionBefore(region, fn.getBody(), fn.end());
+      if (failed(rw.convertRegionTypes(&fn.getBody(), *getTypeConverter())))
+        return failure();
+      if (!states.empty()) {
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(&fn.getBody().front());
+        Value raw = abi::call(rw, loc, abi::Fn::nprt_state,
+                              {fn.getBody().front().getArgument(0)});
+        auto cast = rw.create<emitc::CastOp>(loc, stateObjType, raw);
+        cast->setAttr(StateObjectAttr, rw.getUnitAttr());
+      }
+    }
+    rw.eraseOp(element);
+    return success();
+  }
+
+  /// `typedef struct {...} T;` and, if any state starts non-zero, a
+  /// constant image `T_init` the runtime copies into each new object.
+  void declareState(ConversionPatternRewriter &rw, Location loc,
+                    ArrayRef<np::StateOp> states,
+                    const NPLoweringInfo::Element &e,
+                    StringRef stateType) const {
+    std::string decl, init;
+    llvm::raw_string_ostream os(decl), is(init);
+    os << "typedef struct " << stateType << " {\n";
+    bool anyInit = false;
+    for (np::StateOp s : states) {
+      MemRefType t = s.getMemRefType();
+      unsigned w = stateElementType(t).getIntOrFloatBitWidth();
+      std::string field = e.fields.lookup(s.getSymName());
+      os << "  " << cIntType(w) << " " << field;
+      for (int64_t d : t.getShape())
+        os << "[" << d << "]";
+      os << ";\n";
+      auto dense = dyn_cast_or_null<DenseIntElementsAttr>(
+          s.getInitialValueAttr());
+      if (!dense || (dense.isSplat() && dense.getSplatValue<APInt>().isZero()))
+        continue;
+      SmallVector<std::string> vals;
+      for (APInt v : dense.getValues<APInt>())
+        vals.push_back(cIntLiteral(v, w));
+      is << (anyInit ? ",\n" : "") << "  ." << field << " = ";
+      size_t next = 0;
+      printInitializer(is, t.getShape(), vals, next);
+      anyInit = true;
+    }
+    os << "} " << stateType << ";";
+    rw.create<emitc::VerbatimOp>(loc, rw.getStringAttr(decl));
+    assert(anyInit == e.hasInitImage && "precomputed init image disagrees");
+    if (anyInit)
+      rw.create<emitc::VerbatimOp>(
+          loc, rw.getStringAttr("static const " + stateType.str() + " " +
+                                stateType.str() + "_init = {\n" + init +
+                                "\n};"));
+  }
+
+  const NPLoweringInfo &info;
+};
+
+struct StateFieldLowering : OpConversionPattern<np::StateFieldOp> {
+  StateFieldLowering(TypeConverter &tc, MLIRContext *ctx,
+                     const NPLoweringInfo &info)
+      : OpConversionPattern(tc, ctx), info(info) {}
+
+  LogicalResult
+  matchAndRewrite(np::StateFieldOp op, OpAdaptor,
+                  ConversionPatternRewriter &rw) const override {
+    auto fn = op->getParentOfType<emitc::FuncOp>();
+    Value object;
+    for (Operation &o : fn.getBody().front())
+      if (o.hasAttr(StateObjectAttr))
+        object = o.getResult(0);
+    if (!object)
+      return rw.notifyMatchFailure(op, "no state object in the function");
+    MemRefType t = cast<MemRefType>(op.getType());
+    auto array = emitc::ArrayType::get(t.getShape(), stateElementType(t));
+    Value member = rw.create<emitc::MemberOfPtrOp>(
+        op.getLoc(), array, info.stateFields.lookup(op), object);
+    // memref.load/store still expect the memref; c-convert-to-emitc folds
+    // this cast away when it turns the memref into the same array.
+    rw.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, t, member);
+    return success();
+  }
+
+  const NPLoweringInfo &info;
+};
+
+struct YieldLowering : OpConversionPattern<np::YieldOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(np::YieldOp op, OpAdaptor,
+                  ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<emitc::ReturnOp>(op, Value());
+    return success();
+  }
+};
+
+/// `{.a = x, .b = y}` over the fields abi.def gives `strct`, in order.
+std::string designated(StringRef strct,
+                       const llvm::StringMap<std::string> &values) {
+  std::string out = "{";
+  llvm::raw_string_ostream os(out);
+  llvm::ListSeparator sep(", ");
+  for (StringRef field : abi::structFields(strct)) {
+    auto it = values.find(field);
+    assert(it != values.end() && "abi.def field the lowering does not set");
+    os << sep << "." << field << " = " << it->second;
+  }
+  os << "}";
+  assert(values.size() == abi::structFields(strct).size() &&
+         "lowering sets a field abi.def does not have");
+  return out;
+}
+
+struct ProgramLowering : OpConversionPattern<np::ProgramOp> {
+  ProgramLowering(TypeConverter &tc, MLIRContext *ctx,
+                  const NPLoweringInfo &info)
+      : OpConversionPattern(tc, ctx), info(info) {}
+
+  LogicalResult
+  matchAndRewrite(np::ProgramOp program, OpAdaptor,
+                  ConversionPatternRewriter &rw) const override {
+    Location loc = program.getLoc();
+    auto module = program->getParentOfType<ModuleOp>();
+    rw.setInsertionPointToStart(module.getBody());
+    rw.create<emitc::IncludeOp>(loc, "nprt/nprt.h",
+                                /*is_standard_include=*/false);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    unsigned n = program.getElements().size();
+    if (n) {
+      os << "static const nprt_instance_desc npcc_instances[] = {\n";
+      for (unsigned i = 0; i < n; ++i) {
+        const NPLoweringInfo::Element &e =
+            info.elements.at(info.elementAt[i]);
+        auto fnOrNull = [&](bool present, StringRef suffix) {
+          return present ? e.prefix + "_" + suffix.str() : "NULL";
+        };
+        llvm::StringMap<std::string> v;
+        v["name"] = cString(cast<StringAttr>(program.getNames()[i]).getValue());
+        v["element"] = cString(e.name);
+        v["in_ports"] = cString(e.inPorts);
+        v["out_ports"] = cString(e.outPorts);
+        v["placement"] =
+            cString(cast<StringAttr>(program.getPlacements()[i]).getValue());
+        v["init"] = fnOrNull(e.hasInit, "init");
+        v["handler"] = fnOrNull(true, "handler");
+        v["signal"] = fnOrNull(e.hasSignal, "signal");
+        v["state_size"] =
+            e.hasState ? "sizeof(" + e.prefix + "_state)" : std::string("0");
+        v["state_init"] = e.hasInitImage ? "&" + e.prefix + "_state_init"
+                                         : std::string("NULL");
+        os << "  " << designated("nprt_instance_desc", v) << ",\n";
+      }
+      os << "};\n";
+    }
+    unsigned m = program.getChannels().size();
+    if (m) {
+      os << "static const nprt_channel_desc npcc_channels[] = {\n";
+      for (unsigned i = 0; i < m; ++i) {
+        np::ProgramOp::Channel c = program.getChannel(i);
+        llvm::StringMap<std::string> v;
+        v["src"] = std::to_string(c.src) + "u";
+        v["src_port"] = std::to_string(c.srcPort) + "u";
+        v["dst"] = std::to_string(c.dst) + "u";
+        v["dst_port"] = std::to_string(c.dstPort) + "u";
+        v["depth"] = std::to_string(c.depth) + "u";
+        v["lossy"] = c.lossy ? "true" : "false";
+        os << "  " << designated("nprt_channel_desc", v) << ",\n";
+      }
+      os << "};\n";
+    }
+    llvm::StringMap<std::string> v;
+    v["name"] = cString(program.getSymName());
+    v["instances"] = n ? "npcc_instances" : "NULL";
+    v["n_instances"] = std::to_string(n) + "u";
+    v["channels"] = m ? "npcc_channels" : "NULL";
+    v["n_channels"] = std::to_string(m) + "u";
+    os << "static const nprt_program npcc_program = "
+       << designated("nprt_program", v) << ";\n\n";
+    os << "int main(int argc, char **argv) {\n"
+          "  return nprt_main(argc, argv, &npcc_program);\n}";
+
+    rw.setInsertionPoint(module.getBody(), module.getBody()->end());
+    rw.create<emitc::VerbatimOp>(loc, rw.getStringAttr(text));
+    rw.eraseOp(program);
+    return success();
+  }
+
+  const NPLoweringInfo &info;
+};
+
+} // namespace
+
+void npcc::c::populateNPToEmitCTypeConversions(TypeConverter &tc) {
+  tc.addConversion([](np::PacketType t) { return abi::packetType(t.getContext()); });
+  tc.addConversion([](np::SelfType t) { return abi::instanceType(t.getContext()); });
+}
+
+void npcc::c::populateNPStructureToEmitCPatterns(TypeConverter &tc,
+                                                 RewritePatternSet &patterns,
+                                                 const NPLoweringInfo &info) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ElementLowering, StateFieldLowering, ProgramLowering>(tc, ctx,
+                                                                      info);
+  patterns.add<YieldLowering>(tc, ctx);
+}

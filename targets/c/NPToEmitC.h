@@ -1,0 +1,62 @@
+//===- NPToEmitC.h - patterns of c-convert-np-to-emitc ----------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_TARGETS_C_NPTOEMITC_H
+#define NPCC_TARGETS_C_NPTOEMITC_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace npcc::c {
+
+/// What the patterns need to know about the module beyond the op they
+/// rewrite, computed once before the conversion starts (the elements are
+/// gone by the time the ops inside them are rewritten).
+struct NPLoweringInfo {
+  struct Element {
+    /// C prefix of everything generated for the element's one instance:
+    /// `<prefix>_handler`, `<prefix>_state`, ...
+    std::string prefix;
+    /// C member name of each state in the state struct.
+    llvm::StringMap<std::string> fields;
+    /// Some state starts non-zero: `<prefix>_state_init` holds the image.
+    bool hasInitImage = false;
+    bool hasState = false, hasInit = false, hasSignal = false;
+    /// The NPL element name and the comma-separated port names.
+    std::string name, inPorts, outPorts;
+  };
+  llvm::DenseMap<mlir::Operation *, Element> elements;
+  /// The element of each instance of the np.program, by instance index.
+  llvm::SmallVector<mlir::Operation *> elementAt;
+  /// The member each np.state_field reads.
+  llvm::DenseMap<mlir::Operation *, std::string> stateFields;
+  /// For every port operation: the index of its port among the element's
+  /// ports of that direction (np.select: one per listed port).
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<unsigned, 1>> ports;
+};
+
+/// !np.pkt to the runtime's packet handle, !np.self to its instance handle.
+void populateNPToEmitCTypeConversions(mlir::TypeConverter &converter);
+
+/// Elements, the program table, state and body terminators.
+void populateNPStructureToEmitCPatterns(mlir::TypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns,
+                                        const NPLoweringInfo &info);
+
+/// Port, device and packet operations as libnprt calls.
+void populateNPPacketToEmitCPatterns(mlir::TypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns,
+                                     const NPLoweringInfo &info);
+
+/// The `nprt_inst *` of the function that `op` is in.
+mlir::Value enclosingInstance(mlir::Operation *op);
+
+} // namespace npcc::c
+
+#endif // NPCC_TARGETS_C_NPTOEMITC_H
