@@ -182,6 +182,20 @@ struct ConvertToEmitCPass
         return;
       c.setValueAttr(emitc::OpaqueAttr::get(ctx, "(-9223372036854775807 - 1)"));
     });
+    // A state object whose every access folded away would be an unused C
+    // variable; member access and nprt_state have no side effects.
+    module.walk([&](emitc::MemberOfPtrOp m) {
+      if (m->use_empty())
+        rw.eraseOp(m);
+    });
+    module.walk([&](emitc::CastOp c) {
+      if (!c->hasAttr("npcc.state_object") || !c->use_empty())
+        return;
+      Operation *raw = c.getSource().getDefiningOp();
+      rw.eraseOp(c);
+      if (raw && raw->use_empty())
+        rw.eraseOp(raw);
+    });
     // A runtime call whose value is unused (a received value that is
     // dropped on the floor) would print as an unused C variable.
     module.walk([&](emitc::CallOpaqueOp call) {

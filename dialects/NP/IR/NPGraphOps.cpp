@@ -349,9 +349,11 @@ LogicalResult ProgramOp::verifySymbolUses(SymbolTableCollection &symbols) {
     if (c.srcPort >= outs[c.src].size() || c.dstPort >= ins[c.dst].size())
       return emitOpError() << "channel " << i << " refers to a port that "
                            << "instance '"
-                           << getNames()[c.srcPort >= outs[c.src].size()
-                                             ? c.src
-                                             : c.dst]
+                           << cast<StringAttr>(
+                                  getNames()[c.srcPort >= outs[c.src].size()
+                                                 ? c.src
+                                                 : c.dst])
+                                  .getValue()
                            << "' does not have";
     PortOp src = outs[c.src][c.srcPort], dst = ins[c.dst][c.dstPort];
     if (src.getType() != dst.getType())

@@ -97,7 +97,7 @@ np.element @E {
 
 np.element @E {
   np.handler {}
-  // expected-error @+1 {{'np.signal' op body must have exactly one argument, of type 'i64'}}
+  // expected-error @+1 {{'np.signal' op body must take an optional '!np.self' followed by exactly one argument, of type 'i64'}}
   np.signal {
   ^bb0(%msg: i32):
   }
@@ -556,4 +556,64 @@ func.func @f(%p: !np.pkt, %v: i64) {
   // expected-error @+1 {{'np.meta_set' op metadata field 'paint' has type 'i32', found 'i64'}}
   np.meta_set %p "paint", %v : i64
   return
+}
+
+// -----
+
+np.element @E {
+  // expected-error @below {{'np.handler' op body must take an optional '!np.self' followed by no arguments}}
+  np.handler {
+  ^bb0(%x: i64):
+  }
+}
+
+// -----
+
+np.element @E {
+  // expected-error @below {{'np.signal' op body must take an optional '!np.self' followed by exactly one argument, of type 'i64'}}
+  np.signal {
+  ^bb0(%x: i64, %self: !np.self):
+  }
+  np.handler {}
+}
+
+// -----
+
+np.element @E {
+  np.state @n : memref<1xi64>
+  np.handler {
+  ^bb0(%self: !np.self):
+    // expected-error @below {{'np.state_field' op 'm' does not name an 'np.state' of element 'E'}}
+    %m = np.state_field %self @m : memref<1xi64>
+  }
+}
+
+// -----
+
+np.element @E {
+  // expected-note @below {{declared here}}
+  np.state @n : memref<1xi64>
+  np.handler {
+  ^bb0(%self: !np.self):
+    // expected-error @below {{'np.state_field' op result type 'memref<2xi64>' does not match the type 'memref<1xi64>' of state 'n'}}
+    %m = np.state_field %self @n : memref<2xi64>
+  }
+}
+
+// -----
+
+np.element @E {
+  np.state @n : memref<1xi64>
+  np.init {
+  ^bb0(%self: !np.self):
+    np.yield
+  }
+  np.handler {
+  ^bb0(%self: !np.self):
+    %r = scf.execute_region -> memref<1xi64> {
+    ^bb0:
+      %m = np.state_field %self @n : memref<1xi64>
+      scf.yield %m : memref<1xi64>
+    }
+  }
 }

@@ -23,7 +23,7 @@ module {
   }
 }
 // CHECK-LABEL: static void npcc_0_src_handler(
-// CHECK: nprt_send_val({{.*}}, 0, {{.*}})
+// CHECK: nprt_send_val({{.*}}, 0u, {{.*}})
 // CHECK-LABEL: static void npcc_1_sink_handler(
-// CHECK: nprt_recv_val({{.*}}, 0)
-// CHECK: nprt_graph_connect({{.*}}, 0, 0, 1, 0, 0, false)
+// CHECK: nprt_recv_val({{.*}}, 0u)
+// CHECK: {.src = 0u, .src_port = 0u, .dst = 1u, .dst_port = 0u, .depth = 0u, .lossy = false}
