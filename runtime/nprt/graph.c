@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * nprt_graph_load turns a compiled program's description into instances
- * and channels (nprt_graph_add_instance, nprt_graph_connect). Construction errors (bad ids, a port connected twice) do not
- * abort: the first one is kept in the graph and nprt_run reports it.
+ * and channels (nprt_graph_add_instance, nprt_graph_connect). Construction
+ *errors (bad ids, a port connected twice) do not abort: the first one is kept
+ *in the graph and nprt_run reports it.
  *
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/graph.h"

@@ -12,8 +12,8 @@
 #define NPRT_GRAPH_H
 
 #include "nprt/nprt.h"
-#include "runtime/nprt/graph_build.h"
 #include "runtime/nprt/channel.h"
+#include "runtime/nprt/graph_build.h"
 
 #include <setjmp.h>
 #include <stdio.h>

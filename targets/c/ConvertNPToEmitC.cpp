@@ -29,17 +29,30 @@ using namespace npcc::c;
 namespace {
 
 bool isCKeyword(StringRef s) {
-  static const llvm::StringSet<> keywords = {
-      "auto",     "break",    "case",     "char",       "const",
-      "continue", "default",  "do",       "double",     "else",
-      "enum",     "extern",   "float",    "for",        "goto",
-      "if",       "inline",   "int",      "long",       "register",
-      "restrict", "return",   "short",    "signed",     "sizeof",
-      "static",   "struct",   "switch",   "typedef",    "union",
-      "unsigned", "void",     "volatile", "while",      "bool",
-      "true",     "false",    "_Bool",    "_Alignas",   "_Alignof",
-      "_Atomic",  "_Complex", "_Generic", "_Imaginary", "_Noreturn",
-      "_Static_assert", "_Thread_local"};
+  static const llvm::StringSet<> keywords = {"auto",         "break",
+                                             "case",         "char",
+                                             "const",        "continue",
+                                             "default",      "do",
+                                             "double",       "else",
+                                             "enum",         "extern",
+                                             "float",        "for",
+                                             "goto",         "if",
+                                             "inline",       "int",
+                                             "long",         "register",
+                                             "restrict",     "return",
+                                             "short",        "signed",
+                                             "sizeof",       "static",
+                                             "struct",       "switch",
+                                             "typedef",      "union",
+                                             "unsigned",     "void",
+                                             "volatile",     "while",
+                                             "bool",         "true",
+                                             "false",        "_Bool",
+                                             "_Alignas",     "_Alignof",
+                                             "_Atomic",      "_Complex",
+                                             "_Generic",     "_Imaginary",
+                                             "_Noreturn",    "_Static_assert",
+                                             "_Thread_local"};
   return keywords.contains(s);
 }
 
@@ -50,8 +63,8 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
   NPLoweringInfo::Element &e = info.elements[element];
   e.prefix = "npcc_" + std::to_string(index) + "_" +
              np::sanitizeIdentifier(instanceName);
-  e.name = (element.getOrigin() ? *element.getOrigin() : element.getSymName())
-               .str();
+  e.name =
+      (element.getOrigin() ? *element.getOrigin() : element.getSymName()).str();
   llvm::StringMap<unsigned> portIndex;
   SmallVector<StringRef> ins, outs;
   llvm::StringSet<> taken;
@@ -101,8 +114,7 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
       info.ports[op] = {portOf(s.getPort())};
     else if (auto s = dyn_cast<np::SelectOp>(op))
       for (Attribute a : s.getPorts())
-        info.ports[op].push_back(
-            portOf(cast<FlatSymbolRefAttr>(a).getValue()));
+        info.ports[op].push_back(portOf(cast<FlatSymbolRefAttr>(a).getValue()));
     return WalkResult::advance();
   });
   return failure(r.wasInterrupted());
@@ -129,8 +141,8 @@ struct ConvertNPToEmitCPass
              program.getElements().getAsRange<FlatSymbolRefAttr>())) {
       auto element = symbols.lookup<np::ElementOp>(ref.getValue());
       if (failed(describeElement(
-              element, i,
-              cast<StringAttr>(program.getNames()[i]).getValue(), info)))
+              element, i, cast<StringAttr>(program.getNames()[i]).getValue(),
+              info)))
         return signalPassFailure();
       info.elementAt.push_back(element);
     }

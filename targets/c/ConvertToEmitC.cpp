@@ -151,9 +151,10 @@ struct ConvertToEmitCPass
         rw.eraseOp(c);
         return;
       }
-      auto in = c.getNumOperands() == 1
-                    ? c.getOperand(0).getDefiningOp<UnrealizedConversionCastOp>()
-                    : UnrealizedConversionCastOp();
+      auto in =
+          c.getNumOperands() == 1
+              ? c.getOperand(0).getDefiningOp<UnrealizedConversionCastOp>()
+              : UnrealizedConversionCastOp();
       if (!in || in.getNumOperands() != 1 || c.getNumResults() != 1 ||
           in.getOperand(0).getType() != c.getResult(0).getType())
         return;

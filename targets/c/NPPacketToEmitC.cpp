@@ -42,8 +42,7 @@ Value narrow(OpBuilder &b, Location loc, Value v, Type to) {
 }
 
 /// A pattern with access to the precomputed port indices.
-template <typename Op>
-struct NPPattern : OpConversionPattern<Op> {
+template <typename Op> struct NPPattern : OpConversionPattern<Op> {
   NPPattern(TypeConverter &tc, MLIRContext *ctx, const NPLoweringInfo &info)
       : OpConversionPattern<Op>(tc, ctx), info(info) {}
   unsigned port(Operation *op, unsigned i = 0) const {
@@ -54,9 +53,8 @@ struct NPPattern : OpConversionPattern<Op> {
 
 struct RecvLowering : NPPattern<np::RecvOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::RecvOp op, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::RecvOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value self = enclosingInstance(op);
     if (isa<np::PacketType>(op.getType())) {
@@ -72,19 +70,18 @@ struct RecvLowering : NPPattern<np::RecvOp> {
 
 struct TryRecvLowering : NPPattern<np::TryRecvOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::TryRecvOp op, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::TryRecvOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value self = enclosingInstance(op);
     uint64_t p = port(op);
     Value ok = abi::call(rw, loc, Fn::nprt_poll, {self, p});
     Type t = op.getValue().getType();
-    Value v = isa<np::PacketType>(t)
-                  ? abi::call(rw, loc, Fn::nprt_try_recv_pkt, {self, p})
-                  : narrow(rw, loc,
-                           abi::call(rw, loc, Fn::nprt_try_recv_val, {self, p}),
-                           t);
+    Value v =
+        isa<np::PacketType>(t)
+            ? abi::call(rw, loc, Fn::nprt_try_recv_pkt, {self, p})
+            : narrow(rw, loc,
+                     abi::call(rw, loc, Fn::nprt_try_recv_val, {self, p}), t);
     rw.replaceOp(op, {ok, v});
     return success();
   }
@@ -92,9 +89,8 @@ struct TryRecvLowering : NPPattern<np::TryRecvOp> {
 
 struct SendLowering : NPPattern<np::SendOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::SendOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::SendOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value self = enclosingInstance(op);
     uint64_t p = port(op);
@@ -110,9 +106,8 @@ struct SendLowering : NPPattern<np::SendOp> {
 
 struct SelectLowering : NPPattern<np::SelectOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::SelectOp op, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::SelectOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     const auto &indices = info.ports.lookup(op);
     uint64_t mask = 0;
@@ -139,9 +134,8 @@ struct SelectLowering : NPPattern<np::SelectOp> {
 template <typename Op, Fn F, bool TakesSelf>
 struct CallLowering : NPPattern<Op> {
   using NPPattern<Op>::NPPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     SmallVector<abi::Arg> args;
     if (TakesSelf)
       args.push_back(enclosingInstance(op));
@@ -158,9 +152,8 @@ struct CallLowering : NPPattern<Op> {
 
 struct PktGetLowering : NPPattern<np::PktGetOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::PktGetOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::PktGetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value v = abi::call(rw, loc, Fn::nprt_pkt_get_bits,
                         {adaptor.getPkt(), adaptor.getOffset(),
@@ -172,9 +165,8 @@ struct PktGetLowering : NPPattern<np::PktGetOp> {
 
 struct PktSetLowering : NPPattern<np::PktSetOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::PktSetOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::PktSetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     abi::call(rw, loc, Fn::nprt_pkt_set_bits,
               {adaptor.getPkt(), adaptor.getOffset(), (uint64_t)op.getBit(),
@@ -186,15 +178,14 @@ struct PktSetLowering : NPPattern<np::PktSetOp> {
 
 struct MetaGetLowering : NPPattern<np::MetaGetOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::MetaGetOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::MetaGetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     auto field = abi::metaEnumerator(op.getField());
     if (!field)
       return rw.notifyMatchFailure(op, "metadata field not in nprt/abi.def");
     Location loc = op.getLoc();
-    Value v = abi::call(rw, loc, Fn::nprt_pkt_get_meta,
-                        {adaptor.getPkt(), *field});
+    Value v =
+        abi::call(rw, loc, Fn::nprt_pkt_get_meta, {adaptor.getPkt(), *field});
     rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
     return success();
   }
@@ -202,9 +193,8 @@ struct MetaGetLowering : NPPattern<np::MetaGetOp> {
 
 struct MetaSetLowering : NPPattern<np::MetaSetOp> {
   using NPPattern::NPPattern;
-  LogicalResult
-  matchAndRewrite(np::MetaSetOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::MetaSetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     auto field = abi::metaEnumerator(op.getField());
     if (!field)
       return rw.notifyMatchFailure(op, "metadata field not in nprt/abi.def");
@@ -221,17 +211,16 @@ struct MetaSetLowering : NPPattern<np::MetaSetOp> {
 void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                                               RewritePatternSet &patterns,
                                               const NPLoweringInfo &info) {
-  patterns.add<
-      RecvLowering, TryRecvLowering, SendLowering, SelectLowering,
-      PktGetLowering, PktSetLowering, MetaGetLowering, MetaSetLowering,
-      CallLowering<np::DropOp, Fn::nprt_drop, true>,
-      CallLowering<np::CloneOp, Fn::nprt_clone, true>,
-      CallLowering<np::PktNewOp, Fn::nprt_pkt_new, true>,
-      CallLowering<np::DeviceRecvOp, Fn::nprt_device_recv, true>,
-      CallLowering<np::DeviceSendOp, Fn::nprt_device_send, true>,
-      CallLowering<np::PktLenOp, Fn::nprt_pkt_len, false>,
-      CallLowering<np::PktPullOp, Fn::nprt_pkt_pull, false>,
-      CallLowering<np::PktPushOp, Fn::nprt_pkt_push, false>,
-      CallLowering<np::PktTruncateOp, Fn::nprt_pkt_truncate, false>>(
+  patterns.add<RecvLowering, TryRecvLowering, SendLowering, SelectLowering,
+               PktGetLowering, PktSetLowering, MetaGetLowering, MetaSetLowering,
+               CallLowering<np::DropOp, Fn::nprt_drop, true>,
+               CallLowering<np::CloneOp, Fn::nprt_clone, true>,
+               CallLowering<np::PktNewOp, Fn::nprt_pkt_new, true>,
+               CallLowering<np::DeviceRecvOp, Fn::nprt_device_recv, true>,
+               CallLowering<np::DeviceSendOp, Fn::nprt_device_send, true>,
+               CallLowering<np::PktLenOp, Fn::nprt_pkt_len, false>,
+               CallLowering<np::PktPullOp, Fn::nprt_pkt_pull, false>,
+               CallLowering<np::PktPushOp, Fn::nprt_pkt_push, false>,
+               CallLowering<np::PktTruncateOp, Fn::nprt_pkt_truncate, false>>(
       tc, patterns.getContext(), info);
 }

@@ -57,7 +57,8 @@ unsigned containerWidth(unsigned w) {
 /// will make of it).
 Type stateElementType(MemRefType t) {
   return IntegerType::get(
-      t.getContext(), containerWidth(t.getElementType().getIntOrFloatBitWidth()));
+      t.getContext(),
+      containerWidth(t.getElementType().getIntOrFloatBitWidth()));
 }
 
 std::string cIntType(unsigned width) {
@@ -94,9 +95,8 @@ struct ElementLowering : OpConversionPattern<np::ElementOp> {
                   const NPLoweringInfo &info)
       : OpConversionPattern(tc, ctx), info(info) {}
 
-  LogicalResult
-  matchAndRewrite(np::ElementOp element, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::ElementOp element, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     const NPLoweringInfo::Element &e = info.elements.at(element);
     Location loc = element.getLoc();
     MLIRContext *ctx = getContext();
@@ -118,9 +118,9 @@ struct ElementLowering : OpConversionPattern<np::ElementOp> {
       SmallVector<Type> args;
       for (Type t : region.getArgumentTypes())
         args.push_back(getTypeConverter()->convertType(t));
-      auto fn = rw.create<emitc::FuncOp>(body.getLoc(),
-                                         e.prefix + "_" + suffix.str(),
-                                         rw.getFunctionType(args, {}));
+      auto fn =
+          rw.create<emitc::FuncOp>(body.getLoc(), e.prefix + "_" + suffix.str(),
+                                   rw.getFunctionType(args, {}));
       fn.setSpecifiersAttr(rw.getStrArrayAttr({"static"}));
       rw.inlineRegionBefore(region, fn.getBody(), fn.end());
       if (failed(rw.convertRegionTypes(&fn.getBody(), *getTypeConverter())))
@@ -156,8 +156,8 @@ struct ElementLowering : OpConversionPattern<np::ElementOp> {
       for (int64_t d : t.getShape())
         os << "[" << d << "]";
       os << ";\n";
-      auto dense = dyn_cast_or_null<DenseIntElementsAttr>(
-          s.getInitialValueAttr());
+      auto dense =
+          dyn_cast_or_null<DenseIntElementsAttr>(s.getInitialValueAttr());
       if (!dense || (dense.isSplat() && dense.getSplatValue<APInt>().isZero()))
         continue;
       SmallVector<std::string> vals;
@@ -173,9 +173,9 @@ struct ElementLowering : OpConversionPattern<np::ElementOp> {
     assert(anyInit == e.hasInitImage && "precomputed init image disagrees");
     if (anyInit)
       rw.create<emitc::VerbatimOp>(
-          loc, rw.getStringAttr("static const " + stateType.str() + " " +
-                                stateType.str() + "_init = {\n" + init +
-                                "\n};"));
+          loc,
+          rw.getStringAttr("static const " + stateType.str() + " " +
+                           stateType.str() + "_init = {\n" + init + "\n};"));
   }
 
   const NPLoweringInfo &info;
@@ -186,9 +186,8 @@ struct StateFieldLowering : OpConversionPattern<np::StateFieldOp> {
                      const NPLoweringInfo &info)
       : OpConversionPattern(tc, ctx), info(info) {}
 
-  LogicalResult
-  matchAndRewrite(np::StateFieldOp op, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::StateFieldOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     auto fn = op->getParentOfType<emitc::FuncOp>();
     Value object;
     for (Operation &o : fn.getBody().front())
@@ -211,9 +210,8 @@ struct StateFieldLowering : OpConversionPattern<np::StateFieldOp> {
 
 struct YieldLowering : OpConversionPattern<np::YieldOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(np::YieldOp op, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::YieldOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     rw.replaceOpWithNewOp<emitc::ReturnOp>(op, Value());
     return success();
   }
@@ -241,9 +239,8 @@ struct ProgramLowering : OpConversionPattern<np::ProgramOp> {
                   const NPLoweringInfo &info)
       : OpConversionPattern(tc, ctx), info(info) {}
 
-  LogicalResult
-  matchAndRewrite(np::ProgramOp program, OpAdaptor,
-                  ConversionPatternRewriter &rw) const override {
+  LogicalResult matchAndRewrite(np::ProgramOp program, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = program.getLoc();
     auto module = program->getParentOfType<ModuleOp>();
     rw.setInsertionPointToStart(module.getBody());
@@ -255,8 +252,7 @@ struct ProgramLowering : OpConversionPattern<np::ProgramOp> {
     if (n) {
       os << "static const nprt_instance_desc npcc_instances[] = {\n";
       for (unsigned i = 0; i < n; ++i) {
-        const NPLoweringInfo::Element &e =
-            info.elements.at(info.elementAt[i]);
+        const NPLoweringInfo::Element &e = info.elements.at(info.elementAt[i]);
         auto fnOrNull = [&](bool present, StringRef suffix) {
           return present ? e.prefix + "_" + suffix.str() : "NULL";
         };
@@ -317,8 +313,10 @@ struct ProgramLowering : OpConversionPattern<np::ProgramOp> {
 } // namespace
 
 void npcc::c::populateNPToEmitCTypeConversions(TypeConverter &tc) {
-  tc.addConversion([](np::PacketType t) { return abi::packetType(t.getContext()); });
-  tc.addConversion([](np::SelfType t) { return abi::instanceType(t.getContext()); });
+  tc.addConversion(
+      [](np::PacketType t) { return abi::packetType(t.getContext()); });
+  tc.addConversion(
+      [](np::SelfType t) { return abi::instanceType(t.getContext()); });
 }
 
 void npcc::c::populateNPStructureToEmitCPatterns(TypeConverter &tc,
@@ -326,6 +324,6 @@ void npcc::c::populateNPStructureToEmitCPatterns(TypeConverter &tc,
                                                  const NPLoweringInfo &info) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementLowering, StateFieldLowering, ProgramLowering>(tc, ctx,
-                                                                      info);
+                                                                     info);
   patterns.add<YieldLowering>(tc, ctx);
 }

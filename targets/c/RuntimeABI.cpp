@@ -14,9 +14,9 @@ using namespace npcc::c;
 
 namespace {
 const abi::FnInfo Functions[] = {
-#define NPRT_ABI_FN(name, result, arity, params)                              \
+#define NPRT_ABI_FN(name, result, arity, params)                               \
   {#name, abi::Result::result, arity},
-#define NPRT_ABI_INLINE(name, result, arity, params)                          \
+#define NPRT_ABI_INLINE(name, result, arity, params)                           \
   {#name, abi::Result::result, arity},
 #include "runtime/include/nprt/abi.def"
 };

@@ -67,6 +67,29 @@ TEST_P(ExecutorDepth, DeliversAllValuesInOrder) {
 INSTANTIATE_TEST_SUITE_P(Depths, ExecutorDepth,
                          ::testing::Values(0u, 1u, 4u, 64u));
 
+// A program table as npcc emits it: each instance gets its own state
+// object, filled from its image, and no instance sees another's.
+TEST_F(Executor, LoadsAProgramWithOneStateObjectPerInstance) {
+  static const uint64_t start = 100;
+  const nprt_instance_desc insts[] = {
+      {"p1", "P", "", "o", "host", nullptr, produce, nullptr, 0, nullptr},
+      {"c1", "Acc", "i", "", "host", nullptr, accumulateInState, nullptr,
+       sizeof(uint64_t), &start},
+      {"p2", "P", "", "o", "host", nullptr, produce, nullptr, 0, nullptr},
+      {"c2", "Acc", "i", "", "host", nullptr, accumulateInState, nullptr,
+       sizeof(uint64_t), nullptr}};
+  const nprt_channel_desc chans[] = {{0, 0, 1, 0, 2, false},
+                                     {2, 0, 3, 0, 2, false}};
+  const nprt_program program = {"acc", insts, 4, chans, 2};
+  nprt_graph_load(g, &program);
+  State[0].limit = 3;
+  State[2].limit = 4;
+  RunResult r = run(g, opts);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(State[1].got, (std::vector<uint64_t>{101, 103, 106}));
+  EXPECT_EQ(State[3].got, (std::vector<uint64_t>{1, 3, 6, 10}));
+}
+
 TEST_F(Executor, RendezvousSenderWaitsForTheReceiver) {
   // With depth 0 the producer can never run ahead: each send completes only
   // after the consumer took the value, so the two strictly alternate.
@@ -278,9 +301,10 @@ TEST_F(Executor, FaultsAndAllocationsAreCounted) {
   EXPECT_EQ(s.drops, 25u);
   ASSERT_EQ(State[c].got.size(), 25u);
   EXPECT_EQ(State[c].got[24], 25u);
-  EXPECT_NE(readFile(json).find("\"drops\": 25, \"faults\": 25, "
-                                "\"allocations\": 25, \"allocation_failures\": 0}"),
-            std::string::npos);
+  EXPECT_NE(
+      readFile(json).find("\"drops\": 25, \"faults\": 25, "
+                          "\"allocations\": 25, \"allocation_failures\": 0}"),
+      std::string::npos);
   EXPECT_NE(readFile(json).find("\"pool\": {\"allocated\": 50, \"freed\": "
                                 "50, \"leaked\": 0"),
             std::string::npos);

@@ -38,6 +38,12 @@ void consume(nprt_inst *self) {
   st(self).got.push_back(nprt_recv_val(self, 0));
 }
 
+void accumulateInState(nprt_inst *self) {
+  auto *sum = static_cast<uint64_t *>(nprt_state(self));
+  *sum += nprt_recv_val(self, 0);
+  st(self).got.push_back(*sum);
+}
+
 void consumeCount(nprt_inst *self) {
   InstState &s = st(self);
   s.count += nprt_recv_val(self, 0);

@@ -39,6 +39,9 @@ void produceTwo(nprt_inst *self);
 void consume(nprt_inst *self);
 /// Receives from port 0 and only counts (for throughput).
 void consumeCount(nprt_inst *self);
+/// Adds each received value to the uint64_t in its state object; records
+/// the running sum.
+void accumulateInState(nprt_inst *self);
 /// Forwards port 0 to port 0.
 void pass(nprt_inst *self);
 /// Receives from port 1 (and records); never reads port 0.

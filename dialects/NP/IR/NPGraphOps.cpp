@@ -282,7 +282,8 @@ LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbols) {
 //===----------------------------------------------------------------------===//
 
 ProgramOp::Channel ProgramOp::getChannel(unsigned i) {
-  ArrayRef<int64_t> row = cast<DenseI64ArrayAttr>(getChannels()[i]).asArrayRef();
+  ArrayRef<int64_t> row =
+      cast<DenseI64ArrayAttr>(getChannels()[i]).asArrayRef();
   return {(uint32_t)row[0], (uint32_t)row[1], (uint32_t)row[2],
           (uint32_t)row[3], (uint32_t)row[4], row[5] != 0};
 }
@@ -290,11 +291,12 @@ ProgramOp::Channel ProgramOp::getChannel(unsigned i) {
 LogicalResult ProgramOp::verify() {
   size_t n = getElements().size();
   if (getNames().size() != n || getPlacements().size() != n)
-    return emitOpError() << "has " << n << " elements but "
-                         << getNames().size() << " names and "
-                         << getPlacements().size() << " placements";
+    return emitOpError() << "has " << n << " elements but " << getNames().size()
+                         << " names and " << getPlacements().size()
+                         << " placements";
   llvm::StringSet<> names;
-  for (auto [i, name] : llvm::enumerate(getNames().getAsValueRange<StringAttr>()))
+  for (auto [i, name] :
+       llvm::enumerate(getNames().getAsValueRange<StringAttr>()))
     if (!names.insert(name).second)
       return emitOpError() << "instance name '" << name << "' is used twice";
   for (StringRef p : getPlacements().getAsValueRange<StringAttr>())
@@ -310,8 +312,8 @@ LogicalResult ProgramOp::verify() {
                               "dst_port, depth, lossy)";
     for (int64_t v : row)
       if (v < 0 || v > UINT32_MAX)
-        return emitOpError() << "channel " << i << " has field " << v
-                             << " outside [0, 2^32)";
+        return emitOpError()
+               << "channel " << i << " has field " << v << " outside [0, 2^32)";
     if ((size_t)row[0] >= n || (size_t)row[2] >= n)
       return emitOpError() << "channel " << i << " refers to instance "
                            << std::max(row[0], row[2]) << " of " << n;
@@ -347,14 +349,13 @@ LogicalResult ProgramOp::verifySymbolUses(SymbolTableCollection &symbols) {
   for (unsigned i = 0, e = getChannels().size(); i < e; ++i) {
     Channel c = getChannel(i);
     if (c.srcPort >= outs[c.src].size() || c.dstPort >= ins[c.dst].size())
-      return emitOpError() << "channel " << i << " refers to a port that "
-                           << "instance '"
-                           << cast<StringAttr>(
-                                  getNames()[c.srcPort >= outs[c.src].size()
-                                                 ? c.src
-                                                 : c.dst])
-                                  .getValue()
-                           << "' does not have";
+      return emitOpError()
+             << "channel " << i << " refers to a port that "
+             << "instance '"
+             << cast<StringAttr>(
+                    getNames()[c.srcPort >= outs[c.src].size() ? c.src : c.dst])
+                    .getValue()
+             << "' does not have";
     PortOp src = outs[c.src][c.srcPort], dst = ins[c.dst][c.dstPort];
     if (src.getType() != dst.getType())
       return emitOpError() << "channel " << i << " connects a port of type "

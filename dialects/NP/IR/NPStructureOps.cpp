@@ -169,10 +169,9 @@ static LogicalResult verifyStateUse(Operation *op, FlatSymbolRefAttr name,
   auto state =
       dyn_cast_or_null<StateOp>(symbolTable.lookupSymbolIn(element, name));
   if (!state)
-    return op->emitOpError()
-           << "'" << name.getValue()
-           << "' does not name an 'np.state' of element '"
-           << element.getSymName() << "'";
+    return op->emitOpError() << "'" << name.getValue()
+                             << "' does not name an 'np.state' of element '"
+                             << element.getSymName() << "'";
   if (type != state.getType()) {
     InFlightDiagnostic diag = op->emitOpError()
                               << "result type " << type
@@ -237,8 +236,9 @@ LogicalResult HandlerOp::verifyRegions() {
 }
 LogicalResult SignalOp::verifyRegions() {
   Type i64 = IntegerType::get(getContext(), 64);
-  return verifyBodyArguments(*this, i64, "exactly one argument, of type "
-                                         "'i64'");
+  return verifyBodyArguments(*this, i64,
+                             "exactly one argument, of type "
+                             "'i64'");
 }
 
 BlockArgument InitOp::getSelf() { return selfOf(*getBody()); }

@@ -31,7 +31,8 @@ struct DescribeGraphPass
       return signalPassFailure();
     auto ports = top.getBody()->getOps<PortOp>();
     if (!ports.empty()) {
-      (*ports.begin()).emitOpError("of the top graph has nothing to connect to; the "
+      (*ports.begin())
+          .emitOpError("of the top graph has nothing to connect to; the "
                        "program's inputs and outputs are devices");
       return signalPassFailure();
     }

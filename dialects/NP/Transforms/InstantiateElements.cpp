@@ -53,8 +53,7 @@ struct InstantiateElementsPass
       claimed.insert(copy);
       inst.setCalleeAttr(FlatSymbolRefAttr::get(copy.getSymNameAttr()));
     }
-    for (auto element :
-         llvm::make_early_inc_range(module.getOps<ElementOp>()))
+    for (auto element : llvm::make_early_inc_range(module.getOps<ElementOp>()))
       if (!claimed.contains(element))
         symbols.erase(element);
   }

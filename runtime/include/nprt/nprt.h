@@ -40,10 +40,10 @@ typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
  * nprt/abi.def. */
 #define NPRT_ABI_STRUCT(name) typedef struct name {
 #define NPRT_ABI_FIELD(strct, field, ctype) ctype field;
-#define NPRT_ABI_STRUCT_END(name)                                             \
-  }                                                                           \
+#define NPRT_ABI_STRUCT_END(name)                                              \
+  }                                                                            \
   name;
-#define NPRT_ABI_FN(name, result, arity, params)                              \
+#define NPRT_ABI_FN(name, result, arity, params)                               \
   NPRT_ABI_RESULT_##result name params;
 #include "nprt/abi.def"
 
