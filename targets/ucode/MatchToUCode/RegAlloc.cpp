@@ -33,6 +33,7 @@ LogicalResult Backend::allocate() {
   const std::vector<VReg> &regs = m.regs();
   struct Range {
     int first = -1, last = -1;
+    int lastWrite = -1;
     bool read = false;
     int block = -1;
     unsigned blocks = 0; // bit per block that touches it
@@ -44,6 +45,7 @@ LogicalResult Backend::allocate() {
       if (r.first < 0 || o.word < r.first)
         r.first = o.word;
       r.last = std::max(r.last, o.word);
+      r.lastWrite = std::max(r.lastWrite, o.word);
       r.block = o.block;
       r.blocks |= 1u << o.block;
     }
@@ -98,17 +100,21 @@ LogicalResult Backend::allocate() {
                  << fileName(regs[v].file),
              failure();
   }
-  // The rest by interval within their block; a register read in a word can
-  // be written by another value in that word.
+  // The rest by interval [first write, last access] within their block. Two
+  // values may share a register when one's interval ends in the word where
+  // the other's begins, but only if the ending value is merely read there:
+  // a (predicated) write in that word would clobber the new value, since
+  // every write of a word lands together.
   struct Busy {
-    int file, reg, block, first, last;
+    int file, reg, block, first, last, lastWrite;
   };
   std::vector<Busy> busy;
-  auto conflicts = [](const Busy &b, int block, int first, int last) {
-    if (b.block != block)
+  auto conflicts = [](const Busy &b, const Range &r) {
+    if (b.block != r.block || b.last < r.first || r.last < b.first)
       return false;
-    return b.first == first || (b.first < last && first < b.last) ||
-           (first == last && b.first < first && first < b.last);
+    bool handOverToR = r.first == b.last && b.lastWrite < b.last;
+    bool handOverToB = b.first == r.last && r.lastWrite < r.last;
+    return !handOverToR && !handOverToB;
   };
   for (size_t v = 0; v < regs.size(); ++v) {
     if (phys[v] >= 0)
@@ -127,12 +133,12 @@ LogicalResult Backend::allocate() {
         continue;
       bool free = true;
       for (const Busy &b : busy)
-        if (b.file == regs[v].file && b.reg == p &&
-            conflicts(b, r.block, r.first, r.last))
+        if (b.file == regs[v].file && b.reg == p && conflicts(b, r))
           free = false;
       if (free) {
         phys[v] = p;
-        busy.push_back({regs[v].file, p, r.block, r.first, r.last});
+        busy.push_back(
+            {regs[v].file, p, r.block, r.first, r.last, r.lastWrite});
       }
     }
     if (phys[v] < 0)
