@@ -151,6 +151,23 @@ static void installErrorLimit(mlir::MLIRContext &ctx) {
       });
 }
 
+/// Diagnostics without a source location (a missing input file) are the
+/// driver's: `npcc: error: ...`, as clang prints them, not `<unknown>:0:`.
+static void installDriverDiagnostics(mlir::MLIRContext &ctx) {
+  ctx.getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
+    if (!llvm::isa<mlir::UnknownLoc>(d.getLocation()))
+      return mlir::failure();
+    llvm::StringRef kind =
+        d.getSeverity() == mlir::DiagnosticSeverity::Error     ? "error"
+        : d.getSeverity() == mlir::DiagnosticSeverity::Warning ? "warning"
+                                                               : "note";
+    llvm::errs() << "npcc: " << kind << ": " << d.str() << "\n";
+    for (mlir::Diagnostic &note : d.getNotes())
+      llvm::errs() << "npcc: note: " << note.str() << "\n";
+    return mlir::success();
+  });
+}
+
 /// Writes `path` ("-": stdout) through `write`. A failed write (a full disk,
 /// `-o /dev/full`) is an error naming the file and a non-zero exit; a
 /// regular file left incomplete is removed.
@@ -466,6 +483,7 @@ int main(int argc, char **argv) {
   ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  installDriverDiagnostics(ctx);
   installErrorLimit(ctx);
 
   if (target == Target::HLS) {

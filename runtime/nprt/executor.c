@@ -553,7 +553,7 @@ static void nprt_on_stop_signal(int sig) {
  * ignored when the program started (as `nohup` and background jobs of
  * non-interactive shells arrange). No SA_RESTART: a read blocked on a FIFO
  * returns, and the input counts as ended. */
-static void nprt_catch_signals(struct sigaction old[2]) {
+static void nprt_catch_signals(struct sigaction old[3]) {
   static const int sigs[2] = {SIGINT, SIGTERM};
   nprt_stop_signal = 0;
   nprt_signals_seen = 0;
@@ -566,11 +566,19 @@ static void nprt_catch_signals(struct sigaction old[2]) {
     if (old[i].sa_handler != SIG_IGN)
       sigaction(sigs[i], &sa, NULL);
   }
+  /* A write past the file size limit (ulimit -f) fails with EFBIG and is
+   * reported like a full disk, instead of killing the run unreported. */
+  struct sigaction ign;
+  memset(&ign, 0, sizeof(ign));
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGXFSZ, &ign, &old[2]);
 }
 
-static void nprt_restore_signals(const struct sigaction old[2]) {
+static void nprt_restore_signals(const struct sigaction old[3]) {
   sigaction(SIGINT, &old[0], NULL);
   sigaction(SIGTERM, &old[1], NULL);
+  sigaction(SIGXFSZ, &old[2], NULL);
 }
 
 int nprt_run(nprt_graph *g, const nprt_options *o) {
@@ -583,7 +591,7 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
   ex.graph = g;
   ex.opts = o;
   nprt_pool_init(&ex.pool);
-  struct sigaction old[2];
+  struct sigaction old[3];
   nprt_catch_signals(old);
   int rc = NPRT_EXIT_ERROR;
   if (nprt_check_output_paths(o) == 0 && nprt_attach_signals(&ex) == 0 &&

@@ -11,9 +11,12 @@
 #include "runtime/nprt/pcap_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum {
   NPRT_MAGIC_MICRO = (int)0xa1b2c3d4,
@@ -186,12 +189,47 @@ int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
   return -1;
 }
 
+/* After a failed write the file may end in part of a record. Cuts a regular
+ * file back to its last complete record, so that what is on disk is a valid
+ * capture of the packets before the failure. Returns the bytes kept, or -1
+ * when the file is not a regular file or cannot be read back. */
+static long long nprt_pcap_trim(FILE *f, const char *path) {
+  int fd = fileno(f);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return -1;
+  /* The stream is write-only: read the records back through the path. */
+  int rd = open(path, O_RDONLY);
+  if (rd < 0)
+    return -1;
+  off_t size = st.st_size, end = 0;
+  if (size >= 24) {
+    end = 24; /* the file header */
+    unsigned char h[16];
+    while (end + 16 <= size && pread(rd, h, 16, end) == 16) {
+      uint32_t caplen;
+      memcpy(&caplen, h + 8, 4); /* written in host order by pcap_dump */
+      if (end + 16 + (off_t)caplen > size)
+        break;
+      end += 16 + (off_t)caplen;
+    }
+  }
+  close(rd);
+  return ftruncate(fd, end) == 0 ? (long long)end : -1;
+}
+
 int nprt_pcap_out_close(nprt_pcap_out *d, char *err, size_t errlen) {
   int error = d->error;
   if (d->dumper) {
     errno = 0;
     if ((pcap_dump_flush(d->dumper) != 0 || ferror(d->file)) && !error)
       error = errno ? errno : EIO;
+    if (error) {
+      /* What stdio still buffers cannot be written; dropping it keeps the
+       * final close from appending it after the cut. */
+      __fpurge(d->file);
+      nprt_pcap_trim(d->file, d->path);
+    }
     /* pcap_dump_close is fclose() with its result thrown away; close the
      * stream ourselves so that an error of the final close is seen too. */
     errno = 0;
