@@ -29,16 +29,32 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+
+namespace {
+/// One context for many inputs (creating and loading it per input costs
+/// more than a small program), rebuilt every few thousand inputs so that
+/// uniqued attributes and types do not pile up.
+struct Session {
+  Session() : ctx(mlir::MLIRContext::Threading::DISABLED) {
+    ctx.loadDialect<npcc::np::NPDialect, npcc::match::MatchDialect,
+                    mlir::arith::ArithDialect, mlir::scf::SCFDialect,
+                    mlir::memref::MemRefDialect>();
+    ctx.printOpOnDiagnostic(false);
+  }
+  mlir::MLIRContext ctx;
+  unsigned inputs = 0;
+};
+std::unique_ptr<Session> session;
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = npccFuzzWriteInput(data, size, ".np");
   if (!path)
     return 0;
-  mlir::MLIRContext ctx(mlir::MLIRContext::Threading::DISABLED);
-  ctx.loadDialect<npcc::np::NPDialect, npcc::match::MatchDialect,
-                  mlir::arith::ArithDialect, mlir::scf::SCFDialect,
-                  mlir::memref::MemRefDialect>();
-  ctx.printOpOnDiagnostic(false);
+  if (!session || ++session->inputs == 4096)
+    session = std::make_unique<Session>();
+  mlir::MLIRContext &ctx = session->ctx;
   bool invalidIR = false;
   std::string firstInvalid;
   mlir::ScopedDiagnosticHandler quiet(&ctx, [&](mlir::Diagnostic &d) {

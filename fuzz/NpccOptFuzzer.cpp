@@ -30,15 +30,39 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
+
+namespace {
+/// The context and pass manager outlive single inputs: creating them (and
+/// collecting every dialect's canonicalization patterns) cost far more
+/// than compiling a small module. They are rebuilt every few thousand
+/// inputs so that uniqued attributes and types do not pile up.
+struct Session {
+  Session()
+      : ctx(registry(), mlir::MLIRContext::Threading::DISABLED), pm(&ctx) {
+    ctx.printOpOnDiagnostic(false);
+    npcc::buildCPipeline(pm);
+  }
+  static mlir::DialectRegistry registry() {
+    mlir::DialectRegistry r;
+    r.insert<npcc::np::NPDialect, npcc::match::MatchDialect,
+             npcc::ucode::UCodeDialect, mlir::arith::ArithDialect,
+             mlir::cf::ControlFlowDialect, mlir::emitc::EmitCDialect,
+             mlir::func::FuncDialect, mlir::memref::MemRefDialect,
+             mlir::scf::SCFDialect>();
+    return r;
+  }
+  mlir::MLIRContext ctx;
+  mlir::PassManager pm;
+  unsigned inputs = 0;
+};
+std::unique_ptr<Session> session;
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  mlir::DialectRegistry registry;
-  registry.insert<npcc::np::NPDialect, npcc::match::MatchDialect,
-                  npcc::ucode::UCodeDialect, mlir::arith::ArithDialect,
-                  mlir::cf::ControlFlowDialect, mlir::emitc::EmitCDialect,
-                  mlir::func::FuncDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect>();
-  mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
-  ctx.printOpOnDiagnostic(false);
+  if (!session || ++session->inputs == 4096)
+    session = std::make_unique<Session>();
+  mlir::MLIRContext &ctx = session->ctx;
   mlir::ScopedDiagnosticHandler quiet(
       &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
 
@@ -48,9 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
   if (!module || mlir::failed(mlir::verify(*module)))
     return 0;
-  mlir::PassManager pm(&ctx);
-  npcc::buildCPipeline(pm);
-  if (mlir::failed(pm.run(*module)))
+  if (mlir::failed(session->pm.run(*module)))
     return 0;
   std::string c;
   llvm::raw_string_ostream os(c);

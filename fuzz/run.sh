@@ -35,7 +35,11 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
   jar="$HOME/.m2/repository/org/antlr/antlr4/4.9/antlr4-4.9-complete.jar"
   launcher=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # Paths relative to the checkout in the cache key: clones at other paths
+  # (CI's fresh clone, worktrees) hit the same cache entries.
+  ccache_env="$(command -v cmake);-E;env;CCACHE_BASEDIR=$root;CCACHE_NOHASHDIR=1;ccache"
+  command -v ccache >/dev/null &&
+    launcher=("-DCMAKE_C_COMPILER_LAUNCHER=$ccache_env" "-DCMAKE_CXX_COMPILER_LAUNCHER=$ccache_env")
   echo "fuzz: configuring build-fuzz/"
   # -O1 and line tables: fast enough to fuzz, readable stack traces.
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -38,7 +38,11 @@ if [ "${1:-}" = asan ]; then
 fi
 if [ ! -f "$root/$dir/build.ninja" ]; then
   launcher=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # Paths relative to the checkout in the cache key: clones at other paths
+  # (CI's fresh clone, worktrees) hit the same cache entries.
+  ccache_env="$(command -v cmake);-E;env;CCACHE_BASEDIR=$root;CCACHE_NOHASHDIR=1;ccache"
+  command -v ccache >/dev/null &&
+    launcher=("-DCMAKE_C_COMPILER_LAUNCHER=$ccache_env" "-DCMAKE_CXX_COMPILER_LAUNCHER=$ccache_env")
   echo "bootstrap: configuring $dir/"
   cmake -S "$root" -B "$root/$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DANTLR_JAR="$jar" "${launcher[@]}" "${flavour[@]}" >/dev/null
