@@ -614,6 +614,14 @@ struct ConnectionChecker {
     auto d = resolve(to, false);
     if (!s || !d)
       return;
+    // The same with port array elements and computed indices (`t.o[k] ->
+    // t.o[0]` with k = 0) or a boundary port on both sides.
+    if (s->inst == d->inst && s->port == d->port) {
+      sema.error(to.loc) << "'" << s->text()
+                         << "' is connected to itself; a feedback loop "
+                            "names an output and an input ('p.o -> p.i')";
+      return;
+    }
     // Inside a graph, an instance output and a boundary input are sources.
     bool srcOk = s->inst.empty() ? s->port->isInput : !s->port->isInput;
     bool dstOk = d->inst.empty() ? !d->port->isInput : d->port->isInput;
