@@ -36,7 +36,7 @@ LogicalResult npcc::ucode::encodeProgram(ProgramOp program,
   for (BundleOp bundle : program.getBundles()) {
     mu::Word word;
     std::string target;
-    if (failed(bundle.parseWord(word, target)))
+    if (failed(bundle.getWord(word, target)))
       return failure();
     if (!target.empty()) {
       auto it = addresses.find(target);

@@ -72,7 +72,7 @@ LogicalResult ProgramOp::verifyRegions() {
   for (BundleOp bundle : getBundles()) {
     npcc::mu::Word word;
     std::string target;
-    if (failed(bundle.parseWord(word, target)))
+    if (failed(bundle.getWord(word, target)))
       return failure();
     if (!target.empty() && !labels.count(target))
       return bundle.emitOpError("branch to undefined label '") << target << "'";
@@ -99,19 +99,70 @@ LogicalResult ProgramOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 void BundleOp::build(OpBuilder &builder, OperationState &state,
-                     llvm::StringRef text, llvm::StringRef label) {
-  state.addAttribute(getTextAttrName(state.name), builder.getStringAttr(text));
+                     const npcc::mu::Word &word, llvm::StringRef target,
+                     llvm::StringRef label) {
+  npcc::mu::Bits bits = npcc::mu::encode(word);
+  state.addAttribute(
+      getBitsAttrName(state.name),
+      builder.getDenseI64ArrayAttr(
+          {(int64_t)bits[0], (int64_t)bits[1], (int64_t)bits[2]}));
+  if (!target.empty())
+    state.addAttribute(getTargetAttrName(state.name),
+                       builder.getStringAttr(target));
   if (!label.empty())
     state.addAttribute(getLabelAttrName(state.name),
                        builder.getStringAttr(label));
 }
 
-LogicalResult BundleOp::parseWord(npcc::mu::Word &word,
-                                  std::string &targetLabel) {
-  std::string error;
-  if (!npcc::mu::parseWordText(getText().str(), word, targetLabel, error))
-    return emitOpError("invalid word: ") << error;
+LogicalResult BundleOp::getWord(npcc::mu::Word &word,
+                                std::string &targetLabel) {
+  ArrayRef<int64_t> b = getBits();
+  if (b.size() != npcc::mu::WORD_U64S)
+    return emitOpError("bits must hold ")
+           << npcc::mu::WORD_U64S << " 64-bit words, found " << b.size();
+  npcc::mu::Bits bits = {(uint64_t)b[0], (uint64_t)b[1], (uint64_t)b[2]};
+  if (!npcc::mu::decode(bits, word))
+    return emitOpError("bits above bit 177 are set");
+  targetLabel = getTarget().value_or("").str();
   return success();
+}
+
+ParseResult BundleOp::parse(OpAsmParser &parser, OperationState &state) {
+  std::string text;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseString(&text))
+    return failure();
+  npcc::mu::Word word;
+  std::string target, error;
+  if (!npcc::mu::parseWordText(text, word, target, error))
+    return parser.emitError(loc, "invalid word: ") << error;
+  std::string label;
+  if (succeeded(parser.parseOptionalKeyword("label")) &&
+      parser.parseString(&label))
+    return failure();
+  Builder b(parser.getContext());
+  OperationState built(state.location, state.name);
+  OpBuilder ob(parser.getContext());
+  build(ob, built, word, target, label);
+  state.addAttributes(built.attributes);
+  return parser.parseOptionalAttrDict(state.attributes);
+}
+
+void BundleOp::print(OpAsmPrinter &p) {
+  npcc::mu::Word word;
+  std::string target;
+  std::vector<std::string> labels;
+  if (succeeded(getWord(word, target)) && !target.empty())
+    labels.push_back(target); // the word's target field is 0
+  p << " ";
+  p.printString(npcc::mu::printWord(word, labels.empty() ? nullptr : &labels));
+  if (std::optional<StringRef> label = getLabel()) {
+    p << " label ";
+    p.printString(*label);
+  }
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getBitsAttrName(), getTargetAttrName(), getLabelAttrName()});
 }
 
 LogicalResult BundleOp::verify() {
@@ -121,5 +172,5 @@ LogicalResult BundleOp::verify() {
              << *label << "' is not an identifier ([A-Za-z_.][A-Za-z0-9_.]*)";
   npcc::mu::Word word;
   std::string target;
-  return parseWord(word, target);
+  return getWord(word, target);
 }

@@ -56,13 +56,19 @@ def UCode_ProgramOp : UCode_Op<"program", [
 }
 
 def UCode_BundleOp : UCode_Op<"bundle", [HasParent<"ProgramOp">]> {
-  let summary = "one wide word of microcode, in assembly syntax";
+  let summary = "one wide word of microcode";
   let description = [{
-    One 178-bit wide word, written as one line of match-unit assembly
+    One 178-bit wide word. The op holds the word's encoding (`bits`: bits
+    0-63, 64-127 and 128-177, as the image stores them), so compiler stages
+    hand words to each other as data, never as text to parse again. A
+    branch to another bundle names it by `target` (its `label`) with 0 in
+    the encoded target field; a branch to an absolute address (0..1023) is
+    in the bits.
+
+    The textual form shows the word as one line of match-unit assembly
     (`docs/match-unit-isa.md`, "Assembly") without a label or comment:
-    `|`-separated slots, or `nop`, or `.word HI, MID, LO`. `.equ` constants
-    are not available. A branch target is either an absolute address
-    (0..1023) or the `label` of a bundle of the same program.
+    `|`-separated slots, or `nop`, or `.word HI, MID, LO`; `.equ` constants
+    are not available. Parsing it encodes the word.
 
     `label` names the bundle's address. It is an assembler identifier,
     `[A-Za-z_.][A-Za-z0-9_.]*`, unique in the program.
@@ -74,21 +80,24 @@ def UCode_BundleOp : UCode_Op<"bundle", [HasParent<"ProgramOp">]> {
     ucode.bundle "alu.add r3, r1, r0, lo=0x10"
     ```
   }];
-  let arguments = (ins StrAttr:$text, OptionalAttr<StrAttr>:$label);
-  let assemblyFormat = "$text (`label` $label^)? attr-dict";
+  let arguments = (ins DenseI64ArrayAttr:$bits, OptionalAttr<StrAttr>:$target,
+                       OptionalAttr<StrAttr>:$label);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
-  // An empty label means none.
+  // `word` with its branch, if any, to the bundle labelled `target` (empty:
+  // none); an empty label means none.
   let builders = [
-    OpBuilder<(ins "::llvm::StringRef":$text,
+    OpBuilder<(ins "const ::npcc::mu::Word &":$word,
+                   "::llvm::StringRef":$target,
                    CArg<"::llvm::StringRef", "\"\"">:$label)>
   ];
   let extraClassDeclaration = [{
-    /// Parses the text into `word`, leaving a branch to a label with target 0
-    /// and the label's name in `targetLabel` (empty for none or a number).
-    /// Reports a syntax error on this op.
-    ::mlir::LogicalResult parseWord(::npcc::mu::Word &word,
-                                    std::string &targetLabel);
+    /// The word, with target 0 for a branch to a label, whose name goes to
+    /// `targetLabel` (empty for none or an absolute address). Fails (with a
+    /// diagnostic on this op) if the bits are not a word.
+    ::mlir::LogicalResult getWord(::npcc::mu::Word &word,
+                                  std::string &targetLabel);
   }];
 }
 

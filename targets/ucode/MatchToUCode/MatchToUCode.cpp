@@ -63,11 +63,20 @@ struct ConvertMatchToUCodePass
       auto out =
           b.create<ucode::ProgramOp>(program.getLoc(), program.getSymName());
       b.setInsertionPointToStart(&out.getBodyRegion().front());
-      for (size_t i = 0; i < compiled.words.size(); ++i)
-        b.create<ucode::BundleOp>(
-            program.getLoc(),
-            mu::printWord(compiled.words[i], &compiled.labels),
-            compiled.labels[i]);
+      for (size_t i = 0; i < compiled.words.size(); ++i) {
+        // Words go into the IR as data; a branch to a labelled word names
+        // the label, as the assembly does.
+        mu::Word w = compiled.words[i];
+        std::string target;
+        if (w.BR_OP != mu::BR_NONE && w.BR_OP != mu::BR_HALT &&
+            w.BR_TARGET < compiled.labels.size() &&
+            !compiled.labels[w.BR_TARGET].empty()) {
+          target = compiled.labels[w.BR_TARGET];
+          w.BR_TARGET = 0;
+        }
+        b.create<ucode::BundleOp>(program.getLoc(), w, target,
+                                  compiled.labels[i]);
+      }
       program.erase();
     }
   }

@@ -12,35 +12,35 @@
 //===----------------------------------------------------------------------===//
 
 ucode.program @P {
-  // expected-error @+1 {{'ucode.bundle' op invalid word: column 1: unknown mnemonic 'alu.mul'}}
+  // expected-error @+1 {{invalid word: column 1: unknown mnemonic 'alu.mul'}}
   ucode.bundle "alu.mul r1, r2, r3"
 }
 
 // -----
 
 ucode.program @P {
-  // expected-error @+1 {{'ucode.bundle' op invalid word: column 6: unexpected character ';'}}
+  // expected-error @+1 {{invalid word: column 6: unexpected character ';'}}
   ucode.bundle "halt ; done"
 }
 
 // -----
 
 ucode.program @P {
-  // expected-error @+1 {{'ucode.bundle' op invalid word: column 1: expected a slot}}
+  // expected-error @+1 {{invalid word: column 1: expected a slot}}
   ucode.bundle ""
 }
 
 // -----
 
 ucode.program @P {
-  // expected-error @+1 {{'ucode.bundle' op invalid word: column 8: duplicate 'br' slot in one word}}
+  // expected-error @+1 {{invalid word: column 8: duplicate 'br' slot in one word}}
   ucode.bundle "halt | halt"
 }
 
 // -----
 
 ucode.program @P {
-  // expected-error @+1 {{'ucode.bundle' op invalid word: column 8: branch target 1024 out of range (0..1023)}}
+  // expected-error @+1 {{invalid word: column 8: branch target 1024 out of range (0..1023)}}
   ucode.bundle "br p1, 1024"
 }
 
@@ -110,4 +110,18 @@ ucode.program @P attributes {entry = "main"} {
 ucode.program @P attributes {entry = "main"} {
   ucode.bundle "nop"
   ucode.bundle "halt" label "main" // expected-note {{label defined here}}
+}
+
+// -----
+
+ucode.program @P {
+  // expected-error @+1 {{'ucode.bundle' op bits above bit 177 are set}}
+  "ucode.bundle"() <{bits = array<i64: 0, 0, -1>}> : () -> ()
+}
+
+// -----
+
+ucode.program @P {
+  // expected-error @+1 {{'ucode.bundle' op bits must hold 3 64-bit words, found 2}}
+  "ucode.bundle"() <{bits = array<i64: 0, 0>}> : () -> ()
 }
