@@ -66,7 +66,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::ScopedDiagnosticHandler quiet(
       &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
 
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The MLIR lexer stops at a NUL, as after every file npcc-opt reads;
+  // libFuzzer's buffer has none.
+  std::string owned(reinterpret_cast<const char *>(data), size);
+  llvm::StringRef text(owned.c_str(), size);
   mlir::ParserConfig config(&ctx);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
