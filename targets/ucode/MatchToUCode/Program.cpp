@@ -332,11 +332,17 @@ LogicalResult Backend::run(CompiledProgram &out) {
   for (size_t k = 0; k < firstLate; ++k)
     coneOf(conds[k], fastCone);
   std::vector<Value> lateRoots = {accept.getOffset(), accept.getLength()};
+  // Late checks that need no arithmetic (in Figure 1: PID, threshold and
+  // operation): under speculation they can fail an item before its answers
+  // are known.
+  std::vector<size_t> plainLate;
   for (size_t k = firstLate; k < conds.size(); ++k) {
     llvm::SmallPtrSet<Operation *, 32> c;
     coneOf(conds[k], c);
-    if (!llvm::any_of(c, isArithmetic))
+    if (!llvm::any_of(c, isArithmetic)) {
+      plainLate.push_back(k);
       continue;
+    }
     if (conds[k].mask < 0) {
       lateRoots.push_back(conds[k].v);
       continue;
@@ -411,14 +417,9 @@ LogicalResult Backend::run(CompiledProgram &out) {
     f.block = Machine::Item;
     return f;
   };
-  // Answers and checks after the early branch: the offset, the remaining
-  // checks combined as a tree (the two known first are joined first, so
-  // the last adds one step), the length.
-  auto late = [&](BoolVal start, IntVal &off, IntVal &len) {
-    off = intVal(accept.getOffset());
-    std::vector<BoolVal> terms = {start};
-    for (size_t k = firstLate; k < conds.size(); ++k)
-      terms.push_back(okOf(conds[k]));
+  // The conjunction of `terms` as a tree: the two known first are joined
+  // first, so the last one known adds one step.
+  auto joinAll = [&](std::vector<BoolVal> terms) {
     while (terms.size() > 1) {
       std::stable_sort(terms.begin(), terms.end(),
                        [&](const BoolVal &a, const BoolVal &b) {
@@ -428,6 +429,20 @@ LogicalResult Backend::run(CompiledProgram &out) {
       terms.erase(terms.begin(), terms.begin() + 2);
       terms.push_back(joined);
     }
+    return terms.front();
+  };
+  // Answers and checks after the early branch: the offset, the remaining
+  // checks combined as a tree (the two known first are joined first, so
+  // the last adds one step), the length.
+  // `covered`: late checks already part of `start`.
+  auto late = [&](BoolVal start, IntVal &off, IntVal &len,
+                  llvm::ArrayRef<size_t> covered = {}) {
+    off = intVal(accept.getOffset());
+    std::vector<BoolVal> terms = {start};
+    for (size_t k = firstLate; k < conds.size(); ++k)
+      if (!llvm::is_contained(covered, k))
+        terms.push_back(okOf(conds[k]));
+    terms = {joinAll(terms)};
     len = intVal(accept.getLength());
     // Answers are whole 64-bit numbers at bit 0.
     off = lowered(off, accept.getLoc());
@@ -470,8 +485,14 @@ LogicalResult Backend::run(CompiledProgram &out) {
     BoolVal simple = ternaryEq(x, zero, &mask, accept.getLoc());
     int gb = branch(simple, false, "general",
                     std::max({6, lastBranch + 1, visible(simple)}));
+    // The plain late checks, joined first so that the middle exit below
+    // can test them alone.
+    std::vector<BoolVal> plainTerms = {okTrue};
+    for (size_t k : plainLate)
+      plainTerms.push_back(okOf(conds[k]));
+    BoolVal okMid = joinAll(plainTerms);
     IntVal off, len;
-    BoolVal ok = late(okTrue, off, len);
+    BoolVal ok = late(okMid, off, len, plainLate);
     if (hasError)
       return reportError();
     // Success jumps to the drain; a failure answers, falls into a jump back
@@ -480,6 +501,22 @@ LogicalResult Backend::run(CompiledProgram &out) {
     // must be ready by then.
     int d = std::max(
         {visible(ok), gb + 3, visibleInt(off) - 1, visibleInt(len) - 2});
+    // The middle exit: an item failing the plain checks leaves as soon as
+    // they are known (in Figure 1: PID, threshold and operation at word 8,
+    // as in the hand-written program) instead of after its answers. The
+    // failure answer at `d` serves it when `d` is one of this branch's
+    // delay slots; otherwise it gets its own, which in the general
+    // branch's delay slots must spare items taken to the general path.
+    if (!okMid.isConst) {
+      int wm = std::max(gb + 1, visible(okMid));
+      if (wm < d) {
+        int mid = branch(okMid, false, "item", wm);
+        if (d > mid + 2)
+          failOut(mid, mid <= gb + 2
+                           ? notOf(logic(0x4, simple, okMid, Machine::Item))
+                           : okMid);
+      }
+    }
     d = branch(ok, true, "matched", d);
     if (!ok.isConst)
       failOut(d, ok);
