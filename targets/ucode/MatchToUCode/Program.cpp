@@ -315,6 +315,11 @@ LogicalResult Backend::run(CompiledProgram &out) {
   // The early branch at word 5 tests the checks visible by then.
   size_t firstLate = 0;
   for (; firstLate < conds.size(); ++firstLate) {
+    // After a check that always fails, nothing decides more: the checks
+    // after it are dead code, and selecting them would only take slots
+    // from the failure answer.
+    if (okFast.isConst && !okFast.c)
+      break;
     BoolVal ok = okOf(conds[firstLate]);
     BoolVal next = andAll(okFast, ok);
     if (visible(next) > 5 && firstLate > 0)
@@ -375,6 +380,8 @@ LogicalResult Backend::run(CompiledProgram &out) {
   if (!speculate)
     spec.clear();
 
+  // The failure answer of the branch at `word`: it must be in that word or
+  // one of its delay slots, or a failing item would never be answered.
   auto failOut = [&](int word, const BoolVal &ok) {
     materialize(ok);
     MOp o = op(UCp, Machine::Item);
@@ -383,7 +390,13 @@ LogicalResult Backend::run(CompiledProgram &out) {
     o.w.CP_PNEG = !ok.neg;
     o.regs = {{&Word::CP_SRC, m.r0()}, {&Word::CP_PRED, ok.p}};
     o.reads = {ok.p};
-    return place(o, word);
+    int at = place(o, word);
+    if (m.ops()[at].word > word + 2)
+      error(program.getLoc(),
+            "the failure answer finds no copy slot within the branch's "
+            "delay slots (too many values copied to ternary registers at "
+            "once)");
+    return at;
   };
   auto branch = [&](const BoolVal &p, bool ifTrue, const char *target,
                     int minWord, int fixed = -1) {
@@ -437,6 +450,19 @@ LogicalResult Backend::run(CompiledProgram &out) {
   // `covered`: late checks already part of `start`.
   auto late = [&](BoolVal start, IntVal &off, IntVal &len,
                   llvm::ArrayRef<size_t> covered = {}) {
+    // A check that fails every item makes the other checks and the
+    // answers dead; selecting them would only take slots from the failure
+    // answer.
+    for (size_t k = firstLate; k < conds.size(); ++k) {
+      auto c = conds[k].mask < 0
+                   ? conds[k].v.getDefiningOp<arith::ConstantIntOp>()
+                   : arith::ConstantIntOp();
+      if (c && c.value() != 0) {
+        off.isConst = len.isConst = true;
+        off.c = len.c = 0;
+        return never();
+      }
+    }
     off = intVal(accept.getOffset());
     std::vector<BoolVal> terms = {start};
     for (size_t k = firstLate; k < conds.size(); ++k)
