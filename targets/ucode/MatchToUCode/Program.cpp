@@ -534,7 +534,9 @@ LogicalResult Backend::run(CompiledProgram &out) {
     // delay slots; otherwise it gets its own, which in the general
     // branch's delay slots must spare items taken to the general path.
     if (!okMid.isConst) {
-      int wm = std::max(gb + 1, visible(okMid));
+      // Not in the early branch's delay slots: an item that failed there
+      // runs them, and must not be answered a second time.
+      int wm = std::max({gb + 1, lastBranch + 3, visible(okMid)});
       if (wm < d) {
         int mid = branch(okMid, false, "item", wm);
         if (d > mid + 2)
