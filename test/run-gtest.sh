@@ -11,8 +11,12 @@ xml="$2"
 name="$(basename "$bin")"
 
 rm -f "$xml" # a report left by an earlier run must not count
-"$bin" --gtest_brief=1 --gtest_output="xml:$xml"
+# The tests' scratch files go to a directory of this run, removed after it
+# (GoogleTest's TempDir() honours TEST_TMPDIR).
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")"
+TEST_TMPDIR="$scratch/" "$bin" --gtest_brief=1 --gtest_output="xml:$xml"
 rc=$?
+rm -rf "$scratch"
 read -r passed failed < <(python3 - "$xml" "$rc" "$name" <<'PY'
 import sys
 import xml.etree.ElementTree as ET
