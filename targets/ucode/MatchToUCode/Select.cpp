@@ -1030,16 +1030,19 @@ BoolVal Backend::boolVal(Value v) {
     // needed per item.
     if (out.block == Machine::Header && !out.isConst)
       out = logic(0xc, out, out, Machine::Header);
-  } else if (auto x = dyn_cast_or_null<arith::XOrIOp>(def)) {
-    BoolVal a = boolVal(x.getLhs()), b = boolVal(x.getRhs());
+  } else if (isa_and_nonnull<arith::XOrIOp, arith::AddIOp, arith::SubIOp>(
+                 def)) {
+    // On u1, + and - are arithmetic modulo 2: exclusive or.
+    BoolVal a = boolVal(def->getOperand(0)), b = boolVal(def->getOperand(1));
     if (b.isConst)
       out = b.c ? notOf(a) : a;
     else if (a.isConst)
       out = a.c ? notOf(b) : b;
     else
       out = logic(0x6, a, b, Machine::Header);
-  } else if (isa_and_nonnull<arith::AndIOp, arith::OrIOp>(def)) {
-    bool isAnd = isa<arith::AndIOp>(def);
+  } else if (isa_and_nonnull<arith::AndIOp, arith::OrIOp, arith::MulIOp>(def)) {
+    // On u1, * is and.
+    bool isAnd = !isa<arith::OrIOp>(def);
     // A constant operand that decides the result spares the other one.
     BoolVal a = boolVal(def->getOperand(0));
     if (a.isConst && a.c != isAnd)
