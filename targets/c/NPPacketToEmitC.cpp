@@ -41,16 +41,6 @@ Value narrow(OpBuilder &b, Location loc, Value v, Type to) {
   return b.create<arith::TruncIOp>(loc, to, v);
 }
 
-/// A pattern with access to the precomputed port indices.
-template <typename Op> struct NPPattern : OpConversionPattern<Op> {
-  NPPattern(TypeConverter &tc, MLIRContext *ctx, const NPLoweringInfo &info)
-      : OpConversionPattern<Op>(tc, ctx), info(info) {}
-  unsigned port(Operation *op, unsigned i = 0) const {
-    return info.ports.lookup(op)[i];
-  }
-  const NPLoweringInfo &info;
-};
-
 struct RecvLowering : NPPattern<np::RecvOp> {
   using NPPattern::NPPattern;
   LogicalResult matchAndRewrite(np::RecvOp op, OpAdaptor,

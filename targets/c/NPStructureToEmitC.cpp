@@ -90,10 +90,8 @@ void printInitializer(llvm::raw_ostream &os, ArrayRef<int64_t> shape,
   os << "}";
 }
 
-struct ElementLowering : OpConversionPattern<np::ElementOp> {
-  ElementLowering(TypeConverter &tc, MLIRContext *ctx,
-                  const NPLoweringInfo &info)
-      : OpConversionPattern(tc, ctx), info(info) {}
+struct ElementLowering : NPPattern<np::ElementOp> {
+  using NPPattern::NPPattern;
 
   LogicalResult matchAndRewrite(np::ElementOp element, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
@@ -177,14 +175,10 @@ struct ElementLowering : OpConversionPattern<np::ElementOp> {
           rw.getStringAttr("static const " + stateType.str() + " " +
                            stateType.str() + "_init = {\n" + init + "\n};"));
   }
-
-  const NPLoweringInfo &info;
 };
 
-struct StateFieldLowering : OpConversionPattern<np::StateFieldOp> {
-  StateFieldLowering(TypeConverter &tc, MLIRContext *ctx,
-                     const NPLoweringInfo &info)
-      : OpConversionPattern(tc, ctx), info(info) {}
+struct StateFieldLowering : NPPattern<np::StateFieldOp> {
+  using NPPattern::NPPattern;
 
   LogicalResult matchAndRewrite(np::StateFieldOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
@@ -204,8 +198,6 @@ struct StateFieldLowering : OpConversionPattern<np::StateFieldOp> {
     rw.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, t, member);
     return success();
   }
-
-  const NPLoweringInfo &info;
 };
 
 struct YieldLowering : OpConversionPattern<np::YieldOp> {
@@ -234,10 +226,8 @@ std::string designated(StringRef strct,
   return out;
 }
 
-struct ProgramLowering : OpConversionPattern<np::ProgramOp> {
-  ProgramLowering(TypeConverter &tc, MLIRContext *ctx,
-                  const NPLoweringInfo &info)
-      : OpConversionPattern(tc, ctx), info(info) {}
+struct ProgramLowering : NPPattern<np::ProgramOp> {
+  using NPPattern::NPPattern;
 
   LogicalResult matchAndRewrite(np::ProgramOp program, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
@@ -306,8 +296,6 @@ struct ProgramLowering : OpConversionPattern<np::ProgramOp> {
     rw.eraseOp(program);
     return success();
   }
-
-  const NPLoweringInfo &info;
 };
 
 } // namespace

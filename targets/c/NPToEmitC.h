@@ -41,6 +41,18 @@ struct NPLoweringInfo {
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<unsigned, 1>> ports;
 };
 
+/// A conversion pattern with access to the precomputed facts.
+template <typename Op> struct NPPattern : mlir::OpConversionPattern<Op> {
+  NPPattern(mlir::TypeConverter &tc, mlir::MLIRContext *ctx,
+            const NPLoweringInfo &info)
+      : mlir::OpConversionPattern<Op>(tc, ctx), info(info) {}
+  /// The index of the `i`-th port `op` names.
+  unsigned port(mlir::Operation *op, unsigned i = 0) const {
+    return info.ports.lookup(op)[i];
+  }
+  const NPLoweringInfo &info;
+};
+
 /// !np.pkt to the runtime's packet handle, !np.self to its instance handle.
 void populateNPToEmitCTypeConversions(mlir::TypeConverter &converter);
 
