@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 
+#include <type_traits>
+
 using namespace mlir;
 using namespace npcc;
 using namespace npcc::c;
@@ -166,32 +168,24 @@ struct PktSetLowering : NPPattern<np::PktSetOp> {
   }
 };
 
-struct MetaGetLowering : NPPattern<np::MetaGetOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::MetaGetOp op, OpAdaptor adaptor,
+/// np.meta_get / np.meta_set: the field as abi.def's enumerator, then the
+/// runtime accessor.
+template <typename Op, Fn F> struct MetaLowering : NPPattern<Op> {
+  using NPPattern<Op>::NPPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
     auto field = abi::metaEnumerator(op.getField());
     if (!field)
       return rw.notifyMatchFailure(op, "metadata field not in nprt/abi.def");
     Location loc = op.getLoc();
-    Value v =
-        abi::call(rw, loc, Fn::nprt_pkt_get_meta, {adaptor.getPkt(), *field});
-    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
-    return success();
-  }
-};
-
-struct MetaSetLowering : NPPattern<np::MetaSetOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::MetaSetOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    auto field = abi::metaEnumerator(op.getField());
-    if (!field)
-      return rw.notifyMatchFailure(op, "metadata field not in nprt/abi.def");
-    Location loc = op.getLoc();
-    abi::call(rw, loc, Fn::nprt_pkt_set_meta,
-              {adaptor.getPkt(), *field, widen(rw, loc, adaptor.getValue())});
-    rw.eraseOp(op);
+    if constexpr (std::is_same_v<Op, np::MetaGetOp>) {
+      Value v = abi::call(rw, loc, F, {adaptor.getPkt(), *field});
+      rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
+    } else {
+      abi::call(rw, loc, F,
+                {adaptor.getPkt(), *field, widen(rw, loc, adaptor.getValue())});
+      rw.eraseOp(op);
+    }
     return success();
   }
 };
@@ -202,7 +196,9 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                                               RewritePatternSet &patterns,
                                               const NPLoweringInfo &info) {
   patterns.add<RecvLowering, TryRecvLowering, SendLowering, SelectLowering,
-               PktGetLowering, PktSetLowering, MetaGetLowering, MetaSetLowering,
+               PktGetLowering, PktSetLowering,
+               MetaLowering<np::MetaGetOp, Fn::nprt_pkt_get_meta>,
+               MetaLowering<np::MetaSetOp, Fn::nprt_pkt_set_meta>,
                CallLowering<np::DropOp, Fn::nprt_drop, true>,
                CallLowering<np::CloneOp, Fn::nprt_clone, true>,
                CallLowering<np::PktNewOp, Fn::nprt_pkt_new, true>,
