@@ -550,7 +550,14 @@ LogicalResult Backend::run(CompiledProgram &out) {
       failOut(d, ok);
     branch(okTrue, true, "item", 0, d + 1);
     int offWord = answer(off, mu::TAG_OFFSET, d + 1, ok);
-    answer(len, mu::TAG_LENGTH, offWord + 1, ok);
+    int lenWord = answer(len, mu::TAG_LENGTH, offWord + 1, ok);
+    // A match leaves through the branch at `d`: both answers must be in its
+    // delay slots, or the matched item would never get them.
+    if (lenWord > d + 2)
+      error(accept.getLoc(),
+            "the answers find no copy slots within the matching branch's "
+            "delay slots (too many values copied to ternary registers at "
+            "once)");
     reserveItemWords = d + 4; // word d+3: the failing path's last slot
 
     // The general path: everything after the early branch, exactly.
