@@ -74,10 +74,49 @@ struct BoolVal {
 
 constexpr unsigned kWords = 8;
 
+/// How one attempt selects. The first attempt keeps every header value in
+/// the register it was computed into for the whole item loop; when the
+/// registers or predicates run out, later attempts recompute instead
+/// (compileMatchProgram).
+struct Options {
+  /// Header conditions the item loop tests are kept as 0/1 in ALU
+  /// registers and tested again in every item, instead of holding a
+  /// predicate across the items.
+  bool headerBoolsInAlu = false;
+  /// Header values the item loop compares in the ternary unit are copied
+  /// from their ALU register in every item, instead of holding a ternary
+  /// register across the items.
+  bool headerTernPerItem = false;
+  /// Copy slots kept for the answers: (block, word). A non-answer copy
+  /// never takes them.
+  std::vector<std::pair<int, int>> answerSlots;
+};
+
+/// Why an attempt failed, when another attempt may succeed.
+enum Retry {
+  RetryNone,     // a limit of the unit: no attempt can do better
+  RetryPressure, // registers or predicates ran out
+  RetryCopySlot, // an answer found no copy slot (see Backend::answerSlot)
+};
+
 class Backend {
 public:
-  explicit Backend(match::ProgramOp program) : program(program) {}
+  Backend(match::ProgramOp program, Options options = {})
+      : program(program), options(std::move(options)) {
+    for (auto [block, word] : this->options.answerSlots)
+      m.reserveCopySlot(block, word);
+  }
   LogicalResult run(CompiledProgram &out);
+
+  /// After a failed run: the diagnostic, and whether another attempt may
+  /// succeed.
+  void emitDiagnostic() const { mlir::emitError(errLoc) << errMsg; }
+  const std::string &diagnostic() const { return errMsg; }
+  Retry retryKind() const { return retry; }
+  /// The copy slots the answers needed (RetryCopySlot).
+  const std::vector<std::pair<int, int>> &answerSlots() const {
+    return wantSlots;
+  }
 
 private:
   /// A check of the item: a failure condition, or several option-bit
@@ -170,6 +209,9 @@ private:
                   unsigned &lanes) const;
   bool immediate(uint64_t c, unsigned lsb, unsigned width, Word &w) const;
   int predOf(const BoolVal &b, int block);
+  BoolVal retestedPerItem(const BoolVal &b);
+  std::map<std::pair<int, int>, BoolVal> retests;    // (pred, block) -> retest
+  std::map<std::pair<int, int>, int> itemTernCopies; // (reg, block) -> copy
 
   // Placement helpers.
   int place(MOp op, int minWord = 0, int fixed = -1) {
@@ -189,8 +231,12 @@ private:
   void readWords();
   void layout(CompiledProgram &out, bool general);
   LogicalResult allocate();
+  LogicalResult allocationFailed(File file, bool acrossItems);
 
   match::ProgramOp program;
+  Options options;
+  Retry retry = RetryNone;
+  std::vector<std::pair<int, int>> wantSlots;
   Machine m;
   llvm::DenseMap<Value, IntVal> ints;
   llvm::DenseMap<Value, BoolVal> bools;
@@ -211,11 +257,8 @@ private:
   Location errLoc = UnknownLoc::get(program.getContext());
   std::string errMsg;
 
-  LogicalResult reportError() {
-    // The source line of the operation the unit cannot run.
-    mlir::emitError(errLoc) << errMsg;
-    return failure();
-  }
+  /// The diagnostic is emitted by the caller, once no attempt is left.
+  LogicalResult reportError() { return failure(); }
   /// Memoises a selection; results that a speculation could have shaped
   /// (item values and constants) are forgotten before the general path.
   /// Anything selected while speculating may rest on an assumed flag, also
@@ -231,6 +274,17 @@ private:
     if (!spec.empty())
       specMemo.push_back(v);
     return x;
+  }
+  /// Answers of a branch found every copy slot they could use taken; a
+  /// next attempt keeps the slots of `words` of the item block free.
+  void copySlotMissing(std::initializer_list<int> words) {
+    if (hasError)
+      return;
+    error(program.getLoc(), "the answers find no copy slot within the delay "
+                            "slots of their branch");
+    retry = RetryCopySlot;
+    for (int w : words)
+      wantSlots.push_back({itemBlock, w});
   }
   void error(Location loc, const llvm::Twine &msg) {
     if (hasError)

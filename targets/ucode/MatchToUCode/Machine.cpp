@@ -66,6 +66,16 @@ void Machine::take(Occ &o, MOp &op) {
   }
 }
 
+bool Machine::fits(const MOp &op, int word) const {
+  const std::vector<Occ> &occ = occupancy[op.block];
+  if (word < (int)occ.size() && !slotFree(occ[word], op.unit))
+    return false;
+  if (op.unit != UCp || op.answer)
+    return true;
+  return std::find(reservedCp.begin(), reservedCp.end(),
+                   std::make_pair(op.block, word)) == reservedCp.end();
+}
+
 static bool contains(const std::vector<int> &v, int x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -106,7 +116,7 @@ int Machine::place(MOp op, int minWord, int fixedWord) {
   for (;; ++w) {
     if ((int)occ.size() <= w)
       occ.resize(w + 1);
-    if (slotFree(occ[w], op.unit))
+    if (fits(op, w))
       break;
     if (fixedWord >= 0)
       return -1; // the caller reserved this word; a bug if it is taken
@@ -118,9 +128,8 @@ int Machine::place(MOp op, int minWord, int fixedWord) {
 }
 
 int Machine::wouldPlaceAt(const MOp &op, int minWord) const {
-  const std::vector<Occ> &occ = occupancy[op.block];
   for (int w = std::max(minWord, earliest(op));; ++w)
-    if (w >= (int)occ.size() || slotFree(occ[w], op.unit))
+    if (fits(op, w))
       return w;
 }
 

@@ -41,6 +41,7 @@ struct MOp {
   int word = -1;            // placement in the block
   unsigned predUnit = 0;    // logic unit 0 or 1 of a PRED op
   std::string target;       // branch target label
+  bool answer = false;      // cp.out of an answer: may take a kept slot
 };
 
 struct VReg {
@@ -66,6 +67,11 @@ public:
   /// its index. A fixed word (input reads, branches) must be free.
   int place(MOp op, int minWord = 0, int fixedWord = -1);
 
+  /// Keeps the copy slot of `word` in `block` for answers (MOp::answer).
+  void reserveCopySlot(int block, int word) {
+    reservedCp.push_back({block, word});
+  }
+
   /// The word `place` would choose, without placing.
   int wouldPlaceAt(const MOp &op, int minWord = 0) const;
 
@@ -83,6 +89,8 @@ private:
     unsigned pred = 0;
   };
   bool slotFree(const Occ &o, Unit u) const;
+  bool fits(const MOp &op, int word) const;
+  std::vector<std::pair<int, int>> reservedCp;
   void take(Occ &o, MOp &op);
   int earliest(const MOp &op) const;
 

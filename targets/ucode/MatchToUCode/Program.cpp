@@ -388,14 +388,13 @@ LogicalResult Backend::run(CompiledProgram &out) {
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = mu::TAG_FAIL;
     o.w.CP_PNEG = !ok.neg;
-    o.regs = {{&Word::CP_SRC, m.r0()}, {&Word::CP_PRED, ok.p}};
-    o.reads = {ok.p};
+    o.answer = true;
+    int p = predOf(ok, Machine::Item);
+    o.regs = {{&Word::CP_SRC, m.r0()}, {&Word::CP_PRED, p}};
+    o.reads = {p};
     int at = place(o, word);
     if (m.ops()[at].word > word + 2)
-      error(program.getLoc(),
-            "the failure answer finds no copy slot within the branch's "
-            "delay slots (too many values copied to ternary registers at "
-            "once)");
+      copySlotMissing({word});
     return at;
   };
   auto branch = [&](const BoolVal &p, bool ifTrue, const char *target,
@@ -403,7 +402,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
     materialize(p);
     MOp o = op(UBr, Machine::Item);
     o.w.BR_OP = (ifTrue != p.neg) ? mu::BR_IF1 : mu::BR_IF0;
-    o.regs = {{&Word::BR_PRED, p.isConst ? m.p0() : p.p}};
+    o.regs = {{&Word::BR_PRED, predOf(p, Machine::Item)}};
     o.reads = {o.regs[0].vreg};
     o.target = target;
     return m.ops()[place(o, minWord, fixed)].word;
@@ -414,9 +413,9 @@ LogicalResult Backend::run(CompiledProgram &out) {
     o.w.CP_OP = mu::CP_OUT;
     o.w.CP_TAG = tag;
     int r = rOf(lowered(v, accept.getLoc()), Machine::Item, accept.getLoc());
-    materialize(ok);
-    int guard = ok.isConst ? m.p0() : ok.p;
+    int guard = predOf(ok, Machine::Item);
     o.w.CP_PNEG = !ok.isConst && ok.neg;
+    o.answer = true;
     o.regs = {{&Word::CP_SRC, r}, {&Word::CP_PRED, guard}};
     o.reads = {r, guard};
     return m.ops()[place(o, minWord)].word;
@@ -537,12 +536,19 @@ LogicalResult Backend::run(CompiledProgram &out) {
       // Not in the early branch's delay slots: an item that failed there
       // runs them, and must not be answered a second time.
       int wm = std::max({gb + 1, lastBranch + 3, visible(okMid)});
+      // In the general branch's delay slots, an item sent to the general
+      // path must not get this failure answer: it is guarded by `simple`,
+      // and the branch waits until that guard is known by its last delay
+      // slot.
+      BoolVal guard = okMid;
+      if (wm < d && wm <= gb + 2 && d > wm + 2) {
+        guard = notOf(logic(0x4, simple, okMid, Machine::Item));
+        wm = std::max(wm, visible(guard) - 2);
+      }
       if (wm < d) {
         int mid = branch(okMid, false, "item", wm);
         if (d > mid + 2)
-          failOut(mid, mid <= gb + 2
-                           ? notOf(logic(0x4, simple, okMid, Machine::Item))
-                           : okMid);
+          failOut(mid, guard);
       }
     }
     d = branch(ok, true, "matched", d);
@@ -553,11 +559,10 @@ LogicalResult Backend::run(CompiledProgram &out) {
     int lenWord = answer(len, mu::TAG_LENGTH, offWord + 1, ok);
     // A match leaves through the branch at `d`: both answers must be in its
     // delay slots, or the matched item would never get them.
+    // The failure answer, the offset and the length need the copy slots of
+    // the words d, d+1 and d+2.
     if (lenWord > d + 2)
-      error(accept.getLoc(),
-            "the answers find no copy slots within the matching branch's "
-            "delay slots (too many values copied to ternary registers at "
-            "once)");
+      copySlotMissing({d, d + 1, d + 2});
     reserveItemWords = d + 4; // word d+3: the failing path's last slot
 
     // The general path: everything after the early branch, exactly.

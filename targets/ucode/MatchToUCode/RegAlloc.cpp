@@ -29,6 +29,17 @@ static const char *fileName(File f) {
   return "registers";
 }
 
+LogicalResult Backend::allocationFailed(File file, bool acrossItems) {
+  error(program.getLoc(),
+        llvm::Twine(acrossItems ? "too many values live across the list "
+                                  "items for the match unit's "
+                                : "too many live values for the match "
+                                  "unit's ") +
+            fileName(file));
+  retry = RetryPressure;
+  return failure();
+}
+
 LogicalResult Backend::allocate() {
   const std::vector<VReg> &regs = m.regs();
   struct Range {
@@ -95,10 +106,7 @@ LogicalResult Backend::allocate() {
         phys[v] = p;
       }
     if (phys[v] < 0)
-      return program.emitError("too many values live across the list items "
-                               "for the match unit's ")
-                 << fileName(regs[v].file),
-             failure();
+      return allocationFailed(regs[v].file, /*acrossItems=*/true);
   }
   // The rest by interval [first write, last access] within their block. Two
   // values may share a register when one's interval ends in the word where
@@ -116,7 +124,17 @@ LogicalResult Backend::allocate() {
     bool handOverToB = b.first == r.last && r.lastWrite < r.last;
     return !handOverToR && !handOverToB;
   };
-  for (size_t v = 0; v < regs.size(); ++v) {
+  // Intervals in order of their first word: first fit in that order needs
+  // no more registers than values live in one word (an interval graph),
+  // where creation order can need more.
+  std::vector<size_t> order(regs.size());
+  for (size_t v = 0; v < regs.size(); ++v)
+    order[v] = v;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_pair(ranges[a].block, ranges[a].first) <
+           std::make_pair(ranges[b].block, ranges[b].first);
+  });
+  for (size_t v : order) {
     if (phys[v] >= 0)
       continue;
     const Range &r = ranges[v];
@@ -142,9 +160,7 @@ LogicalResult Backend::allocate() {
       }
     }
     if (phys[v] < 0)
-      return program.emitError("too many live values for the match unit's ")
-                 << fileName(regs[v].file),
-             failure();
+      return allocationFailed(regs[v].file, /*acrossItems=*/false);
   }
   return success();
 }

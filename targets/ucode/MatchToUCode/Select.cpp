@@ -146,6 +146,26 @@ int Backend::rOf(const IntVal &v, int block, Location loc) {
 int Backend::tOf(const IntVal &v, int block, Location loc) {
   if (v.isConst)
     return constT(v.c << v.lsb);
+  if (options.headerTernPerItem && block == Machine::Item &&
+      v.block < Machine::Item && v.r >= 0) {
+    // Ternary registers are scarce across the items: copy the header value
+    // from its ALU register in every item.
+    auto key = std::make_pair(v.r, itemBlock);
+    auto it = itemTernCopies.find(key);
+    if (it != itemTernCopies.end())
+      return it->second;
+    int src = stable(v.r, block, FR);
+    int t = m.newReg(FT);
+    MOp cp = op(UCp, Machine::Item);
+    cp.w.CP_OP = mu::CP_TERN;
+    cp.regs = {
+        {&Word::CP_SRC, src}, {&Word::CP_TD, t}, {&Word::CP_PRED, m.p0()}};
+    cp.reads = {src};
+    cp.writes = {t};
+    place(cp);
+    itemTernCopies[key] = t;
+    return t;
+  }
   if (v.t >= 0)
     return stable(v.t, block, FT);
   if (v.r < 0) {
@@ -646,11 +666,46 @@ IntVal Backend::intVal(Value v) {
 
 /// The register a boolean lives in, materialising constants through p0.
 int Backend::predOf(const BoolVal &b, int block) {
-  (void)block;
   if (b.isConst)
     return m.p0();
+  if (block == Machine::Item && b.block < Machine::Item &&
+      options.headerBoolsInAlu)
+    return predOf(retestedPerItem(b), block);
   materialize(b);
   return b.p;
+}
+
+/// A header condition as the item loop sees it when predicates are
+/// scarce: the header keeps it as 0/1 in an ALU register, and every item
+/// compares that register with zero. A predicate then lives only from the
+/// compare to its last use in the item, an ALU register across the items.
+/// The result has `b`'s polarity (`neg` included), so callers fold it as
+/// they would fold `b`.
+BoolVal Backend::retestedPerItem(const BoolVal &b) {
+  auto key = std::make_pair(b.p, itemBlock);
+  auto it = retests.find(key);
+  if (it != retests.end()) {
+    BoolVal out = it->second;
+    out.neg = b.neg;
+    return out;
+  }
+  BoolVal positive = b;
+  positive.neg = false;
+  IntVal bit = boolToInt(positive, program.getLoc());
+  int r = stable(bit.r, Machine::Item, FR);
+  MOp o = op(UAlu, Machine::Item);
+  o.w.ALU_OP = mu::ALU_NE;
+  BoolVal out;
+  out.block = Machine::Item;
+  out.p = m.newReg(FC);
+  o.regs = {
+      {&Word::ALU_RA, r}, {&Word::ALU_RB, m.r0()}, {&Word::ALU_CMPD, out.p}};
+  o.reads = {r};
+  o.writes = {out.p};
+  out = defer(std::move(o), 0, out.p, Machine::Item);
+  retests[key] = out;
+  out.neg = b.neg;
+  return out;
 }
 
 /// ALU compares invert by opcode; ternary ones cannot.
@@ -736,6 +791,15 @@ bool Backend::accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out) {
 }
 
 BoolVal Backend::logic(unsigned fn, BoolVal a, BoolVal b, int block) {
+  if (options.headerBoolsInAlu &&
+      std::max({a.block, b.block, block}) == Machine::Item) {
+    // Tested again per item, a header condition may join an item compare
+    // by accumulation.
+    if (!a.isConst && a.block < Machine::Item)
+      a = retestedPerItem(a);
+    if (!b.isConst && b.block < Machine::Item)
+      b = retestedPerItem(b);
+  }
   BoolVal acc;
   if (accumulate(fn, a, b, acc))
     return acc;
