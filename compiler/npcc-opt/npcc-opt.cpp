@@ -13,6 +13,7 @@
 #include "compiler/Version.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
+#include "dialects/Match/Transforms/Passes.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/NP/Transforms/Passes.h"
 #include "dialects/UCode/IR/UCodeOps.h"
@@ -39,6 +40,7 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect>();
 
   npcc::np::registerNPPasses();
+  npcc::match::registerMatchPasses();
   npcc::c::registerCTargetPasses();
   npcc::mub::registerMatchToUCodePasses();
   npcc::registerPipelines();

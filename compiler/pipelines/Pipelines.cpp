@@ -6,6 +6,7 @@
 
 #include "compiler/pipelines/Pipelines.h"
 
+#include "dialects/Match/Transforms/Passes.h"
 #include "dialects/NP/Transforms/Passes.h"
 #include "targets/c/Passes.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
@@ -37,6 +38,7 @@ void npcc::buildCContractPipeline(mlir::OpPassManager &pm) {
 void npcc::buildUCodePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  pm.addPass(match::createSpeculateOptionFlags());
   pm.addPass(mub::createConvertMatchToUCode());
 }
 

@@ -50,10 +50,21 @@ LogicalResult ItemWordOp::verify() {
 LogicalResult FieldOp::verify() {
   int64_t lsb = getLsb(), width = getWidth();
   if (lsb < 0 || width < 1 || lsb + width > 64)
-    return emitOpError("field [") << lsb << ", " << lsb + width
-                                  << ") does not fit in a 64-bit word";
+    return emitOpError("field [")
+           << lsb << ", " << lsb + width << ") does not fit in a 64-bit word";
   if (getType().getIntOrFloatBitWidth() != width)
     return emitOpError("result type must be i") << width;
+  return success();
+}
+
+LogicalResult SpeculateOp::verify() {
+  for (Region *region : {&getAssumed(), &getOtherwise()}) {
+    Block &block = region->front();
+    if (block.empty() || !isa<AcceptOp>(block.back()))
+      return emitOpError("each region must end with 'match.accept'");
+    if (block.getNumArguments() != 0)
+      return emitOpError("regions take no arguments");
+  }
   return success();
 }
 

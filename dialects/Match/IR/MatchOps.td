@@ -117,7 +117,8 @@ def Match_FailIfOp : Match_Op<"fail_if"> {
   let assemblyFormat = "$cond attr-dict";
 }
 
-def Match_AcceptOp : Match_Op<"accept", [Terminator, HasParent<"ProgramOp">]> {
+def Match_AcceptOp : Match_Op<"accept", [
+    Terminator, ParentOneOf<["ProgramOp", "SpeculateOp"]>]> {
   let summary = "the item matches: offset and length of the match";
   let description = [{
     Reached when no `fail_if` held. `offset` and `length` are answered to
@@ -129,6 +130,44 @@ def Match_AcceptOp : Match_Op<"accept", [Terminator, HasParent<"ProgramOp">]> {
   }];
   let arguments = (ins I64:$offset, I64:$length);
   let assemblyFormat = "$offset `,` $length attr-dict";
+}
+
+def Match_SpeculateOp : Match_Op<"speculate", [
+    Terminator, HasParent<"ProgramOp">]> {
+  let summary = "the rest of the match function, under an assumption";
+  let description = [{
+    Ends a program whose last checks and answers depend on option flags of
+    the item (`match-speculate-option-flags`). The `match.fail_if`
+    operations before it apply to every item. Then, when `assumption`
+    holds, the checks and the answer of the `assumed` region decide the
+    item; otherwise those of the `otherwise` region do. Each region is one
+    block of pure operations and `match.fail_if`, ended by `match.accept`,
+    and may use every value defined before the `match.speculate`.
+
+    The two regions compute the same decision for every item for which the
+    assumption holds: `assumed` is `otherwise` with the flag tests that the
+    assumption decides replaced by their values and folded. The back end
+    selects `assumed` for the item loop and `otherwise` for the general
+    path that items with a flag set branch to.
+
+    ```mlir
+    %m = arith.constant 6 : i8
+    %f = arith.andi %flags, %m : i8
+    %simple = arith.cmpi eq, %f, %c0 : i8
+    match.speculate %simple {
+      match.accept %off, %len
+    } otherwise {
+      %o = arith.select %remote, %roff, %off : i64
+      match.accept %o, %len
+    }
+    ```
+  }];
+  let arguments = (ins I1:$assumption);
+  let regions = (region SizedRegion<1>:$assumed, SizedRegion<1>:$otherwise);
+  let assemblyFormat = [{
+    $assumption $assumed `otherwise` $otherwise attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // NPCC_DIALECTS_MATCH_IR_MATCHOPS_TD

@@ -100,6 +100,16 @@ LogicalResult Evaluator::step(Operation &op) {
         anyFail |= get(f.getCond()).getBoolValue();
         return success();
       })
+      .Case([&](SpeculateOp s) -> LogicalResult {
+        // Only the region the assumption chooses runs.
+        Region &region = get(s.getAssumption()).getBoolValue()
+                             ? s.getAssumed()
+                             : s.getOtherwise();
+        for (Operation &inner : region.front())
+          if (failed(step(inner)))
+            return failure();
+        return success();
+      })
       .Case([&](AcceptOp a) {
         accepted = true;
         offset = get(a.getOffset()).getZExtValue();

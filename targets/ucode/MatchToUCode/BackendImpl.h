@@ -250,29 +250,22 @@ private:
   // path taken when a speculated option flag is set.
   int itemBlock = Machine::Item;
   int reserveItemWords = 0; // words the item block must span
-  // Conditions assumed while selecting the speculative item path.
-  llvm::DenseMap<Value, bool> spec;
-  std::vector<Value> specMemo; // memo entries made while speculating
   bool hasError = false;
   Location errLoc = UnknownLoc::get(program.getContext());
   std::string errMsg;
 
   /// The diagnostic is emitted by the caller, once no attempt is left.
   LogicalResult reportError() { return failure(); }
-  /// Memoises a selection; results that a speculation could have shaped
-  /// (item values and constants) are forgotten before the general path.
-  /// Anything selected while speculating may rest on an assumed flag, also
-  /// a header value that a speculated select chose: all of it is forgotten.
+  /// Memoises a selection. The item path and the general path select
+  /// different values (the regions of match.speculate); what the item loop
+  /// computed is forgotten before the general path, since its registers
+  /// are not the general path's.
   IntVal rememberInt(Value v, IntVal x) {
     ints[v] = x;
-    if (!spec.empty())
-      specMemo.push_back(v);
     return x;
   }
   BoolVal rememberBool(Value v, BoolVal x) {
     bools[v] = x;
-    if (!spec.empty())
-      specMemo.push_back(v);
     return x;
   }
   /// Answers of a branch found every copy slot they could use taken; a

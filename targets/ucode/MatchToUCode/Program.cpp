@@ -25,6 +25,8 @@
 
 #include "targets/ucode/MatchToUCode/BackendImpl.h"
 
+#include "dialects/Match/Transforms/Passes.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -83,35 +85,6 @@ void Backend::readWords() {
   place(br, 0, 1);
 }
 
-/// A test of option bits of an item field: (x & K) == 0 or != 0.
-static bool isFlagTest(Value v, Value &field, uint64_t &bits) {
-  auto cmp = v.getDefiningOp<arith::CmpIOp>();
-  if (!cmp || (cmp.getPredicate() != arith::CmpIPredicate::eq &&
-               cmp.getPredicate() != arith::CmpIPredicate::ne))
-    return false;
-  if (!isConstant(cmp.getRhs()) || constantOf(cmp.getRhs()) != 0)
-    return false;
-  auto andOp = cmp.getLhs().getDefiningOp<arith::AndIOp>();
-  if (!andOp || !isConstant(andOp.getRhs()))
-    return false;
-  field = andOp.getLhs();
-  bits = constantOf(andOp.getRhs());
-  return field.getDefiningOp<match::FieldOp>() &&
-         field.getDefiningOp<match::FieldOp>()
-             .getWord()
-             .getDefiningOp<match::ItemWordOp>();
-}
-
-/// Operations that cost ALU time per item: arithmetic and ordered compares.
-static bool isArithmetic(Operation *op) {
-  if (isa<arith::AddIOp, arith::SubIOp, arith::SelectOp>(op))
-    return true;
-  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
-    return cmp.getPredicate() != arith::CmpIPredicate::eq &&
-           cmp.getPredicate() != arith::CmpIPredicate::ne;
-  return false;
-}
-
 /// Collects the defining operations of `v`'s cone.
 static void cone(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
   if (!v)
@@ -135,7 +108,7 @@ static bool dependsOnItem(Value v) {
 /// With several bits in K the check passes when any of them is set, which
 /// is not `(x & K) == K`, so it does not fold.
 static bool isBitsClear(Value v, Value &field, uint64_t &bits) {
-  return isFlagTest(v, field, bits) && llvm::isPowerOf2_64(bits) &&
+  return match::isItemFlagTest(v, field, bits) && llvm::isPowerOf2_64(bits) &&
          v.getDefiningOp<arith::CmpIOp>().getPredicate() ==
              arith::CmpIPredicate::eq;
 }
@@ -269,26 +242,35 @@ BoolVal Backend::maskOk(MaskCheck &mc) {
 
 LogicalResult Backend::run(CompiledProgram &out) {
   readWords();
-  auto accept = cast<match::AcceptOp>(program.getBody().front().back());
+  // A program that ends in match.speculate (match-speculate-option-flags)
+  // has an item path, `assumed`, for items whose speculated option flags
+  // are clear, and a general path, `otherwise`, for the others.
+  Block &body = program.getBody().front();
+  auto specOp = dyn_cast<match::SpeculateOp>(body.back());
+  auto acceptOf = [](mlir::Region &r) {
+    return cast<match::AcceptOp>(r.front().back());
+  };
+  match::AcceptOp accept = specOp ? acceptOf(specOp.getAssumed())
+                                  : cast<match::AcceptOp>(body.back());
+  match::AcceptOp generalAccept =
+      specOp ? acceptOf(specOp.getOtherwise()) : accept;
 
   // Checks in source order; each contributes an "ok" predicate. Creation
   // order is the scheduling priority: the first checks (the most common
   // failures) go first for the early branch, then the answers, which are
   // the longest chain, then the remaining checks.
   // A failure that is an `or` is several failures (checked in order).
-  std::vector<Value> flat;
-  std::function<void(Value)> split = [&](Value c) {
-    if (auto orOp = c.getDefiningOp<arith::OrIOp>()) {
-      split(orOp.getLhs());
-      split(orOp.getRhs());
-      return;
-    }
-    flat.push_back(c);
-  };
-  for (Operation &o : program.getBody().front())
-    if (auto f = dyn_cast<match::FailIfOp>(o))
-      split(f.getCond());
-  std::vector<Check> conds = foldMaskChecks(flat);
+  auto failuresOf = match::failureTerms;
+  // Checks every item runs come first; those of a path after them.
+  std::vector<Check> conds = foldMaskChecks(failuresOf(body));
+  size_t common = conds.size();
+  std::vector<Check> generalConds = conds;
+  if (specOp) {
+    for (Value v : failuresOf(specOp.getAssumed().front()))
+      conds.push_back({v, -1});
+    for (Value v : failuresOf(specOp.getOtherwise().front()))
+      generalConds.push_back({v, -1});
+  }
   auto andAll = [&](BoolVal acc, const BoolVal &next) {
     if (acc.isConst)
       return acc.c ? next : acc;
@@ -314,7 +296,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
   okFast.c = true;
   // The early branch at word 5 tests the checks visible by then.
   size_t firstLate = 0;
-  for (; firstLate < conds.size(); ++firstLate) {
+  for (; firstLate < common; ++firstLate) {
     // After a check that always fails, nothing decides more: the checks
     // after it are dead code, and selecting them would only take slots
     // from the failure answer.
@@ -329,14 +311,10 @@ LogicalResult Backend::run(CompiledProgram &out) {
   if (hasError)
     return reportError();
 
-  // Speculation: option flags that guard arithmetic (remote offsets, size
-  // limits, truncation in Figure 1) are assumed clear on the item path,
-  // which then needs none of that arithmetic; one ternary test of all of
-  // them sends items with a flag set to the general path.
-  llvm::SmallPtrSet<Operation *, 32> lateCone, fastCone;
-  for (size_t k = 0; k < firstLate; ++k)
-    coneOf(conds[k], fastCone);
-  std::vector<Value> lateRoots = {accept.getOffset(), accept.getLength()};
+  // Speculation: the item path assumes that the option flags of the
+  // match.speculate assumption are clear, and needs none of the arithmetic
+  // they guard; one ternary test of all of them sends items with a flag set
+  // to the general path.
   // Late checks that need no arithmetic (in Figure 1: PID, threshold and
   // operation): under speculation they can fail an item before its answers
   // are known.
@@ -344,41 +322,18 @@ LogicalResult Backend::run(CompiledProgram &out) {
   for (size_t k = firstLate; k < conds.size(); ++k) {
     llvm::SmallPtrSet<Operation *, 32> c;
     coneOf(conds[k], c);
-    if (!llvm::any_of(c, isArithmetic)) {
+    if (!llvm::any_of(c, match::isArithmetic))
       plainLate.push_back(k);
-      continue;
-    }
-    if (conds[k].mask < 0) {
-      lateRoots.push_back(conds[k].v);
-      continue;
-    }
-    // A folded option-bit check: its field and header conditions.
-    lateRoots.push_back(masks[conds[k].mask].field);
-    for (auto &part : masks[conds[k].mask].parts)
-      if (part.first)
-        lateRoots.push_back(part.first);
   }
-  for (Value r : lateRoots)
-    cone(r, lateCone);
   Value flagField;
   uint64_t flagBits = 0;
-  bool speculate = true;
-  for (Operation *op : lateCone) {
-    Value field;
-    uint64_t bits;
-    if (op->getNumResults() != 1 || fastCone.count(op) ||
-        !isFlagTest(op->getResult(0), field, bits))
-      continue;
-    if (flagField && field != flagField)
-      speculate = false; // one ternary test must cover all of them
-    flagField = field;
-    flagBits |= bits;
-    auto cmp = cast<arith::CmpIOp>(op);
-    spec[op->getResult(0)] = cmp.getPredicate() == arith::CmpIPredicate::eq;
+  bool speculate = specOp && match::isItemFlagTest(specOp.getAssumption(),
+                                                   flagField, flagBits);
+  if (specOp && !speculate) {
+    error(specOp.getLoc(), "the assumption of 'match.speculate' must test "
+                           "option bits of an item field: (x & K) == 0");
+    return reportError();
   }
-  speculate &= (bool)flagField;
-  if (!speculate)
-    spec.clear();
 
   // The failure answer of the branch at `word`: it must be in that word or
   // one of its delay slots, or a failing item would never be answered.
@@ -448,7 +403,8 @@ LogicalResult Backend::run(CompiledProgram &out) {
   // the last adds one step), the length.
   // `covered`: late checks already part of `start`.
   auto late = [&](BoolVal start, IntVal &off, IntVal &len,
-                  llvm::ArrayRef<size_t> covered = {}) {
+                  llvm::ArrayRef<size_t> covered,
+                  const std::vector<Check> &conds, match::AcceptOp accept) {
     // A check that fails every item makes the other checks and the
     // answers dead; selecting them would only take slots from the failure
     // answer.
@@ -517,7 +473,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
       plainTerms.push_back(okOf(conds[k]));
     BoolVal okMid = joinAll(plainTerms);
     IntVal off, len;
-    BoolVal ok = late(okMid, off, len, plainLate);
+    BoolVal ok = late(okMid, off, len, plainLate, conds, accept);
     if (hasError)
       return reportError();
     // Success jumps to the drain; a failure answers, falls into a jump back
@@ -566,7 +522,6 @@ LogicalResult Backend::run(CompiledProgram &out) {
     reserveItemWords = d + 4; // word d+3: the failing path's last slot
 
     // The general path: everything after the early branch, exactly.
-    spec.clear();
     itemBlock = Machine::General;
     for (auto key : itemCopies)
       stableCopies.erase(key);
@@ -579,12 +534,8 @@ LogicalResult Backend::run(CompiledProgram &out) {
     };
     keepCommon(ints);
     keepCommon(bools);
-    for (Value v : specMemo) {
-      ints.erase(v);
-      bools.erase(v);
-    }
     IntVal goff, glen;
-    BoolVal gok = late(okTrue, goff, glen);
+    BoolVal gok = late(okTrue, goff, glen, {}, generalConds, generalAccept);
     if (hasError)
       return reportError();
     int gd =
@@ -598,7 +549,7 @@ LogicalResult Backend::run(CompiledProgram &out) {
     general = true;
   } else {
     IntVal off, len;
-    BoolVal okAll = late(okFast, off, len);
+    BoolVal okAll = late(okFast, off, len, {}, conds, accept);
     if (hasError)
       return reportError();
     if (okAll.isConst && !okAll.c)

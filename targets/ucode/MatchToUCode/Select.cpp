@@ -1069,12 +1069,6 @@ BoolVal Backend::boolVal(Value v) {
   if (it != bools.end())
     return it->second;
   BoolVal out;
-  auto assumed = spec.find(v);
-  if (assumed != spec.end()) {
-    out.isConst = true;
-    out.c = assumed->second;
-    return rememberBool(v, out);
-  }
   Operation *def = v.getDefiningOp();
   Location loc = def ? def->getLoc() : program.getLoc();
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {

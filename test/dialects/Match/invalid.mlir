@@ -69,7 +69,46 @@ match.program @AcceptType {
 // -----
 
 func.func @acceptOutside(%a: i64) {
-  // expected-error @+1 {{expects parent op 'match.program'}}
+  // expected-error @+1 {{expects parent op to be one of 'match.program, match.speculate'}}
   match.accept %a, %a
   return
+}
+
+// -----
+
+match.program @SpeculateNoAccept {
+  %h = match.header_word 0 : i64
+  %c = arith.constant true
+  // expected-error @+1 {{each region must end with 'match.accept'}}
+  "match.speculate"(%c) ({
+    match.accept %h, %h
+  }, {
+    match.fail_if %c
+  }) : (i1) -> ()
+}
+
+// -----
+
+func.func @speculateOutside(%c: i1, %a: i64) {
+  // expected-error @+1 {{expects parent op 'match.program'}}
+  match.speculate %c {
+    match.accept %a, %a
+  } otherwise {
+    match.accept %a, %a
+  }
+  return
+}
+
+// -----
+
+match.program @SpeculateNotLast {
+  %h = match.header_word 0 : i64
+  %c = arith.constant true
+  // expected-error @+1 {{must be the last operation in the parent block}}
+  match.speculate %c {
+    match.accept %h, %h
+  } otherwise {
+    match.accept %h, %h
+  }
+  match.accept %h, %h
 }

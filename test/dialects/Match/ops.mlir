@@ -29,3 +29,32 @@ match.program @Defaults {
   %i = match.item_word 7 : i64
   match.accept %i, %i
 }
+
+// The rest of a program under an assumption: two regions, each ending in
+// match.accept, using values defined before.
+// CHECK-LABEL: match.program @Speculate {
+// CHECK: match.speculate %[[S:.*]] {
+// CHECK-NEXT: match.accept %[[O:.*]], %[[L:.*]]
+// CHECK-NEXT: } otherwise {
+// CHECK-NEXT: %[[SEL:.*]] = arith.select
+// CHECK-NEXT: arith.cmpi ugt
+// CHECK-NEXT: match.fail_if
+// CHECK-NEXT: match.accept %[[SEL]], %[[L]]
+match.program @Speculate {
+  %i = match.item_word 0 : i64
+  %h = match.header_word 0 : i64
+  %f = match.field %i {lsb = 0 : i64, width = 8 : i64} : i8
+  %c0 = arith.constant 0 : i8
+  %c4 = arith.constant 4 : i8
+  %a = arith.andi %f, %c4 : i8
+  %flag = arith.cmpi ne, %a, %c0 : i8
+  %simple = arith.cmpi eq, %a, %c0 : i8
+  match.speculate %simple {
+    match.accept %i, %h
+  } otherwise {
+    %o = arith.select %flag, %h, %i : i64
+    %big = arith.cmpi ugt, %o, %h : i64
+    match.fail_if %big
+    match.accept %o, %h
+  }
+}
