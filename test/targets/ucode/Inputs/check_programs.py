@@ -1,6 +1,7 @@
-"""Compiles each match program with npcc --target=ucode, runs it on musim
-over seeded random headers and lists, and compares every header's answer
-with npcc --target=interp (the reference interpreter).
+"""Compiles each match program with npcc --target=ucode --validate (the
+translation validator must prove it), runs it on musim over seeded random
+headers and lists, and compares every header's answer with
+npcc --target=interp (the reference interpreter).
 
 Field values are drawn to make checks pass and fail: 0, all ones, the top
 bit, small numbers, the header's value of the same field, and random bits.
@@ -65,8 +66,12 @@ def main():
         files = ["--list", base + ".list", "--headers", base + ".headers"]
         want = subprocess.run([npcc, path, "--target=interp"] + files,
                               capture_output=True, text=True)
-        comp = subprocess.run([npcc, path, "--target=ucode", "-o", base + ".mu"],
-                              capture_output=True, text=True)
+        comp = subprocess.run([npcc, path, "--target=ucode", "-o", base + ".mu",
+                               "--validate"], capture_output=True, text=True)
+        if comp.returncode == 0 and ": proved" not in comp.stderr:
+            print("FAIL %s: not proved: %s" % (name, comp.stderr.strip()))
+            bad = True
+            continue
         if want.returncode or comp.returncode:
             print("FAIL %s: %s" % (name, (want.stderr + comp.stderr).strip()))
             bad = True
