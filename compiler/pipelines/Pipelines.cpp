@@ -39,7 +39,8 @@ void npcc::buildUCodePipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(match::createSpeculateOptionFlags());
-  pm.addPass(mub::createConvertMatchToUCode());
+  pm.addPass(mub::createSelectUCode());
+  pm.addPass(mub::createAllocateRegisters());
 }
 
 mlir::LogicalResult npcc::translateToC(mlir::ModuleOp module,

@@ -174,3 +174,82 @@ LogicalResult BundleOp::verify() {
   std::string target;
   return getWord(word, target);
 }
+
+//===----------------------------------------------------------------------===//
+// The machine form: slot operations on virtual registers
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct FieldEntry {
+  llvm::StringLiteral name;
+  uint32_t npcc::mu::Word::*field;
+};
+const FieldEntry wordFields[] = {
+#define MU_FIELD(SLOT, NAME, LSB, WIDTH, DOC)                                  \
+  {#SLOT "_" #NAME, &npcc::mu::Word::SLOT##_##NAME},
+#include "runtime/isa/MatchUnit.def"
+};
+} // namespace
+
+uint32_t npcc::mu::Word::*npcc::ucode::wordField(llvm::StringRef name) {
+  for (const FieldEntry &e : wordFields)
+    if (e.name == name)
+      return e.field;
+  return nullptr;
+}
+
+llvm::StringRef npcc::ucode::wordFieldName(uint32_t npcc::mu::Word::*field) {
+  for (const FieldEntry &e : wordFields)
+    if (e.field == field)
+      return e.name;
+  return "";
+}
+
+LogicalResult MachineOp::verify() {
+  if (getFiles().size() != getFixed().size())
+    return emitOpError("'files' and 'fixed' must name the same virtual "
+                       "registers");
+  for (auto [v, file] : llvm::enumerate(getFiles()))
+    if (file < 0 || file > 3)
+      return emitOpError("virtual register ")
+             << v << " has no register file " << file;
+  for (auto [v, phys] : llvm::enumerate(getFixed()))
+    if (phys < -1 || phys > 15)
+      return emitOpError("virtual register ")
+             << v << " is fixed to a register the unit lacks: " << phys;
+  if (getItemWords() < 0)
+    return emitOpError("'item_words' must not be negative");
+  return success();
+}
+
+LogicalResult SlotOp::verify() {
+  if (!llvm::is_contained({"init", "header", "item", "general"}, getBlock()))
+    return emitOpError("unknown block '") << getBlock() << "'";
+  if (!llvm::is_contained({"in", "cp", "alu", "tern", "pred", "br"}, getUnit()))
+    return emitOpError("unknown unit '") << getUnit() << "'";
+  if (getWord() < 0 || getWord() >= 1024)
+    return emitOpError("word ") << getWord() << " is outside the microcode";
+  if (getPredUnit() != 0 && getPredUnit() != 1)
+    return emitOpError("'pred_unit' must be 0 or 1");
+  int64_t vregs = (*this)->getParentOfType<MachineOp>().getFiles().size();
+  for (DictionaryAttr dict : {getFields(), getRegs()})
+    for (NamedAttribute a : dict) {
+      if (!wordField(a.getName()))
+        return emitOpError("no field '")
+               << a.getName().getValue() << "' in a word";
+      auto value = dyn_cast<IntegerAttr>(a.getValue());
+      if (!value)
+        return emitOpError("field '")
+               << a.getName().getValue() << "' must be an integer";
+      if (dict == getRegs() && (value.getInt() < 0 || value.getInt() >= vregs))
+        return emitOpError("field '")
+               << a.getName().getValue() << "' names virtual register "
+               << value.getInt() << " of " << vregs;
+    }
+  for (ArrayRef<int32_t> list : {getReads(), getWrites()})
+    for (int32_t v : list)
+      if (v < 0 || v >= vregs)
+        return emitOpError("virtual register ")
+               << v << " is not in the machine's " << vregs;
+  return success();
+}

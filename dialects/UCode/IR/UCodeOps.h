@@ -19,6 +19,7 @@
 
 namespace npcc::ucode {
 class BundleOp;
+class MachineOp;
 class ProgramOp;
 } // namespace npcc::ucode
 
@@ -26,6 +27,13 @@ class ProgramOp;
 #include "dialects/UCode/IR/UCodeOps.h.inc"
 
 namespace npcc::ucode {
+
+/// The field of a word named `name` as in MatchUnit.def (`ALU_RD`), or
+/// null.
+uint32_t npcc::mu::Word::*wordField(llvm::StringRef name);
+
+/// The name of a field of a word, as in MatchUnit.def.
+llvm::StringRef wordFieldName(uint32_t npcc::mu::Word::*field);
 
 /// Whether `name` is an assembler identifier, `[A-Za-z_.][A-Za-z0-9_.]*`, and
 /// so can be a bundle label.

@@ -101,4 +101,63 @@ def UCode_BundleOp : UCode_Op<"bundle", [HasParent<"ProgramOp">]> {
   }];
 }
 
+def UCode_MachineOp : UCode_Op<"machine", [
+    Symbol, SingleBlock, NoTerminator, IsolatedFromAbove]> {
+  let summary = "a scheduled match-unit program on virtual registers";
+  let description = [{
+    The form between instruction selection (`match-select-ucode`) and
+    register allocation (`ucode-allocate-registers`): every slot operation
+    of the program placed at a word of its block, reading and writing
+    virtual registers. `files` gives the file of each virtual register
+    (`0` ALU, `1` ternary, `2` compare predicates p8-p15, `3`
+    predicate-unit predicates p1-p7); `fixed` its preassigned physical
+    register or -1. Virtual registers 0, 1 and 2 are r0, t0 and p0.
+
+    The blocks are laid out in order, `init`, `header` (at least 8 words),
+    `item` (at least `item_words`), `general` (only with `general`), and the
+    allocator adds the drain and flush loops of the list-manager protocol.
+
+    ```mlir
+    ucode.machine @Tag attributes {files = array<i32: 0, 1, 3, 0>,
+                                   fixed = array<i32: 0, 0, 0, -1>,
+                                   item_words = 0} {
+      ucode.slot {block = "header", unit = "in", word = 0 : i64,
+                  fields = {IN_OP = 1 : i32}, regs = {IN_RD = 3 : i32},
+                  reads = array<i32>, writes = array<i32: 3>}
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, DenseI32ArrayAttr:$files,
+                       DenseI32ArrayAttr:$fixed, I64Attr:$item_words,
+                       UnitAttr:$general);
+  let regions = (region SizedRegion<1>:$bodyRegion);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $bodyRegion";
+  let hasVerifier = 1;
+}
+
+def UCode_SlotOp : UCode_Op<"slot", [HasParent<"MachineOp">]> {
+  let summary = "one slot operation at a word of a block";
+  let description = [{
+    The operation of one unit (`in`, `cp`, `alu`, `tern`, `pred`, `br`) in
+    word `word` of block `block` (`init`, `header`, `item`, `general`).
+    `fields` are the slot's own fields other than registers, named as in
+    `runtime/isa/MatchUnit.def` (absent fields are 0; fields of other
+    slots are ignored); `regs` the register
+    fields and the virtual register each names. `reads` and `writes` are
+    the virtual registers the operation reads and writes (the scheduler's
+    and the allocator's view: a compare that accumulates reads the
+    predicate it writes). `target` is a branch's label, `answer` marks a
+    `cp.out` to the list manager, `pred_unit` which of the two logic units
+    a `pred` operation uses.
+  }];
+  let arguments = (ins StrAttr:$block, StrAttr:$unit, I64Attr:$word,
+                       DictionaryAttr:$fields, DictionaryAttr:$regs,
+                       DenseI32ArrayAttr:$reads, DenseI32ArrayAttr:$writes,
+                       OptionalAttr<StrAttr>:$target, UnitAttr:$answer,
+                       UnitAttr:$accumulates,
+                       DefaultValuedAttr<I64Attr, "0">:$pred_unit);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // NPCC_DIALECTS_UCODE_IR_UCODEOPS_TD

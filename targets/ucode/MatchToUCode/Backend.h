@@ -14,7 +14,9 @@
 
 #include "dialects/Match/IR/MatchOps.h"
 #include "runtime/isa/ISA.h"
+#include "targets/ucode/MatchToUCode/Machine.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +28,37 @@ struct CompiledProgram {
   std::vector<std::string> labels;
 };
 
-/// Compiles `program`; reports unsupported operations (division,
-/// multiplication, shifts the unit cannot do, too many live values) at
-/// their source location and fails.
-mlir::LogicalResult compileMatchProgram(match::ProgramOp program,
-                                        CompiledProgram &out);
+/// A program scheduled on virtual registers (the ucode.machine form): what
+/// selection produces and register allocation consumes.
+struct Scheduled {
+  Machine machine;
+  int reserveItemWords = 0; // words the item block spans at least
+  bool general = false;     // a general path follows the item block
+};
+
+/// Selects and schedules `program`, trying the attempts of
+/// compileMatchProgram's ladder until the register files hold the result;
+/// reports what the unit cannot run (division, multiplication, shifts, too
+/// many live values) at its source location and fails.
+mlir::LogicalResult selectMatchProgram(match::ProgramOp program,
+                                       Scheduled &out);
+
+/// A register file that overflowed.
+struct AllocFailure {
+  File file;
+  bool acrossItems; // a value the item loop needs from the header
+  std::string message() const;
+};
+
+/// Physical registers for the virtual registers of `m`, by live interval
+/// within a block; values used in several blocks hold theirs throughout.
+std::optional<AllocFailure> allocateRegisters(const Machine &m,
+                                              std::vector<int> &phys);
+
+/// The words of the program: the blocks at their addresses with physical
+/// registers, then the drain and flush loops of the list-manager protocol.
+void layoutWords(const Scheduled &program, const std::vector<int> &phys,
+                 CompiledProgram &out);
 
 } // namespace npcc::mub
 

@@ -106,7 +106,13 @@ public:
     for (auto [block, word] : this->options.answerSlots)
       m.reserveCopySlot(block, word);
   }
-  LogicalResult run(CompiledProgram &out);
+  LogicalResult run();
+  /// After a successful run: the schedule.
+  void finish(Scheduled &out) {
+    out.machine = std::move(m);
+    out.reserveItemWords = reserveItemWords;
+    out.general = general;
+  }
 
   /// After a failed run: the diagnostic, and whether another attempt may
   /// succeed.
@@ -229,9 +235,8 @@ private:
   }
   void input(int block, int word, int r, int t, int endp);
   void readWords();
-  void layout(CompiledProgram &out, bool general);
+  /// Whether the registers of the schedule can be allocated.
   LogicalResult allocate();
-  LogicalResult allocationFailed(File file, bool acrossItems);
 
   match::ProgramOp program;
   Options options;
@@ -245,11 +250,11 @@ private:
   std::vector<std::pair<int, int>> itemCopies;     // made in an item block
   int hdrR[kWords], hdrT[kWords], itemR[kWords], itemT[kWords];
   int pEnd = -1;
-  std::vector<int> phys; // physical register of each virtual one
   // Item-phase operations go to this block: the item loop, or the general
   // path taken when a speculated option flag is set.
   int itemBlock = Machine::Item;
   int reserveItemWords = 0; // words the item block must span
+  bool general = false;     // a general path was selected
   bool hasError = false;
   Location errLoc = UnknownLoc::get(program.getContext());
   std::string errMsg;

@@ -6,10 +6,6 @@
 
 #include "targets/ucode/MatchToUCode/BackendImpl.h"
 
-#include "llvm/Support/CommandLine.h"
-
-#include <memory>
-
 using namespace mlir;
 using namespace npcc;
 using namespace npcc::mub;
@@ -27,7 +23,12 @@ static void mergeSlot(Word &to, const Word &from, llvm::StringRef slot) {
 #include "runtime/isa/MatchUnit.def"
 }
 
-void Backend::layout(CompiledProgram &out, bool general) {
+void npcc::mub::layoutWords(const Scheduled &program,
+                            const std::vector<int> &phys,
+                            CompiledProgram &out) {
+  const Machine &m = program.machine;
+  bool general = program.general;
+  int reserveItemWords = program.reserveItemWords;
   int init = m.blockLength(Machine::Init);
   int hdr = init;
   int hdrLen = std::max<int>(kWords, m.blockLength(Machine::Header));
@@ -127,54 +128,4 @@ void Backend::layout(CompiledProgram &out, bool general) {
     out.words[at + 5].BR_PRED = 0;
     out.words[at + 5].BR_TARGET = (uint32_t)flush;
   }
-}
-
-static llvm::cl::opt<bool> printAttempts(
-    "print-match-attempts", llvm::cl::Hidden,
-    llvm::cl::desc("Print why each attempt of the match back end failed"));
-
-LogicalResult npcc::mub::compileMatchProgram(match::ProgramOp program,
-                                             CompiledProgram &out) {
-  if (program.getHeaderWords() != kWords || program.getItemWords() != kWords)
-    return program.emitOpError("the list manager streams 8-word headers and "
-                               "items"),
-           failure();
-  // Attempts, in order: values where they were computed; header conditions
-  // the items test kept in ALU registers and tested per item; header values
-  // the ternary unit reads copied per item; both. Each is repeated with copy
-  // slots kept for answers that found none. When all fail, the first
-  // attempt's diagnostic names the limit.
-  const Options ladder[] = {{false, false, {}},
-                            {true, false, {}},
-                            {false, true, {}},
-                            {true, true, {}}};
-  std::unique_ptr<Backend> first;
-  for (const Options &base : ladder) {
-    Options options = base;
-    for (int round = 0; round < 8; ++round) {
-      auto attempt = std::make_unique<Backend>(program, options);
-      out = CompiledProgram();
-      if (succeeded(attempt->run(out)))
-        return success();
-      Retry why = attempt->retryKind();
-      if (printAttempts) {
-        llvm::errs() << "match back end: attempt (header bools in ALU "
-                     << options.headerBoolsInAlu << ", ternary per item "
-                     << options.headerTernPerItem << ", "
-                     << options.answerSlots.size()
-                     << " kept copy slots): " << attempt->diagnostic() << "\n";
-      }
-      auto slots = attempt->answerSlots();
-      if (!first)
-        first = std::move(attempt);
-      if (why != RetryCopySlot)
-        break;
-      options.answerSlots.insert(options.answerSlots.end(), slots.begin(),
-                                 slots.end());
-    }
-    if (first->retryKind() == RetryNone)
-      break; // a limit of the unit, not of this attempt's choices
-  }
-  first->emitDiagnostic();
-  return failure();
 }

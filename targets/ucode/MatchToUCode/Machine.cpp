@@ -140,3 +140,19 @@ int Machine::visibleAt(int block, int vreg) const {
       at = std::max(at, op.word + 1);
   return at;
 }
+
+void Machine::restore(std::vector<VReg> regs, std::vector<MOp> ops) {
+  vregs = std::move(regs);
+  all.clear();
+  for (auto &occ : occupancy)
+    occ.clear();
+  for (MOp &op : ops) {
+    std::vector<Occ> &occ = occupancy[op.block];
+    if ((int)occ.size() <= op.word)
+      occ.resize(op.word + 1);
+    unsigned predUnit = op.predUnit;
+    take(occ[op.word], op);
+    op.predUnit = predUnit;
+    all.push_back(std::move(op));
+  }
+}

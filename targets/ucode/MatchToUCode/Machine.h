@@ -79,6 +79,9 @@ public:
   /// in `block` is visible (0 if none).
   int visibleAt(int block, int vreg) const;
   int blockLength(int block) const { return (int)occupancy[block].size(); }
+  /// Rebuilds a machine from placed operations and their registers (the
+  /// ucode.machine form).
+  void restore(std::vector<VReg> regs, std::vector<MOp> ops);
   const std::vector<MOp> &ops() const { return all; }
   std::vector<MOp> &ops() { return all; }
   const std::vector<VReg> &regs() const { return vregs; }

@@ -1,22 +1,27 @@
-//===- MatchToUCode.cpp - the convert-match-to-ucode pass -----------------===//
+//===- MatchToUCode.cpp - match-select-ucode, ucode-allocate-registers ----===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/ucode/MatchToUCode/Backend.h"
+#include "targets/ucode/MatchToUCode/BackendImpl.h"
+#include "targets/ucode/MatchToUCode/MachineIR.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <memory>
+
 namespace npcc::mub {
-#define GEN_PASS_DEF_CONVERTMATCHTOUCODE
+#define GEN_PASS_DEF_SELECTUCODE
+#define GEN_PASS_DEF_ALLOCATEREGISTERS
 #include "targets/ucode/MatchToUCode/Passes.h.inc"
 } // namespace npcc::mub
 
 using namespace mlir;
 using namespace npcc;
+using namespace npcc::mub;
 
 namespace {
 /// A deliberate miscompile for testing translation validation
@@ -48,20 +53,43 @@ void breakOnPurpose(mub::CompiledProgram &compiled) {
   }
 }
 
-struct ConvertMatchToUCodePass
-    : mub::impl::ConvertMatchToUCodeBase<ConvertMatchToUCodePass> {
+struct SelectUCodePass : mub::impl::SelectUCodeBase<SelectUCodePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
     for (auto program :
          llvm::make_early_inc_range(module.getOps<match::ProgramOp>())) {
-      mub::CompiledProgram compiled;
-      if (failed(mub::compileMatchProgram(program, compiled)))
+      Scheduled scheduled;
+      if (failed(selectMatchProgram(program, scheduled)))
         return signalPassFailure();
-      breakOnPurpose(compiled);
       b.setInsertionPoint(program);
+      buildMachineOp(b, program.getLoc(), program.getSymName(), scheduled);
+      program.erase();
+    }
+  }
+};
+
+struct AllocateRegistersPass
+    : mub::impl::AllocateRegistersBase<AllocateRegistersPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getContext());
+    for (auto machine :
+         llvm::make_early_inc_range(module.getOps<ucode::MachineOp>())) {
+      Scheduled scheduled;
+      if (failed(readMachineOp(machine, scheduled)))
+        return signalPassFailure();
+      std::vector<int> phys;
+      if (auto failure = allocateRegisters(scheduled.machine, phys)) {
+        machine.emitError(failure->message());
+        return signalPassFailure();
+      }
+      CompiledProgram compiled;
+      layoutWords(scheduled, phys, compiled);
+      breakOnPurpose(compiled);
+      b.setInsertionPoint(machine);
       auto out =
-          b.create<ucode::ProgramOp>(program.getLoc(), program.getSymName());
+          b.create<ucode::ProgramOp>(machine.getLoc(), machine.getSymName());
       b.setInsertionPointToStart(&out.getBodyRegion().front());
       for (size_t i = 0; i < compiled.words.size(); ++i) {
         // Words go into the IR as data; a branch to a labelled word names
@@ -74,11 +102,62 @@ struct ConvertMatchToUCodePass
           target = compiled.labels[w.BR_TARGET];
           w.BR_TARGET = 0;
         }
-        b.create<ucode::BundleOp>(program.getLoc(), w, target,
+        b.create<ucode::BundleOp>(machine.getLoc(), w, target,
                                   compiled.labels[i]);
       }
-      program.erase();
+      machine.erase();
     }
   }
 };
 } // namespace
+
+static llvm::cl::opt<bool> printAttempts(
+    "print-match-attempts", llvm::cl::Hidden,
+    llvm::cl::desc("Print why each attempt of the match back end failed"));
+
+LogicalResult npcc::mub::selectMatchProgram(match::ProgramOp program,
+                                            Scheduled &out) {
+  if (program.getHeaderWords() != kWords || program.getItemWords() != kWords)
+    return program.emitOpError("the list manager streams 8-word headers and "
+                               "items"),
+           failure();
+  // Attempts, in order: values where they were computed; header conditions
+  // the items test kept in ALU registers and tested per item; header values
+  // the ternary unit reads copied per item; both. Each is repeated with copy
+  // slots kept for answers that found none. When all fail, the first
+  // attempt's diagnostic names the limit.
+  const Options ladder[] = {{false, false, {}},
+                            {true, false, {}},
+                            {false, true, {}},
+                            {true, true, {}}};
+  std::unique_ptr<Backend> first;
+  for (const Options &base : ladder) {
+    Options options = base;
+    for (int round = 0; round < 8; ++round) {
+      auto attempt = std::make_unique<Backend>(program, options);
+      if (succeeded(attempt->run())) {
+        attempt->finish(out);
+        return success();
+      }
+      Retry why = attempt->retryKind();
+      if (printAttempts) {
+        llvm::errs() << "match back end: attempt (header bools in ALU "
+                     << options.headerBoolsInAlu << ", ternary per item "
+                     << options.headerTernPerItem << ", "
+                     << options.answerSlots.size()
+                     << " kept copy slots): " << attempt->diagnostic() << "\n";
+      }
+      auto slots = attempt->answerSlots();
+      if (!first)
+        first = std::move(attempt);
+      if (why != RetryCopySlot)
+        break;
+      options.answerSlots.insert(options.answerSlots.end(), slots.begin(),
+                                 slots.end());
+    }
+    if (first->retryKind() == RetryNone)
+      break; // a limit of the unit, not of this attempt's choices
+  }
+  first->emitDiagnostic();
+  return failure();
+}

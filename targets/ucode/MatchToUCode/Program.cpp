@@ -240,7 +240,7 @@ BoolVal Backend::maskOk(MaskCheck &mc) {
   return defer(std::move(o), 0, out.p, Machine::Item);
 }
 
-LogicalResult Backend::run(CompiledProgram &out) {
+LogicalResult Backend::run() {
   readWords();
   // A program that ends in match.speculate (match-speculate-option-flags)
   // has an item path, `assumed`, for items whose speculated option flags
@@ -455,7 +455,6 @@ LogicalResult Backend::run(CompiledProgram &out) {
     fastBranch = true;
   }
 
-  bool general = false;
   if (speculate) {
     // simple = every speculated flag is clear.
     IntVal x = intVal(flagField), zero, mask;
@@ -574,8 +573,5 @@ LogicalResult Backend::run(CompiledProgram &out) {
   }
   if (hasError)
     return reportError();
-  if (failed(allocate()))
-    return failure();
-  layout(out, general);
-  return success();
+  return allocate();
 }

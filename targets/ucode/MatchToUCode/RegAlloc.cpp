@@ -29,18 +29,27 @@ static const char *fileName(File f) {
   return "registers";
 }
 
-LogicalResult Backend::allocationFailed(File file, bool acrossItems) {
-  error(program.getLoc(),
-        llvm::Twine(acrossItems ? "too many values live across the list "
-                                  "items for the match unit's "
-                                : "too many live values for the match "
-                                  "unit's ") +
-            fileName(file));
-  retry = RetryPressure;
-  return failure();
+std::string npcc::mub::AllocFailure::message() const {
+  return (llvm::Twine(acrossItems ? "too many values live across the list "
+                                    "items for the match unit's "
+                                  : "too many live values for the match "
+                                    "unit's ") +
+          fileName(file))
+      .str();
 }
 
 LogicalResult Backend::allocate() {
+  std::vector<int> phys;
+  if (auto failure = allocateRegisters(m, phys)) {
+    error(program.getLoc(), failure->message());
+    retry = RetryPressure;
+    return mlir::failure();
+  }
+  return success();
+}
+
+std::optional<AllocFailure>
+npcc::mub::allocateRegisters(const Machine &m, std::vector<int> &phys) {
   const std::vector<VReg> &regs = m.regs();
   struct Range {
     int first = -1, last = -1;
@@ -106,7 +115,7 @@ LogicalResult Backend::allocate() {
         phys[v] = p;
       }
     if (phys[v] < 0)
-      return allocationFailed(regs[v].file, /*acrossItems=*/true);
+      return AllocFailure{regs[v].file, /*acrossItems=*/true};
   }
   // The rest by interval [first write, last access] within their block. Two
   // values may share a register when one's interval ends in the word where
@@ -160,7 +169,7 @@ LogicalResult Backend::allocate() {
       }
     }
     if (phys[v] < 0)
-      return allocationFailed(regs[v].file, /*acrossItems=*/false);
+      return AllocFailure{regs[v].file, /*acrossItems=*/false};
   }
-  return success();
+  return std::nullopt;
 }

@@ -1,4 +1,4 @@
-// RUN: npcc-opt %s -split-input-file --convert-match-to-ucode -verify-diagnostics
+// RUN: npcc-opt %s -split-input-file --match-select-ucode -verify-diagnostics
 
 // The general path is entered by one ternary compare of option bits: an
 // assumption of another shape breaks the contract of

@@ -1,4 +1,4 @@
-// RUN: npcc-opt %s -split-input-file --convert-match-to-ucode | FileCheck %s
+// RUN: npcc-opt %s -split-input-file --match-select-ucode --ucode-allocate-registers | FileCheck %s
 
 // One check on two item words against a header word: a ternary compare
 // under mask, the early branch at word 5 of the item with the fail answer
