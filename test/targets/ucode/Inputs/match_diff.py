@@ -7,7 +7,9 @@ Then
 must give the Python answer (a difference is a front-end or interpreter
 bug), and
   npcc --target=ucode + musim
-must give the same answer as well (a difference is a back-end bug), unless
+must give the same answer as well (a difference is a back-end bug, and the
+failure names the pass that changed the answer, from npcc
+--check-each-pass), unless
 npcc refuses the program with a diagnostic (counted by reason; a refusal
 must be a documented hardware limit). A crash (a signal, an exit status
 other than 0 and 1, or a message without a source location) or a hang
@@ -96,6 +98,15 @@ def main():
         def failure(kind, detail):
             failures.append("%s seed %d: %s (%s.np)" % (kind, seed, detail, base))
 
+        def culprit():
+            # The interpreter after every pass names the pass that changed
+            # the answer (npcc --check-each-pass).
+            rc, _, err = run([args.npcc, base + ".np", "--target=ucode", "-o",
+                              base + ".check.mu", "--check-each-pass"] + files,
+                             args.timeout)
+            m = re.search(r"--check-each-pass: (.*)", err)
+            return "; " + m.group(1)[:300] if m else ""
+
         rc, out, err = run([args.npcc, base + ".np", "--target=interp"] + files,
                            args.timeout)
         if rc is None:
@@ -143,15 +154,16 @@ def main():
             continue
         if rc != 0:
             mismatches += 1
-            failure("MISMATCH(musim fault)", err.strip()[:300])
+            failure("MISMATCH(musim fault)", err.strip()[:300] + culprit())
             continue
         lines = [l for l in out.splitlines() if re.match(r"header \d+: ", l)]
         got = [re.sub(r" cycles \d+$", "", l) for l in lines]
         if got != want:
             mismatches += 1
             bad = [i for i in range(len(want)) if i >= len(got) or got[i] != want[i]]
-            failure("MISMATCH(ucode)", "want %s, got %s" % (
-                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing"))
+            failure("MISMATCH(ucode)", "want %s, got %s%s" % (
+                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing",
+                culprit()))
             continue
         for l in lines:
             m = re.search(r" cycles (\d+)$", l)
