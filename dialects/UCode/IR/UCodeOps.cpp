@@ -183,10 +183,11 @@ namespace {
 struct FieldEntry {
   llvm::StringLiteral name;
   uint32_t npcc::mu::Word::*field;
+  unsigned width;
 };
 const FieldEntry wordFields[] = {
 #define MU_FIELD(SLOT, NAME, LSB, WIDTH, DOC)                                  \
-  {#SLOT "_" #NAME, &npcc::mu::Word::SLOT##_##NAME},
+  {#SLOT "_" #NAME, &npcc::mu::Word::SLOT##_##NAME, WIDTH},
 #include "runtime/isa/MatchUnit.def"
 };
 } // namespace
@@ -213,10 +214,14 @@ LogicalResult MachineOp::verify() {
     if (file < 0 || file > 3)
       return emitOpError("virtual register ")
              << v << " has no register file " << file;
-  for (auto [v, phys] : llvm::enumerate(getFixed()))
-    if (phys < -1 || phys > 15)
+  // Compare results are p8-p15, predicate-unit results p0-p7.
+  for (auto [v, phys] : llvm::enumerate(getFixed())) {
+    int file = getFiles()[v];
+    int lo = file == 2 ? 8 : 0, hi = file == 3 ? 7 : 15;
+    if (phys != -1 && (phys < lo || phys > hi))
       return emitOpError("virtual register ")
-             << v << " is fixed to a register the unit lacks: " << phys;
+             << v << " is fixed to a register its file lacks: " << phys;
+  }
   if (getItemWords() < 0)
     return emitOpError("'item_words' must not be negative");
   return success();
@@ -241,10 +246,23 @@ LogicalResult SlotOp::verify() {
       if (!value)
         return emitOpError("field '")
                << a.getName().getValue() << "' must be an integer";
-      if (dict == getRegs() && (value.getInt() < 0 || value.getInt() >= vregs))
+      unsigned width = 0;
+      for (const FieldEntry &e : wordFields)
+        if (e.name == a.getName().getValue())
+          width = e.width;
+      // Field values are the bits of an i32 (ALU_IMM uses all of them).
+      if (value.getValue().getActiveBits() > 32)
         return emitOpError("field '")
-               << a.getName().getValue() << "' names virtual register "
-               << value.getInt() << " of " << vregs;
+               << a.getName().getValue() << "' does not fit 32 bits";
+      uint64_t bits = value.getValue().getZExtValue();
+      if (dict == getFields() && width < 64 && bits >> width != 0)
+        return emitOpError("field '")
+               << a.getName().getValue() << "' is " << width << " bits wide; "
+               << bits << " does not fit";
+      if (dict == getRegs() && (int64_t)bits >= vregs)
+        return emitOpError("field '")
+               << a.getName().getValue() << "' names virtual register " << bits
+               << " of " << vregs;
     }
   for (ArrayRef<int32_t> list : {getReads(), getWrites()})
     for (int32_t v : list)

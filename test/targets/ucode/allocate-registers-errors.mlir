@@ -53,9 +53,26 @@ ucode.machine @Sizes attributes {files = array<i32: 0, 1, 3>,
 
 // -----
 
-// expected-error @+1 {{virtual register 3 is fixed to a register the unit lacks: 16}}
+// expected-error @+1 {{virtual register 3 is fixed to a register its file lacks: 16}}
 ucode.machine @Fixed attributes {files = array<i32: 0, 1, 3, 0>,
     fixed = array<i32: 0, 0, 0, 16>, item_words = 0} {
+}
+
+// -----
+
+// A compare result lives in p8-p15.
+// expected-error @+1 {{virtual register 3 is fixed to a register its file lacks: 3}}
+ucode.machine @FixedCompare attributes {files = array<i32: 0, 1, 3, 2>,
+    fixed = array<i32: 0, 0, 0, 3>, item_words = 0} {
+}
+
+// -----
+
+ucode.machine @Slots attributes {files = array<i32: 0, 1, 3>,
+    fixed = array<i32: 0, 0, 0>, item_words = 0} {
+  // expected-error @+1 {{field 'ALU_OP' is 4 bits wide; 99 does not fit}}
+  ucode.slot {block = "item", unit = "alu", word = 0, fields = {ALU_OP = 99 : i32},
+              regs = {}, reads = array<i32>, writes = array<i32>}
 }
 
 // -----
