@@ -47,7 +47,10 @@ mlir::LogicalResult selectMatchProgram(match::ProgramOp program,
 struct AllocFailure {
   File file;
   bool acrossItems; // a value the item loop needs from the header
+  int vreg;         // the virtual register that found no register
   std::string message() const;
+  /// What the file holds, for a note.
+  std::string capacity() const;
 };
 
 /// Physical registers for the virtual registers of `m`, by live interval

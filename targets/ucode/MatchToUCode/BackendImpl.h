@@ -69,7 +69,8 @@ struct BoolVal {
   int p = -1;
   bool neg = false;
   int block = Machine::Init;
-  int lazy = -1; // a compare not placed yet (see Backend::Lazy)
+  int lazy = -1;   // a compare not placed yet (see Backend::Lazy)
+  int source = -1; // the check it decides (Backend::origins), for diagnostics
 };
 
 constexpr unsigned kWords = 8;
@@ -116,7 +117,11 @@ public:
 
   /// After a failed run: the diagnostic, and whether another attempt may
   /// succeed.
-  void emitDiagnostic() const { mlir::emitError(errLoc) << errMsg; }
+  void emitDiagnostic() const {
+    auto diag = mlir::emitError(errLoc) << errMsg;
+    if (!errNote.empty())
+      diag.attachNote(match::ProgramOp(program).getLoc()) << errNote;
+  }
   const std::string &diagnostic() const { return errMsg; }
   Retry retryKind() const { return retry; }
   /// The copy slots the answers needed (RetryCopySlot).
@@ -225,6 +230,7 @@ private:
   }
   MOp op(Unit u, int block) {
     MOp o;
+    o.origin = originOf(current);
     o.unit = u;
     o.block = block == Machine::Item ? itemBlock : block;
     o.w.ALU_SIMD = mu::DefaultSimd;
@@ -257,7 +263,24 @@ private:
   bool general = false;     // a general path was selected
   bool hasError = false;
   Location errLoc = UnknownLoc::get(program.getContext());
-  std::string errMsg;
+  std::string errMsg, errNote;
+  /// The source of each operation (MOp::origin): the construct being
+  /// selected when it was made, for diagnostics about its registers.
+  std::vector<Location> origins;
+  Location current = program.getLoc();
+  int originOf(Location loc) {
+    origins.push_back(loc);
+    return (int)origins.size() - 1;
+  }
+  /// Makes `loc` the source of the operations made in this scope.
+  struct AtSource {
+    Backend &b;
+    Location saved;
+    AtSource(Backend &b, Location loc) : b(b), saved(b.current) {
+      b.current = loc;
+    }
+    ~AtSource() { b.current = saved; }
+  };
 
   /// The diagnostic is emitted by the caller, once no attempt is left.
   LogicalResult reportError() { return failure(); }

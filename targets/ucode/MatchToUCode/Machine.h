@@ -42,6 +42,7 @@ struct MOp {
   unsigned predUnit = 0;    // logic unit 0 or 1 of a PRED op
   std::string target;       // branch target label
   bool answer = false;      // cp.out of an answer: may take a kept slot
+  int origin = -1;          // the source construct (Backend::origins)
 };
 
 struct VReg {

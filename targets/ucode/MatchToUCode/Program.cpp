@@ -274,10 +274,18 @@ LogicalResult Backend::run() {
   auto andAll = [&](BoolVal acc, const BoolVal &next) {
     if (acc.isConst)
       return acc.c ? next : acc;
-    return logic(0x8, acc, next, Machine::Item);
+    // The join's operations belong to the check it adds.
+    AtSource source(*this, next.source >= 0 ? origins[next.source] : current);
+    BoolVal joined = logic(0x8, acc, next, Machine::Item);
+    joined.source = next.source;
+    return joined;
   };
   auto okOf = [&](const Check &c) {
-    return c.mask < 0 ? notOf(boolVal(c.v)) : maskOk(masks[c.mask]);
+    Location loc = c.mask < 0 ? c.v.getLoc() : masks[c.mask].field.getLoc();
+    AtSource source(*this, loc);
+    BoolVal ok = c.mask < 0 ? notOf(boolVal(c.v)) : maskOk(masks[c.mask]);
+    ok.source = originOf(loc);
+    return ok;
   };
   auto visibleInt = [&](const IntVal &v) {
     if (v.isConst || v.block != Machine::Item)

@@ -38,10 +38,40 @@ std::string npcc::mub::AllocFailure::message() const {
       .str();
 }
 
+std::string npcc::mub::AllocFailure::capacity() const {
+  switch (file) {
+  case FR:
+    return "the unit has 15 ALU registers (r1-r15; r0 reads 0)";
+  case FT:
+    return "the unit has 15 ternary registers (t1-t15; t0 reads all ones)";
+  case FC:
+    return "the unit has 7 compare predicates for results (p8-p14; p15 is "
+           "the END flag)";
+  case FP:
+    return "the unit has 7 predicate-unit predicates (p1-p7)";
+  }
+  return "";
+}
+
 LogicalResult Backend::allocate() {
   std::vector<int> phys;
   if (auto failure = allocateRegisters(m, phys)) {
-    error(program.getLoc(), failure->message());
+    // The construct whose value found no register: the source of the
+    // operation that first writes it.
+    Location loc = program.getLoc();
+    for (const MOp &op : m.ops())
+      if (op.origin >= 0 && llvm::is_contained(op.writes, failure->vreg)) {
+        loc = origins[op.origin];
+        break;
+      }
+    error(loc, failure->message());
+    errNote = failure->capacity() +
+              (failure->acrossItems
+                   ? ", and values the item loop reads from the header hold "
+                     "theirs for the whole program"
+                   : "") +
+              "; selecting again with header values recomputed in every "
+              "item did not free enough";
     retry = RetryPressure;
     return mlir::failure();
   }
@@ -115,7 +145,7 @@ npcc::mub::allocateRegisters(const Machine &m, std::vector<int> &phys) {
         phys[v] = p;
       }
     if (phys[v] < 0)
-      return AllocFailure{regs[v].file, /*acrossItems=*/true};
+      return AllocFailure{regs[v].file, /*acrossItems=*/true, (int)v};
   }
   // The rest by interval [first write, last access] within their block. Two
   // values may share a register when one's interval ends in the word where
@@ -169,7 +199,7 @@ npcc::mub::allocateRegisters(const Machine &m, std::vector<int> &phys) {
       }
     }
     if (phys[v] < 0)
-      return AllocFailure{regs[v].file, /*acrossItems=*/false};
+      return AllocFailure{regs[v].file, /*acrossItems=*/false, (int)v};
   }
   return std::nullopt;
 }

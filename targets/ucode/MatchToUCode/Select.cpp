@@ -532,6 +532,7 @@ IntVal Backend::intVal(Value v) {
   IntVal out;
   Operation *def = v.getDefiningOp();
   Location loc = def ? def->getLoc() : program.getLoc();
+  AtSource source(*this, loc);
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
     out = constant(cast<IntegerAttr>(c.getValue()).getValue().getZExtValue(), 0,
                    v.getType().getIntOrFloatBitWidth());
@@ -791,6 +792,12 @@ bool Backend::accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out) {
 }
 
 BoolVal Backend::logic(unsigned fn, BoolVal a, BoolVal b, int block) {
+  // Outside the selection of a value (joins of checks), the operation
+  // belongs to the check it adds.
+  int source = b.source >= 0 ? b.source : a.source;
+  AtSource at(*this, current == program.getLoc() && source >= 0
+                         ? origins[source]
+                         : current);
   if (options.headerBoolsInAlu &&
       std::max({a.block, b.block, block}) == Machine::Item) {
     // Tested again per item, a header condition may join an item compare
@@ -1071,6 +1078,7 @@ BoolVal Backend::boolVal(Value v) {
   BoolVal out;
   Operation *def = v.getDefiningOp();
   Location loc = def ? def->getLoc() : program.getLoc();
+  AtSource source(*this, loc);
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
     out.isConst = true;
     out.c = cast<IntegerAttr>(c.getValue()).getValue().getBoolValue();
