@@ -236,7 +236,19 @@ LogicalResult SlotOp::verify() {
     return emitOpError("word ") << getWord() << " is outside the microcode";
   if (getPredUnit() != 0 && getPredUnit() != 1)
     return emitOpError("'pred_unit' must be 0 or 1");
-  int64_t vregs = (*this)->getParentOfType<MachineOp>().getFiles().size();
+  // Branches go to the labels the allocator lays out.
+  if ((getUnit() == "br") != getTarget().has_value())
+    return emitOpError("a 'br' slot, and only one, names a 'target'");
+  auto machine = (*this)->getParentOfType<MachineOp>();
+  if (auto target = getTarget()) {
+    if (!llvm::is_contained(
+            {"hdr", "hdr4", "item", "general", "matched", "flush"}, *target))
+      return emitOpError("unknown branch target '") << *target << "'";
+    if (*target == "general" && !machine.getGeneral())
+      return emitOpError("branches to 'general', but the machine has no "
+                         "general path");
+  }
+  int64_t vregs = machine.getFiles().size();
   for (DictionaryAttr dict : {getFields(), getRegs()})
     for (NamedAttribute a : dict) {
       if (!wordField(a.getName()))

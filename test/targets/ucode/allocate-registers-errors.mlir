@@ -110,3 +110,33 @@ ucode.machine @Slots attributes {files = array<i32: 0, 1, 3>,
   ucode.slot {block = "item", unit = "alu", word = 0, fields = {},
               regs = {}, reads = array<i32: 5>, writes = array<i32>}
 }
+
+// -----
+
+ucode.machine @Slots attributes {files = array<i32: 0, 1, 3>,
+    fixed = array<i32: 0, 0, 0>, item_words = 0} {
+  // expected-error @+1 {{unknown branch target 'nowhere'}}
+  ucode.slot {block = "item", unit = "br", word = 3, target = "nowhere",
+              fields = {BR_OP = 1 : i32}, regs = {BR_PRED = 2 : i32},
+              reads = array<i32: 2>, writes = array<i32>}
+}
+
+// -----
+
+ucode.machine @Slots attributes {files = array<i32: 0, 1, 3>,
+    fixed = array<i32: 0, 0, 0>, item_words = 0} {
+  // expected-error @+1 {{a 'br' slot, and only one, names a 'target'}}
+  ucode.slot {block = "item", unit = "br", word = 3,
+              fields = {BR_OP = 1 : i32}, regs = {BR_PRED = 2 : i32},
+              reads = array<i32: 2>, writes = array<i32>}
+}
+
+// -----
+
+ucode.machine @Slots attributes {files = array<i32: 0, 1, 3>,
+    fixed = array<i32: 0, 0, 0>, item_words = 0} {
+  // expected-error @+1 {{branches to 'general', but the machine has no general path}}
+  ucode.slot {block = "item", unit = "br", word = 3, target = "general",
+              fields = {BR_OP = 1 : i32}, regs = {BR_PRED = 2 : i32},
+              reads = array<i32: 2>, writes = array<i32>}
+}
