@@ -452,10 +452,22 @@ IntVal Backend::selectInt(Operation *selOp, BoolVal c, Value tv, Value fv,
       return false;
     // Every other user must already be selected (placed earlier), so
     // this select is the last reader of the register.
-    for (Operation *user : v.getUsers())
-      if (user != selOp &&
-          !(user->getNumResults() == 1 && (ints.count(user->getResult(0)) ||
-                                           bools.count(user->getResult(0)))))
+    auto allSelected = [&](Value w) {
+      for (Operation *user : w.getUsers())
+        if (user != selOp &&
+            !(user->getNumResults() == 1 && (ints.count(user->getResult(0)) ||
+                                             bools.count(user->getResult(0)))))
+          return false;
+      return true;
+    };
+    if (!allSelected(v))
+      return false;
+    // So must the users of every other value in the register: a bool's 0/1
+    // serves each of its zero-extensions (seed 440280: `(b as u32)` in a
+    // max overwrote the `(b as u64)` an answer read later).
+    for (auto &entry : ints)
+      if (entry.first != v && !entry.second.isConst && entry.second.r == iv.r &&
+          !allSelected(entry.first))
         return false;
     if (m.regs()[iv.r].phys >= 0)
       return false;

@@ -69,6 +69,8 @@ def main():
     ap.add_argument("--keep", action="store_true",
                     help="keep the files of passing programs too")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--list-refused", action="store_true",
+                    help="print the seed and reason of every refusal")
     ap.add_argument("--progress", type=int, default=0,
                     help="print a summary line every N programs")
     args = ap.parse_args()
@@ -138,6 +140,9 @@ def main():
         if rc != 0:
             if rc == 1 and located(err):
                 refused[reason_of(err)] += 1
+                if args.list_refused:
+                    print("refused seed %d: %s" % (seed, reason_of(err)),
+                          flush=True)
                 if not args.keep:
                     for ext in (".np", ".list", ".headers"):
                         os.remove(base + ext)
