@@ -91,6 +91,10 @@ struct Options {
   /// Copy slots kept for the answers: (block, word). A non-answer copy
   /// never takes them.
   std::vector<std::pair<int, int>> answerSlots;
+  /// A failure answer that found no copy slot keeps the slot of the word
+  /// its guard is known in, not of its branch's word (the second round of
+  /// the ladder; the first keeps the branch's word).
+  bool slotsWhereKnown = false;
 };
 
 /// Why an attempt failed, when another attempt may succeed.

@@ -124,14 +124,19 @@ LogicalResult npcc::mub::selectMatchProgram(match::ProgramOp program,
   // Attempts, in order: values where they were computed; header conditions
   // the items test kept in ALU registers and tested per item; header values
   // the ternary unit reads copied per item; both. Each is repeated with copy
-  // slots kept for answers that found none. When all fail, the first
-  // attempt's diagnostic names the limit.
-  const Options ladder[] = {{false, false, {}},
-                            {true, false, {}},
-                            {false, true, {}},
-                            {true, true, {}}};
-  std::unique_ptr<Backend> first;
+  // slots kept for answers that found none.
+  // A second round repeats them, keeping for a failure answer the copy
+  // slot of the word its guard is known in (seed 551842: the middle exit's
+  // guard is known two words after its branch).
+  const Options ladder[] = {{false, false, {}, false}, {true, false, {}, false},
+                            {false, true, {}, false},  {true, true, {}, false},
+                            {false, false, {}, true},  {true, false, {}, true},
+                            {false, true, {}, true},   {true, true, {}, true}};
+  std::unique_ptr<Backend> first, firstLimit;
+  bool copySlotMissed = false;
   for (const Options &base : ladder) {
+    if (base.slotsWhereKnown && !copySlotMissed)
+      break; // the second round changes nothing else
     Options options = base;
     for (int round = 0; round < 8; ++round) {
       auto attempt = std::make_unique<Backend>(program, options);
@@ -144,20 +149,26 @@ LogicalResult npcc::mub::selectMatchProgram(match::ProgramOp program,
         llvm::errs() << "match back end: attempt (header bools in ALU "
                      << options.headerBoolsInAlu << ", ternary per item "
                      << options.headerTernPerItem << ", "
-                     << options.answerSlots.size()
-                     << " kept copy slots): " << attempt->diagnostic() << "\n";
+                     << options.answerSlots.size() << " kept copy slots"
+                     << (options.slotsWhereKnown ? ", where known" : "")
+                     << "): " << attempt->diagnostic() << "\n";
       }
       auto slots = attempt->answerSlots();
-      if (!first)
+      if (why != RetryCopySlot && !firstLimit)
+        firstLimit = std::move(attempt);
+      else if (!first)
         first = std::move(attempt);
       if (why != RetryCopySlot)
         break;
+      copySlotMissed = true;
       options.answerSlots.insert(options.answerSlots.end(), slots.begin(),
                                  slots.end());
     }
-    if (first->retryKind() == RetryNone)
+    if (firstLimit && firstLimit->retryKind() == RetryNone)
       break; // a limit of the unit, not of this attempt's choices
   }
-  first->emitDiagnostic();
+  // The first limit of the unit an attempt met names the refusal; answers
+  // without copy slots only when no attempt got further.
+  (firstLimit ? firstLimit : first)->emitDiagnostic();
   return failure();
 }

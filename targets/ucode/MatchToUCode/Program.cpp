@@ -357,7 +357,9 @@ LogicalResult Backend::run() {
     o.reads = {p};
     int at = place(o, word);
     if (m.ops()[at].word > word + 2)
-      copySlotMissing({word});
+      copySlotMissing({options.slotsWhereKnown
+                           ? std::max(word, m.visibleAt(itemBlock, p))
+                           : word});
     return at;
   };
   auto branch = [&](const BoolVal &p, bool ifTrue, const char *target,
