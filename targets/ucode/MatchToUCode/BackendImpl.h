@@ -281,7 +281,10 @@ private:
     Backend &b;
     Location saved;
     AtSource(Backend &b, Location loc) : b(b), saved(b.current) {
-      b.current = loc;
+      // Folded constants may have no source line: keep the enclosing one,
+      // so a diagnostic always points into the file.
+      if (loc->findInstanceOf<mlir::FileLineColLoc>())
+        b.current = loc;
     }
     ~AtSource() { b.current = saved; }
   };
