@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <vector>
 
@@ -29,6 +30,10 @@ bool isItemFlagTest(mlir::Value v, mlir::Value &field, uint64_t &bits);
 /// An operation that costs the match unit's ALU per item: add, sub,
 /// select, an ordered compare.
 bool isArithmetic(mlir::Operation *op);
+
+/// Adds the operations `v` is computed from (its backward slice) to
+/// `seen`; a null value adds nothing.
+void addCone(mlir::Value v, llvm::SmallPtrSetImpl<mlir::Operation *> &seen);
 
 /// The failure condition `cond` as the terms of its `or`s, in order (the
 /// item fails when any holds), appended to `terms`.

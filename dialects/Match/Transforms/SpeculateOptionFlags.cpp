@@ -70,6 +70,14 @@ std::vector<Value> npcc::match::failureTerms(Block &block) {
   return terms;
 }
 
+void npcc::match::addCone(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  Operation *def = v ? v.getDefiningOp() : nullptr;
+  if (!def || !seen.insert(def).second)
+    return;
+  for (Value o : def->getOperands())
+    addCone(o, seen);
+}
+
 bool npcc::match::isArithmetic(Operation *op) {
   if (isa<arith::AddIOp, arith::SubIOp, arith::SelectOp>(op))
     return true;
@@ -87,15 +95,6 @@ namespace {
 llvm::cl::opt<bool> debugBreakSpeculation(
     "debug-break-speculation", llvm::cl::Hidden,
     llvm::cl::desc("Assume the wrong value of the speculated option flags"));
-
-/// The operations `v` is computed from (its backward slice in the block).
-void coneOf(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
-  Operation *def = v.getDefiningOp();
-  if (!def || !seen.insert(def).second)
-    return;
-  for (Value o : def->getOperands())
-    coneOf(o, seen);
-}
 
 /// `fail_if (a | b)` becomes `fail_if a; fail_if b`, recursively, in place.
 void splitOrs(Block &body) {
@@ -134,12 +133,12 @@ LogicalResult SpeculateOptionFlagsPass::speculate(ProgramOp program) {
   // without arithmetic before the first one with it are tested first, for
   // every item, and keep their flags.
   llvm::SmallPtrSet<Operation *, 32> late, early;
-  coneOf(accept.getOffset(), late);
-  coneOf(accept.getLength(), late);
+  addCone(accept.getOffset(), late);
+  addCone(accept.getLength(), late);
   bool arithmeticSeen = false;
   for (FailIfOp f : fails) {
     llvm::SmallPtrSet<Operation *, 32> cone;
-    coneOf(f.getCond(), cone);
+    addCone(f.getCond(), cone);
     bool arith = llvm::any_of(cone, isArithmetic);
     arithmeticSeen |= arith;
     if (arith)
@@ -207,7 +206,7 @@ LogicalResult SpeculateOptionFlagsPass::speculate(ProgramOp program) {
   llvm::SmallPtrSet<Operation *, 32> needed;
   for (Operation *op : moved)
     for (Value v : op->getOperands())
-      coneOf(v, needed);
+      addCone(v, needed);
   for (Operation &op : body)
     if (&op != spec && dependent.count(&op) && needed.count(&op))
       b.clone(op, map);

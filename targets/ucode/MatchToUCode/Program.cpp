@@ -85,20 +85,9 @@ void Backend::readWords() {
   place(br, 0, 1);
 }
 
-/// Collects the defining operations of `v`'s cone.
-static void cone(Value v, llvm::SmallPtrSetImpl<Operation *> &seen) {
-  if (!v)
-    return;
-  Operation *def = v.getDefiningOp();
-  if (!def || !seen.insert(def).second)
-    return;
-  for (Value o : def->getOperands())
-    cone(o, seen);
-}
-
 static bool dependsOnItem(Value v) {
   llvm::SmallPtrSet<Operation *, 16> seen;
-  cone(v, seen);
+  match::addCone(v, seen);
   return llvm::any_of(seen,
                       [](Operation *op) { return isa<match::ItemWordOp>(op); });
 }
@@ -161,13 +150,13 @@ Backend::foldMaskChecks(const std::vector<Value> &conds) {
 
 void Backend::coneOf(const Check &c, llvm::SmallPtrSetImpl<Operation *> &seen) {
   if (c.mask < 0) {
-    cone(c.v, seen);
+    match::addCone(c.v, seen);
     return;
   }
-  cone(masks[c.mask].field, seen);
+  match::addCone(masks[c.mask].field, seen);
   for (auto &part : masks[c.mask].parts)
     if (part.first)
-      cone(part.first, seen);
+      match::addCone(part.first, seen);
 }
 
 BoolVal Backend::maskOk(MaskCheck &mc) {
@@ -260,22 +249,20 @@ LogicalResult Backend::run() {
   // failures) go first for the early branch, then the answers, which are
   // the longest chain, then the remaining checks.
   // A failure that is an `or` is several failures (checked in order).
-  auto failuresOf = match::failureTerms;
   // Checks every item runs come first; those of a path after them.
-  std::vector<Check> conds = foldMaskChecks(failuresOf(body));
+  std::vector<Check> conds = foldMaskChecks(match::failureTerms(body));
   size_t common = conds.size();
   std::vector<Check> generalConds = conds;
   if (specOp) {
-    for (Value v : failuresOf(specOp.getAssumed().front()))
+    for (Value v : match::failureTerms(specOp.getAssumed().front()))
       conds.push_back({v, -1});
-    for (Value v : failuresOf(specOp.getOtherwise().front()))
+    for (Value v : match::failureTerms(specOp.getOtherwise().front()))
       generalConds.push_back({v, -1});
   }
   auto andAll = [&](BoolVal acc, const BoolVal &next) {
     if (acc.isConst)
       return acc.c ? next : acc;
-    // The join's operations belong to the check it adds.
-    AtSource source(*this, next.source >= 0 ? origins[next.source] : current);
+    // logic() attributes the join to the check it adds (next).
     BoolVal joined = logic(0x8, acc, next, Machine::Item);
     joined.source = next.source;
     return joined;
