@@ -70,3 +70,31 @@ Value npcc::emitMinMax(mlir::OpBuilder &b, mlir::Location l, bool isMin,
   Value pick = b.create<mlir::arith::CmpIOp>(l, pred, a, c);
   return b.create<mlir::arith::SelectOp>(l, pick, a, c);
 }
+
+Value npcc::emitShift(mlir::OpBuilder &b, mlir::Location l, llvm::StringRef op,
+                      Value a, Value c, bool isSigned) {
+  auto ty = mlir::cast<mlir::IntegerType>(a.getType());
+  unsigned wa = ty.getWidth();
+  unsigned wc = c.getType().getIntOrFloatBitWidth();
+  auto constant = [&](mlir::Type t, uint64_t v) -> Value {
+    return b.create<mlir::arith::ConstantOp>(l, b.getIntegerAttr(t, v));
+  };
+  // The amount is unsigned; clamped to the width before it is truncated.
+  if (wc < wa) {
+    c = b.create<mlir::arith::ExtUIOp>(l, ty, c);
+  } else if (wc > wa) {
+    c = b.create<mlir::arith::MinUIOp>(l, c, constant(c.getType(), wa));
+    c = b.create<mlir::arith::TruncIOp>(l, ty, c);
+  }
+  // arith leaves a shift by the width or more undefined (poison); NPL
+  // defines it, and the IR says so: in range, the amount is used as is.
+  Value inRange = b.create<mlir::arith::MinUIOp>(l, c, constant(ty, wa - 1));
+  if (op == ">>" && isSigned)
+    return b.create<mlir::arith::ShRSIOp>(l, a, inRange);
+  Value shifted = op == "<<"
+                      ? (Value)b.create<mlir::arith::ShLIOp>(l, a, inRange)
+                      : (Value)b.create<mlir::arith::ShRUIOp>(l, a, inRange);
+  Value tooFar = b.create<mlir::arith::CmpIOp>(
+      l, mlir::arith::CmpIPredicate::uge, c, constant(ty, wa));
+  return b.create<mlir::arith::SelectOp>(l, tooFar, constant(ty, 0), shifted);
+}

@@ -617,35 +617,13 @@ void BodyGen::genAssign(const Stmt &s) {
   auto combine = [&](Value old) -> Value {
     if (s.op == "=")
       return gen(*s.init);
-    Expr bin;
-    bin.kind = Expr::Binary;
-    bin.loc = s.loc;
-    bin.text = s.op.substr(0, s.op.size() - 1);
-    bin.ty = t.ty;
     // Evaluate the combination on the already loaded value.
     Value rhs = gen(*s.init);
-    llvm::StringRef op = bin.text;
+    llvm::StringRef op = llvm::StringRef(s.op).drop_back();
     bool sgn = t.ty.isSigned;
-    if (op == "+")
-      return b.create<mlir::arith::AddIOp>(l, old, rhs);
-    if (op == "-")
-      return b.create<mlir::arith::SubIOp>(l, old, rhs);
-    if (op == "*")
-      return b.create<mlir::arith::MulIOp>(l, old, rhs);
-    if (op == "&")
-      return b.create<mlir::arith::AndIOp>(l, old, rhs);
-    if (op == "|")
-      return b.create<mlir::arith::OrIOp>(l, old, rhs);
-    if (op == "^")
-      return b.create<mlir::arith::XOrIOp>(l, old, rhs);
-    rhs = rhs.getType() == old.getType()
-              ? rhs
-              : (Value)b.create<mlir::arith::ExtUIOp>(l, old.getType(), rhs);
-    if (op == "<<")
-      return b.create<mlir::arith::ShLIOp>(l, old, rhs);
-    if (sgn)
-      return b.create<mlir::arith::ShRSIOp>(l, old, rhs);
-    return b.create<mlir::arith::ShRUIOp>(l, old, rhs);
+    if (op == "<<" || op == ">>")
+      return emitShift(b, l, op, old, rhs, sgn);
+    return emitPlainBinary(b, l, op, old, rhs, sgn);
   };
   // Writes into packets: header fields, metadata, bytes.
   if (t.kind == Expr::Field && t.args[0]->ty.kind == Ty::Header) {

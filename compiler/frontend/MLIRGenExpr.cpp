@@ -157,22 +157,8 @@ Value BodyGen::genBinary(const Expr &e) {
   bool sgn = t.kind == Ty::Int && t.isSigned;
   if (Value v = emitPlainBinary(b, l, op, a, c, sgn))
     return v;
-  if (op == "<<" || op == ">>") {
-    unsigned wa = a.getType().getIntOrFloatBitWidth();
-    unsigned wc = c.getType().getIntOrFloatBitWidth();
-    if (wc < wa)
-      c = b.create<mlir::arith::ExtUIOp>(l, a.getType(), c);
-    else if (wc > wa) {
-      // Clamp before truncating so that huge amounts still shift out.
-      Value lim = constInt(l, c.getType(), wa);
-      c = b.create<mlir::arith::MinUIOp>(l, c, lim);
-      c = b.create<mlir::arith::TruncIOp>(l, a.getType(), c);
-    }
-    if (op == "<<")
-      return b.create<mlir::arith::ShLIOp>(l, a, c);
-    return sgn ? (Value)b.create<mlir::arith::ShRSIOp>(l, a, c)
-               : (Value)b.create<mlir::arith::ShRUIOp>(l, a, c);
-  }
+  if (op == "<<" || op == ">>")
+    return emitShift(b, l, op, a, c, sgn);
   if (op == "/" || op == "%") {
     mlir::Type ty = a.getType();
     Value zero = constInt(l, ty, 0), one = constInt(l, ty, 1);

@@ -79,6 +79,13 @@ mlir::Value emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
                             llvm::StringRef op, mlir::Value a, mlir::Value c,
                             bool isSigned);
 
+/// `a << c` or `a >> c` in a handler: the amount `c` (any integer type) is
+/// zero-extended or clamped to a's width, so that an amount of the width or
+/// more shifts every bit out (>> of a signed value: copies of the sign);
+/// the IR never shifts by the width or more, which arith leaves undefined.
+mlir::Value emitShift(mlir::OpBuilder &b, mlir::Location l, llvm::StringRef op,
+                      mlir::Value a, mlir::Value c, bool isSigned);
+
 /// `a as to`: truncation, sign or zero extension by the source type, or a
 /// compare with zero for bool.
 mlir::Value emitCast(mlir::OpBuilder &b, mlir::Location l, mlir::Value a,

@@ -17,7 +17,9 @@
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
+#include "dialects/NP/IR/NPOps.h"
 #include "dialects/UCode/IR/UCodeOps.h"
+#include "targets/interp/GraphRun.h"
 #include "targets/interp/MatchRun.h"
 #include "targets/ucode/UCodeEmitter.h"
 #include "targets/ucode/Validate/Validate.h"
@@ -48,6 +50,9 @@ namespace {
 enum class Target { AST, MLIR, C, HLS, UCode, Interp };
 
 cl::OptionCategory category("npcc options");
+/// With --target=interp, the flags for the interpreted program.
+std::vector<std::string> programArgs;
+
 cl::opt<std::string> inputFile(cl::Positional,
                                cl::desc("<input .np file, or - for stdin>"),
                                cl::Required, cl::cat(category));
@@ -61,8 +66,10 @@ cl::opt<Target> target(
                clEnumValN(Target::UCode, "ucode",
                           "match-unit microcode image (and a listing)"),
                clEnumValN(Target::Interp, "interp",
-                          "run the match program with the reference "
-                          "interpreter on --list and --headers")),
+                          "run the program on the reference interpreter "
+                          "with the executable's flags (--in, --out, "
+                          "--stats-json, --signal, --quiet, or any after "
+                          "--); a match program on --list and --headers")),
     cl::cat(category));
 cl::opt<std::string> outputFile(
     "o",
@@ -348,9 +355,42 @@ static bool readCases(interp::MatchCases &cases, llvm::StringRef what) {
   return true;
 }
 
-/// --target=interp: the answers of the match program for every header, by
-/// the reference interpreter, in musim's format without cycles.
+/// How many arguments a flag of a compiled program takes up on npcc's
+/// command line with --target=interp (itself included); 0 if it is npcc's.
+static int programFlagArity(llvm::StringRef a) {
+  for (llvm::StringRef f : {"--in", "--out", "--stats-json", "--signal"}) {
+    if (a == f)
+      return 2;
+    if (a.starts_with(f) && a.drop_front(f.size()).starts_with("="))
+      return 1;
+  }
+  return a == "--quiet" ? 1 : 0;
+}
+
+/// --target=interp on a program with a graph: the reference interpreter
+/// runs it with the executable's command line.
+static int runGraphInterp(mlir::ModuleOp module) {
+  mlir::PassManager pm(module.getContext());
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return 1;
+  buildInterpPipeline(pm);
+  if (mlir::failed(pm.run(module)))
+    return 1;
+  // Diagnostics of the run name the program as its executable would.
+  std::string name = inputFile == "-" ? std::string("interp")
+                                      : llvm::sys::path::stem(inputFile).str();
+  std::vector<std::string> args{name};
+  args.insert(args.end(), programArgs.begin(), programArgs.end());
+  return interp::runGraph(module, args);
+}
+
+/// --target=interp: a program with a graph runs on the reference
+/// interpreter; a match program answers for every header, in musim's
+/// format without cycles.
 static int runInterp(mlir::ModuleOp module, const std::string &mainFile) {
+  if (listInput.empty() && headersInput.empty() &&
+      !module.getOps<np::GraphOp>().empty())
+    return runGraphInterp(module);
   match::ProgramOp program = chooseMatchProgram(module, mainFile, "interp");
   interp::MatchCases cases;
   if (!program || !readCases(cases, "--target=interp"))
@@ -456,8 +496,31 @@ int main(int argc, char **argv) {
   // option named W of its own).
   std::vector<std::string> warningFlags;
   llvm::SmallVector<const char *> args;
+  // With --target=interp, the flags of the compiled program (and everything
+  // after `--`) are the run's, not npcc's.
+  bool interpTarget = false;
+  for (int k = 1; k < argc; ++k) {
+    llvm::StringRef a(argv[k]);
+    if (a == "--")
+      break;
+    interpTarget |= a == "--target=interp" || a == "-target=interp" ||
+                    ((a == "--target" || a == "-target") && k + 1 < argc &&
+                     llvm::StringRef(argv[k + 1]) == "interp");
+  }
   for (int k = 0; k < argc; ++k) {
     llvm::StringRef a(argv[k]);
+    if (interpTarget && a == "--") {
+      programArgs.insert(programArgs.end(), argv + k + 1, argv + argc);
+      break;
+    }
+    if (interpTarget && k > 0) {
+      if (int n = programFlagArity(a)) {
+        for (int j = 0; j < n && k < argc; ++j)
+          programArgs.push_back(argv[k++]);
+        --k;
+        continue;
+      }
+    }
     if (k > 0 && a.starts_with("-W") && a.size() > 2)
       warningFlags.push_back(a.drop_front(2).str());
     else
@@ -469,6 +532,9 @@ int main(int argc, char **argv) {
       "  npcc prog.np --target=c -o prog     build an executable (libnprt)\n"
       "  npcc prog.np --target=c -S -o p.c   write the C source\n"
       "  npcc prog.np --target=mlir          print np dialect IR\n"
+      "  npcc prog.np --target=interp --in in.pcap --out out.pcap\n"
+      "                                      run it on the reference "
+      "interpreter\n"
       "  npcc prog.np --target=ast           print the parsed AST\n\n"
       "Warnings: -W<name> enables one, -Wno-<name> disables it, -Werror\n"
       "makes every warning an error, -Werror=<name> one of them. Names:\n"

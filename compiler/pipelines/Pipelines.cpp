@@ -18,11 +18,15 @@ void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(np::createFlattenGraph());
 }
 
-void npcc::buildCPipeline(mlir::OpPassManager &pm) {
+void npcc::buildInterpPipeline(mlir::OpPassManager &pm) {
   buildFlattenPipeline(pm);
   pm.addPass(np::createInstantiateElements());
   pm.addPass(np::createMakeStateExplicit());
   pm.addPass(np::createDescribeGraph());
+}
+
+void npcc::buildCPipeline(mlir::OpPassManager &pm) {
+  buildInterpPipeline(pm);
   pm.addPass(c::createConvertNPToEmitC());
   pm.addPass(c::createLegalizeIntWidths());
   pm.addPass(mlir::createCanonicalizerPass());
@@ -51,6 +55,10 @@ mlir::LogicalResult npcc::translateToC(mlir::ModuleOp module,
 void npcc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "npcc-flatten", "Flatten the graph hierarchy", buildFlattenPipeline);
+  mlir::PassPipelineRegistration<>(
+      "npcc-to-interp",
+      "The np dialect the reference interpreter runs (np.program)",
+      buildInterpPipeline);
   mlir::PassPipelineRegistration<>(
       "npcc-to-c", "Lower np IR to EmitC for the C printer", buildCPipeline);
   mlir::PassPipelineRegistration<>(

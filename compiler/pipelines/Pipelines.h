@@ -17,6 +17,11 @@ void buildFlattenPipeline(mlir::OpPassManager &pm);
 /// Everything from np IR to EmitC that verify-c-contract accepts.
 void buildCPipeline(mlir::OpPassManager &pm);
 
+/// The np-dialect steps of buildCPipeline: flattened, one element per
+/// instance, state explicit, the top graph as an np.program. What
+/// `--target=interp` runs.
+void buildInterpPipeline(mlir::OpPassManager &pm);
+
 /// For IR that buildCPipeline already lowered: only verify-c-contract.
 void buildCContractPipeline(mlir::OpPassManager &pm);
 

@@ -157,9 +157,9 @@ static void nprt_trampoline(unsigned lo, unsigned hi) {
   nprt_inst_main(self);
 }
 
-static int nprt_inst_prepare(nprt_inst *in) {
+static int nprt_inst_prepare(nprt_inst *in, size_t stack) {
   long page = sysconf(_SC_PAGESIZE);
-  size_t bytes = NPRT_STACK_BYTES + (size_t)page;
+  size_t bytes = stack + (size_t)page;
   void *m =
       mmap(NULL, bytes, PROT_READ | PROT_WRITE,
            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -174,7 +174,7 @@ static int nprt_inst_prepare(nprt_inst *in) {
   if (getcontext(&in->uc) != 0)
     return -1;
   in->uc.uc_stack.ss_sp = (char *)m + page;
-  in->uc.uc_stack.ss_size = NPRT_STACK_BYTES;
+  in->uc.uc_stack.ss_size = stack;
   in->uc.uc_link = NULL;
   uintptr_t self = (uintptr_t)in;
   makecontext(&in->uc, (void (*)(void))nprt_trampoline, 2,
@@ -512,7 +512,8 @@ static int nprt_execute(nprt_exec *ex) {
     in->ex = ex;
     for (uint32_t p = 0; p < in->n_in; ++p)
       in->open_inputs += in->in[p].ch != NULL;
-    if (nprt_inst_prepare(in) != 0) {
+    if (nprt_inst_prepare(in, o->stack_bytes ? o->stack_bytes
+                                             : NPRT_STACK_BYTES) != 0) {
       fprintf(o->err, "%s: error: cannot allocate a stack for '%s'\n", o->prog,
               in->name);
       return NPRT_EXIT_ERROR;

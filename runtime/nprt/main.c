@@ -8,6 +8,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
 
+#include "nprt/host.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -17,10 +19,17 @@ static const char *nprt_basename(const char *path) {
 }
 
 int nprt_main(int argc, char **argv, const nprt_program *program) {
+  return nprt_main_hosted(argc, argv, program, NULL);
+}
+
+int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
+                     const nprt_host *host) {
   const char *prog =
       argc > 0 && argv[0] ? nprt_basename(argv[0]) : program->name;
   nprt_options opts;
   nprt_options_init(&opts, prog ? prog : "nprt", program->name);
+  if (host)
+    opts.stack_bytes = host->stack_bytes;
   nprt_parse_result r = nprt_options_parse(&opts, argc, argv);
   if (r == NPRT_PARSE_HELP) {
     /* The help or version text is the output: check that it was written. */

@@ -11,6 +11,7 @@
 #define NPRT_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -40,6 +41,10 @@ typedef struct nprt_options {
   uint32_t n_signals;
   const char *stats_json;
   bool quiet;
+  /* Stack of each instance's green thread; 0: the default (256 KiB). A
+   * host that runs deeper code on it (the reference interpreter) asks for
+   * more. */
+  size_t stack_bytes;
   FILE *out; /* statistics table; stdout by default */
   FILE *err; /* diagnostics; stderr by default */
 } nprt_options;

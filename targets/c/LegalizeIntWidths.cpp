@@ -85,6 +85,40 @@ Value Legalizer::signExtend(Location loc, Value v, unsigned w) {
   return b.create<arith::SubIOp>(loc, x, s);
 }
 
+/// EmitC has no arithmetic on `bool`: the arithmetic of i1 values as logic
+/// (+ and - are xor, * is and, a shift by 1 or more clears, x / y is x when
+/// y is 1 and 0 by NPL's definition when y is 0, a remainder is 0; signed,
+/// 1 is -1, the smaller value).
+static void legalizeBoolArith(Operation *op, OpBuilder &b) {
+  if (op->getNumResults() != 1 || op->getNumOperands() != 2 ||
+      !op->getResult(0).getType().isInteger(1))
+    return;
+  Location loc = op->getLoc();
+  Value x = op->getOperand(0), y = op->getOperand(1);
+  b.setInsertionPoint(op);
+  Value r;
+  if (isa<arith::AddIOp, arith::SubIOp>(op))
+    r = b.create<arith::XOrIOp>(loc, x, y);
+  else if (isa<arith::MulIOp, arith::DivUIOp, arith::DivSIOp, arith::MinUIOp,
+               arith::MaxSIOp>(op))
+    r = b.create<arith::AndIOp>(loc, x, y);
+  else if (isa<arith::MaxUIOp, arith::MinSIOp>(op))
+    r = b.create<arith::OrIOp>(loc, x, y);
+  else if (isa<arith::ShLIOp, arith::ShRUIOp>(op))
+    r = b.create<arith::AndIOp>(
+        loc, x,
+        b.create<arith::XOrIOp>(loc, y,
+                                b.create<arith::ConstantIntOp>(loc, 1, 1)));
+  else if (isa<arith::ShRSIOp>(op))
+    r = x;
+  else if (isa<arith::RemUIOp, arith::RemSIOp>(op))
+    r = b.create<arith::ConstantIntOp>(loc, 0, 1);
+  else
+    return;
+  op->getResult(0).replaceAllUsesWith(r);
+  op->erase();
+}
+
 void Legalizer::fixOp(Operation *op) {
   Location loc = op->getLoc();
   // Results whose original width is odd and whose op may set high bits.
@@ -98,9 +132,13 @@ void Legalizer::fixOp(Operation *op) {
   // Operands read as signed values.
   auto signedOperands = [&]() {
     b.setInsertionPoint(op);
-    for (OpOperand &o : op->getOpOperands())
+    for (OpOperand &o : op->getOpOperands()) {
+      // The amount of an arithmetic shift right is unsigned.
+      if (isa<arith::ShRSIOp>(op) && o.getOperandNumber() == 1)
+        continue;
       if (unsigned w = oddWidth(o.get()))
         o.set(signExtend(loc, o.get(), w));
+    }
   };
 
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
@@ -153,6 +191,13 @@ void Legalizer::fixOp(Operation *op) {
     else if (cout < cin)
       v = b.create<arith::TruncIOp>(loc, out.getType(), v);
     v = mask(loc, v, outW);
+    // Later signed uses of the result must see its own width: an odd one
+    // recorded, or, when the cast changed nothing in C (u3 as u8), not the
+    // input's (an identity bitcast, folded away by the canonicalizer).
+    if (unsigned w = oddWidth(out))
+      widths[v] = w;
+    else if (v == in && oddWidth(in))
+      v = b.create<arith::BitcastOp>(loc, out.getType(), v);
     out.replaceAllUsesWith(v);
     op->erase();
   };
@@ -212,6 +257,10 @@ void Legalizer::run() {
   }
   for (Operation *op : ops)
     fixOp(op);
+  ops.clear();
+  module.walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : ops)
+    legalizeBoolArith(op, b);
 }
 
 namespace {

@@ -50,33 +50,6 @@ private:
   std::string message;
 };
 
-bool compare(arith::CmpIPredicate p, const APInt &a, const APInt &b) {
-  using P = arith::CmpIPredicate;
-  switch (p) {
-  case P::eq:
-    return a == b;
-  case P::ne:
-    return a != b;
-  case P::ult:
-    return a.ult(b);
-  case P::ule:
-    return a.ule(b);
-  case P::ugt:
-    return a.ugt(b);
-  case P::uge:
-    return a.uge(b);
-  case P::slt:
-    return a.slt(b);
-  case P::sle:
-    return a.sle(b);
-  case P::sgt:
-    return a.sgt(b);
-  case P::sge:
-    return a.sge(b);
-  }
-  return false;
-}
-
 LogicalResult Evaluator::step(Operation &op) {
   auto bin = [&](auto fn) -> LogicalResult {
     set(op.getResult(0), fn(get(op.getOperand(0)), get(op.getOperand(1))));
@@ -152,8 +125,9 @@ LogicalResult Evaluator::step(Operation &op) {
             [](const APInt &a, const APInt &b) { return a.sgt(b) ? a : b; });
       })
       .Case([&](arith::CmpIOp c) {
-        set(c, APInt(1, compare(c.getPredicate(), get(c.getLhs()),
-                                get(c.getRhs()))));
+        set(c,
+            APInt(1, arith::applyCmpPredicate(c.getPredicate(), get(c.getLhs()),
+                                              get(c.getRhs()))));
         return success();
       })
       .Case([&](arith::SelectOp s) {

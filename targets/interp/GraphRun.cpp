@@ -1,0 +1,543 @@
+//===- GraphRun.cpp - the reference interpreter of element bodies ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Every SSA value is a 64-bit word: an integer of width N keeps its low N
+// bits (the rest zero), a packet is its nprt_pkt pointer, a memref is a
+// pointer to a Buffer. Bodies run on the instance's green thread, which the
+// executor may abandon in a blocking call when the instance ends: nothing
+// on the C++ stack owns memory, so the values, local buffers and state live
+// in the Instance and are reused from one activation to the next.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/interp/GraphRun.h"
+
+#include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include "nprt/host.h"
+
+#include <cstdlib>
+#include <deque>
+#include <memory>
+
+using namespace mlir;
+
+namespace npcc::interp {
+namespace {
+
+/// The contents of a memref: one word per element.
+struct Buffer {
+  std::vector<uint64_t> words;
+  unsigned width = 64;
+};
+
+uint64_t maskTo(uint64_t v, unsigned width) {
+  return width >= 64 ? v : v & ((uint64_t(1) << width) - 1);
+}
+
+int64_t signExtend(uint64_t v, unsigned width) {
+  if (width >= 64)
+    return (int64_t)v;
+  unsigned sh = 64 - width;
+  return (int64_t)(v << sh) >> sh;
+}
+
+unsigned widthOf(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t))
+    return i.getWidth();
+  return 64; // index, packets, memrefs
+}
+
+/// What an operation of a body asks of the walk that runs it.
+enum class Flow { Next, Stop };
+
+class Runner;
+
+/// One element instance: its state, and the values of the body running.
+struct Instance {
+  Runner *runner = nullptr;
+  np::ElementOp element;
+  Region *init = nullptr, *handler = nullptr, *signal = nullptr;
+  llvm::StringMap<unsigned> inPorts, outPorts;
+  llvm::StringMap<Buffer> state;
+  llvm::DenseMap<Value, uint64_t> values;
+  std::deque<Buffer> locals; // memref.alloca, reset per activation
+  size_t usedLocals = 0;
+  nprt_inst *self = nullptr;
+  // Scratch for values carried around scf.for/while, per loop depth.
+  std::vector<std::vector<uint64_t>> carried;
+  unsigned depth = 0;
+
+  uint64_t get(Value v) { return values.find(v)->second; }
+  void set(Value v, uint64_t x) { values[v] = maskTo(x, widthOf(v.getType())); }
+
+  void run(Region &body, nprt_inst *inst, std::optional<int64_t> arg);
+  Operation *runBlock(Block &block);
+  void exec(Operation &op);
+  Buffer &buffer(Value v) { return *reinterpret_cast<Buffer *>(get(v)); }
+  nprt_pkt *packet(Value v) { return reinterpret_cast<nprt_pkt *>(get(v)); }
+  uint64_t loadIndex(Buffer &b, uint64_t i, Operation &op);
+  /// Assigns `from` to `to` at once (a loop may yield its arguments
+  /// swapped), through the scratch vector of the current loop depth.
+  void carry(ValueRange from, ValueRange to) {
+    if (carried.size() <= depth)
+      carried.resize(depth + 1);
+    std::vector<uint64_t> &tmp = carried[depth];
+    tmp.clear();
+    for (Value v : from)
+      tmp.push_back(get(v));
+    for (auto [v, x] : llvm::zip(to, tmp))
+      set(v, x);
+  }
+};
+
+/// The instance table handed to the executor, and what its function
+/// pointers reach: each instance's state object is a Cookie naming it.
+struct Cookie {
+  Runner *runner;
+  uint64_t index;
+};
+
+class Runner {
+public:
+  LogicalResult build(ModuleOp module);
+  int run(const std::vector<std::string> &args);
+  Instance &instance(nprt_inst *self) {
+    auto *c = static_cast<const Cookie *>(nprt_state(self));
+    Instance &in = *instances[c->index];
+    in.self = self;
+    return in;
+  }
+
+private:
+  std::vector<std::unique_ptr<Instance>> instances;
+  std::deque<std::string> strings; // stable storage for the C strings
+  std::vector<Cookie> cookies;
+  std::vector<nprt_instance_desc> descs;
+  std::vector<nprt_channel_desc> channels;
+  std::string programName;
+  const char *keep(std::string s) {
+    strings.push_back(std::move(s));
+    return strings.back().c_str();
+  }
+};
+
+void runInit(nprt_inst *self) {
+  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
+  Instance &in = r->instance(self);
+  in.run(*in.init, self, std::nullopt);
+}
+void runHandler(nprt_inst *self) {
+  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
+  Instance &in = r->instance(self);
+  in.run(*in.handler, self, std::nullopt);
+}
+void runSignal(nprt_inst *self, int64_t arg) {
+  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
+  Instance &in = r->instance(self);
+  in.run(*in.signal, self, arg);
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+void Instance::run(Region &body, nprt_inst *inst, std::optional<int64_t> arg) {
+  self = inst;
+  usedLocals = 0;
+  depth = 0;
+  Block &b = body.front();
+  // Bodies take the instance (!np.self), then the signal's value.
+  for (BlockArgument a : b.getArguments()) {
+    if (isa<np::SelfType>(a.getType()))
+      values[a] = 0;
+    else
+      set(a, arg ? (uint64_t)*arg : 0);
+  }
+  runBlock(b);
+}
+
+Operation *Instance::runBlock(Block &block) {
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      return &op;
+    exec(op);
+  }
+  return nullptr;
+}
+
+/// Signed division and remainder with NPL's definitions: by zero gives 0,
+/// the most negative value by -1 wraps (its remainder is 0).
+uint64_t signedDivRem(uint64_t a, uint64_t b, unsigned w, bool rem) {
+  int64_t x = signExtend(a, w), y = signExtend(b, w);
+  if (y == 0)
+    return 0;
+  if (y == -1)
+    return rem ? 0 : (uint64_t)0 - (uint64_t)x;
+  return (uint64_t)(rem ? x % y : x / y);
+}
+
+uint64_t Instance::loadIndex(Buffer &b, uint64_t i, Operation &op) {
+  if (i < b.words.size())
+    return i;
+  // The front end guards every array access; reaching this is a bug of the
+  // compiler, not of the program.
+  InFlightDiagnostic d = op.emitError("interpreter: memref index ")
+                         << i << " out of bounds (" << b.words.size()
+                         << " elements)";
+  d.report();
+  std::exit(70);
+}
+
+void Instance::exec(Operation &op) {
+  auto in = [&](unsigned k) { return get(op.getOperand(k)); };
+  auto w0 = [&]() { return widthOf(op.getOperand(0).getType()); };
+  auto out = [&](uint64_t v) { set(op.getResult(0), v); };
+  llvm::TypeSwitch<Operation *>(&op)
+      // arith
+      .Case([&](arith::ConstantOp c) {
+        auto attr = cast<IntegerAttr>(c.getValue());
+        out(attr.getValue().getZExtValue());
+      })
+      .Case([&](arith::AddIOp) { out(in(0) + in(1)); })
+      .Case([&](arith::SubIOp) { out(in(0) - in(1)); })
+      .Case([&](arith::MulIOp) { out(in(0) * in(1)); })
+      .Case([&](arith::AndIOp) { out(in(0) & in(1)); })
+      .Case([&](arith::OrIOp) { out(in(0) | in(1)); })
+      .Case([&](arith::XOrIOp) { out(in(0) ^ in(1)); })
+      .Case([&](arith::DivUIOp) { out(in(1) ? in(0) / in(1) : 0); })
+      .Case([&](arith::RemUIOp) { out(in(1) ? in(0) % in(1) : 0); })
+      .Case(
+          [&](arith::DivSIOp) { out(signedDivRem(in(0), in(1), w0(), false)); })
+      .Case(
+          [&](arith::RemSIOp) { out(signedDivRem(in(0), in(1), w0(), true)); })
+      .Case([&](arith::ShLIOp) { out(in(1) >= w0() ? 0 : in(0) << in(1)); })
+      .Case([&](arith::ShRUIOp) { out(in(1) >= w0() ? 0 : in(0) >> in(1)); })
+      .Case([&](arith::ShRSIOp) {
+        unsigned w = w0();
+        uint64_t n = in(1) >= w ? w - 1 : in(1);
+        out((uint64_t)(signExtend(in(0), w) >> n));
+      })
+      .Case([&](arith::MinUIOp) { out(std::min(in(0), in(1))); })
+      .Case([&](arith::MaxUIOp) { out(std::max(in(0), in(1))); })
+      .Case([&](arith::MinSIOp) {
+        unsigned w = w0();
+        out(signExtend(in(0), w) < signExtend(in(1), w) ? in(0) : in(1));
+      })
+      .Case([&](arith::MaxSIOp) {
+        unsigned w = w0();
+        out(signExtend(in(0), w) > signExtend(in(1), w) ? in(0) : in(1));
+      })
+      .Case([&](arith::CmpIOp c) {
+        unsigned w = w0();
+        out(arith::applyCmpPredicate(c.getPredicate(), llvm::APInt(w, in(0)),
+                                     llvm::APInt(w, in(1))));
+      })
+      .Case([&](arith::SelectOp) { out(in(0) ? in(1) : in(2)); })
+      .Case([&](arith::ExtUIOp) { out(in(0)); })
+      .Case([&](arith::ExtSIOp) { out((uint64_t)signExtend(in(0), w0())); })
+      .Case([&](arith::TruncIOp) { out(in(0)); })
+      .Case([&](arith::IndexCastOp) { out((uint64_t)signExtend(in(0), w0())); })
+      .Case([&](arith::IndexCastUIOp) { out(in(0)); })
+      // scf
+      .Case([&](scf::IfOp s) {
+        Region &r = in(0) ? s.getThenRegion() : s.getElseRegion();
+        if (r.empty())
+          return;
+        Operation *term = runBlock(r.front());
+        for (auto [res, v] : llvm::zip(s.getResults(), term->getOperands()))
+          set(res, get(v));
+      })
+      .Case([&](scf::ForOp f) {
+        uint64_t lb = in(0), ub = in(1), step = in(2);
+        carry(f.getInitArgs(), f.getRegionIterArgs());
+        ++depth;
+        for (uint64_t i = lb; (int64_t)i < (int64_t)ub; i += step) {
+          set(f.getInductionVar(), i);
+          carry(runBlock(*f.getBody())->getOperands(), f.getRegionIterArgs());
+        }
+        --depth;
+        carry(f.getRegionIterArgs(), f.getResults());
+      })
+      .Case([&](scf::WhileOp w) {
+        carry(w.getInits(), w.getBeforeArguments());
+        ++depth;
+        for (;;) {
+          auto cond = cast<scf::ConditionOp>(runBlock(w.getBefore().front()));
+          if (!get(cond.getCondition())) {
+            carry(cond.getArgs(), w.getResults());
+            break;
+          }
+          carry(cond.getArgs(), w.getAfterArguments());
+          carry(runBlock(w.getAfter().front())->getOperands(),
+                w.getBeforeArguments());
+        }
+        --depth;
+      })
+      // memref
+      .Case([&](memref::AllocaOp a) {
+        if (usedLocals == locals.size())
+          locals.emplace_back();
+        Buffer &b = locals[usedLocals++];
+        b.words.assign(a.getType().getNumElements(), 0);
+        b.width = widthOf(a.getType().getElementType());
+        values[a.getResult()] = reinterpret_cast<uint64_t>(&b);
+      })
+      .Case([&](memref::LoadOp l) {
+        Buffer &b = buffer(l.getMemRef());
+        out(b.words[loadIndex(b, in(1), op)]);
+      })
+      .Case([&](memref::StoreOp s) {
+        Buffer &b = buffer(s.getMemRef());
+        b.words[loadIndex(b, in(2), op)] = maskTo(in(0), b.width);
+      })
+      // np: state and ports
+      .Case([&](np::StateFieldOp f) {
+        values[f.getResult()] =
+            reinterpret_cast<uint64_t>(&state.find(f.getState())->second);
+      })
+      .Case([&](np::RecvOp r) {
+        uint32_t p = inPorts.lookup(r.getPort());
+        out(isa<np::PacketType>(r.getType())
+                ? reinterpret_cast<uint64_t>(nprt_recv_pkt(self, p))
+                : nprt_recv_val(self, p));
+      })
+      .Case([&](np::TryRecvOp t) {
+        uint32_t p = inPorts.lookup(t.getPort());
+        set(t.getOk(), nprt_poll(self, p));
+        set(t.getValue(),
+            isa<np::PacketType>(t.getValue().getType())
+                ? reinterpret_cast<uint64_t>(nprt_try_recv_pkt(self, p))
+                : nprt_try_recv_val(self, p));
+      })
+      .Case([&](np::SendOp s) {
+        uint32_t p = outPorts.lookup(s.getPort());
+        if (isa<np::PacketType>(s.getValue().getType()))
+          nprt_send_pkt(self, p, packet(s.getValue()));
+        else
+          nprt_send_val(self, p, get(s.getValue()));
+      })
+      .Case([&](np::SelectOp s) {
+        uint64_t mask = 0;
+        for (Attribute a : s.getPorts())
+          mask |= uint64_t(1)
+                  << inPorts.lookup(cast<FlatSymbolRefAttr>(a).getValue());
+        uint32_t port = nprt_select(self, mask);
+        uint64_t pos = 0;
+        for (auto [k, a] : llvm::enumerate(s.getPorts()))
+          if (inPorts.lookup(cast<FlatSymbolRefAttr>(a).getValue()) == port)
+            pos = k;
+        out(pos);
+      })
+      // np: packets
+      .Case([&](np::DropOp d) { nprt_drop(self, packet(d.getPkt())); })
+      .Case([&](np::CloneOp c) {
+        out(reinterpret_cast<uint64_t>(nprt_clone(self, packet(c.getPkt()))));
+      })
+      .Case([&](np::PktNewOp n) {
+        out(reinterpret_cast<uint64_t>(nprt_pkt_new(self, (uint32_t)in(0))));
+      })
+      .Case([&](np::DeviceRecvOp) {
+        out(reinterpret_cast<uint64_t>(
+            nprt_device_recv(self, (uint32_t)in(0))));
+      })
+      .Case([&](np::DeviceSendOp d) {
+        nprt_device_send(self, (uint32_t)in(0), packet(d.getPkt()));
+      })
+      .Case([&](np::PktLenOp l) { out(packet(l.getPkt())->len); })
+      .Case([&](np::PktGetOp g) {
+        // Bit by bit, most significant first; bits past the end read 0,
+        // and a field that starts past the end is 0.
+        const nprt_pkt *p = packet(g.getPkt());
+        uint64_t byte = in(1), first = g.getBit();
+        uint64_t v = 0;
+        if (byte < p->len && byte + first / 8 < p->len)
+          for (uint64_t i = 0; i < g.getWidth(); ++i) {
+            uint64_t bit = byte * 8 + first + i;
+            uint64_t at = bit / 8;
+            v = (v << 1) |
+                (at < p->len ? (p->data[at] >> (7 - bit % 8)) & 1 : 0);
+          }
+        out(v);
+      })
+      .Case([&](np::PktSetOp s) {
+        nprt_pkt *p = packet(s.getPkt());
+        uint64_t byte = in(1), first = s.getBit(), v = in(2);
+        if (byte < p->len && byte + first / 8 < p->len)
+          for (uint64_t i = 0; i < s.getWidth(); ++i) {
+            uint64_t bit = byte * 8 + first + s.getWidth() - 1 - i;
+            uint64_t at = bit / 8;
+            uint8_t m = (uint8_t)(1u << (7 - bit % 8));
+            if (at < p->len)
+              p->data[at] =
+                  (uint8_t)((p->data[at] & ~m) | ((v >> i) & 1 ? m : 0));
+          }
+      })
+      .Case([&](np::MetaGetOp g) {
+        const nprt_pkt *p = packet(g.getPkt());
+        llvm::StringRef f = g.getField();
+        out(f == "in_port"    ? p->in_port
+            : f == "paint"    ? p->paint
+            : f == "out_port" ? p->out_port
+                              : p->anno);
+      })
+      .Case([&](np::MetaSetOp s) {
+        nprt_pkt *p = packet(s.getPkt());
+        llvm::StringRef f = s.getField();
+        uint64_t v = in(1);
+        if (f == "in_port")
+          p->in_port = (uint32_t)v;
+        else if (f == "paint")
+          p->paint = (uint32_t)v;
+        else if (f == "out_port")
+          p->out_port = (uint32_t)v;
+        else
+          p->anno = v;
+      })
+      .Case([&](np::PktPullOp o) {
+        out(nprt_pkt_pull(packet(o.getPkt()), (uint32_t)in(1)));
+      })
+      .Case([&](np::PktPushOp o) {
+        out(nprt_pkt_push(packet(o.getPkt()), (uint32_t)in(1)));
+      })
+      .Case([&](np::PktTruncateOp t) {
+        nprt_pkt_truncate(packet(t.getPkt()), (uint32_t)in(1));
+      })
+      .Default([&](Operation *) {
+        llvm_unreachable("checked by Runner::build before the run");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// The program
+//===----------------------------------------------------------------------===//
+
+bool supported(Operation *op) {
+  return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
+             arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
+             arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
+             arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
+             arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp, scf::IfOp, scf::ForOp,
+             scf::WhileOp, scf::YieldOp, scf::ConditionOp, memref::AllocaOp,
+             memref::LoadOp, memref::StoreOp, np::StateFieldOp, np::RecvOp,
+             np::TryRecvOp, np::SendOp, np::SelectOp, np::DropOp, np::CloneOp,
+             np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp, np::PktLenOp,
+             np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
+             np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::YieldOp>(op);
+}
+
+LogicalResult Runner::build(ModuleOp module) {
+  auto programs = module.getOps<np::ProgramOp>();
+  if (programs.empty())
+    return emitError(module.getLoc(), "no program to run");
+  np::ProgramOp program = *programs.begin();
+  programName = program.getSymName().str();
+  bool ok = true;
+  unsigned n = program.getElements().size();
+  cookies.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    auto ref = cast<FlatSymbolRefAttr>(program.getElements()[i]);
+    auto element = module.lookupSymbol<np::ElementOp>(ref.getValue());
+    auto inst = std::make_unique<Instance>();
+    inst->runner = this;
+    inst->element = element;
+    std::string ins, outs;
+    for (Operation &op : element.getBodyRegion().front()) {
+      if (auto port = dyn_cast<np::PortOp>(op)) {
+        auto &map = port.isInput() ? inst->inPorts : inst->outPorts;
+        std::string &names = port.isInput() ? ins : outs;
+        map[port.getSymName()] = map.size();
+        names += (names.empty() ? "" : ",") + port.getSymName().str();
+      } else if (auto st = dyn_cast<np::StateOp>(op)) {
+        auto type = cast<MemRefType>(st.getType());
+        Buffer &b = inst->state[st.getSymName()];
+        b.width = widthOf(type.getElementType());
+        b.words.assign(type.getNumElements(), 0);
+        if (auto init = st.getInitialValueAttr()) {
+          auto dense = cast<DenseIntElementsAttr>(init);
+          unsigned k = 0;
+          for (const llvm::APInt &v : dense.getValues<llvm::APInt>())
+            if (k < b.words.size())
+              b.words[k++] = maskTo(v.getZExtValue(), b.width);
+        }
+      } else if (auto body = dyn_cast<np::InitOp>(op)) {
+        inst->init = &body.getBodyRegion();
+      } else if (auto body = dyn_cast<np::HandlerOp>(op)) {
+        inst->handler = &body.getBodyRegion();
+      } else if (auto body = dyn_cast<np::SignalOp>(op)) {
+        inst->signal = &body.getBodyRegion();
+      }
+    }
+    element.walk([&](Operation *op) {
+      if (op == element.getOperation() ||
+          isa<np::PortOp, np::StateOp, np::InitOp, np::HandlerOp, np::SignalOp>(
+              op) ||
+          supported(op))
+        return;
+      op->emitError("the reference interpreter cannot run '")
+          << op->getName() << "'";
+      ok = false;
+    });
+    cookies[i] = {this, i};
+    nprt_instance_desc d{};
+    d.name = keep(cast<StringAttr>(program.getNames()[i]).str());
+    auto origin = element->getAttrOfType<StringAttr>("origin");
+    d.element = keep(origin ? origin.str() : element.getSymName().str());
+    d.in_ports = keep(ins);
+    d.out_ports = keep(outs);
+    d.placement = keep(cast<StringAttr>(program.getPlacements()[i]).str());
+    d.init = inst->init ? runInit : nullptr;
+    d.handler = runHandler;
+    d.signal = inst->signal ? runSignal : nullptr;
+    d.state_size = sizeof(Cookie);
+    d.state_init = &cookies[i];
+    descs.push_back(d);
+    instances.push_back(std::move(inst));
+  }
+  for (unsigned i = 0, e = program.getChannels().size(); i < e; ++i) {
+    np::ProgramOp::Channel c = program.getChannel(i);
+    channels.push_back({c.src, c.srcPort, c.dst, c.dstPort, c.depth, c.lossy});
+  }
+  return success(ok);
+}
+
+int Runner::run(const std::vector<std::string> &args) {
+  nprt_program program{};
+  program.name = programName.c_str();
+  program.instances = descs.data();
+  program.n_instances = descs.size();
+  program.channels = channels.data();
+  program.n_channels = channels.size();
+  std::vector<std::string> copies(args);
+  std::vector<char *> argv;
+  for (std::string &a : copies)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  // Interpreting nests C++ frames per scf region: more than compiled C.
+  nprt_host host{};
+  host.stack_bytes = size_t(16) << 20;
+  return nprt_main_hosted((int)copies.size(), argv.data(), &program, &host);
+}
+
+} // namespace
+
+int runGraph(ModuleOp module, const std::vector<std::string> &args) {
+  Runner runner;
+  if (failed(runner.build(module)))
+    return 1;
+  return runner.run(args);
+}
+
+} // namespace npcc::interp
