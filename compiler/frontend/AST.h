@@ -127,7 +127,9 @@ struct Stmt {
     While,  // cond max bound body
     Select, // cases
     Return,
-    Fail, // match programs: the item does not match
+    Break,    // leaves the innermost loop
+    Continue, // ends the iteration of the innermost loop
+    Fail,     // match programs: the item does not match
     ExprStmt,
     Nested, // { body }
   } kind;

@@ -132,6 +132,12 @@ struct Dumper {
     case Stmt::Return:
       line("Return", s.loc);
       return;
+    case Stmt::Break:
+      line("Break", s.loc);
+      return;
+    case Stmt::Continue:
+      line("Continue", s.loc);
+      return;
     case Stmt::Fail:
       line("Fail", s.loc);
       return;

@@ -114,6 +114,18 @@ private:
     return nullptr;
   }
   static bool mayReturn(const Stmt &s);
+  /// `s` may `break` (which == Break) or `continue` the innermost loop
+  /// around it (not a loop inside `s`).
+  static bool exitsLoop(const Stmt &s, Stmt::Kind which);
+  static bool exitsLoop(const Block &b, Stmt::Kind which) {
+    for (const StmtPtr &s : b)
+      if (exitsLoop(*s, which))
+        return true;
+    return false;
+  }
+  /// True once the body returned or the innermost loop broke or continued:
+  /// the statements after such a statement are guarded by its negation.
+  Value exitFlagsSet(mlir::Location l);
   static bool mayReturn(const Block &b) {
     for (const StmtPtr &s : b)
       if (mayReturn(*s))
@@ -131,6 +143,12 @@ private:
   ConstEval ce;
   std::vector<llvm::StringMap<Binding>> scopes;
   Value returnFlag;
+  /// The flags of the loops around the statement being emitted (null when
+  /// the loop body has no break or continue).
+  struct LoopFlags {
+    Value broken, continued;
+  };
+  std::vector<LoopFlags> loops;
   unsigned errorsAtStart = 0;
 };
 

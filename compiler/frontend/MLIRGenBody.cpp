@@ -65,6 +65,42 @@ bool BodyGen::mayReturn(const Stmt &s) {
   }
 }
 
+bool BodyGen::exitsLoop(const Stmt &s, Stmt::Kind which) {
+  switch (s.kind) {
+  case Stmt::Break:
+  case Stmt::Continue:
+    return s.kind == which;
+  case Stmt::If:
+  case Stmt::IfLet:
+    return exitsLoop(s.body, which) || exitsLoop(s.elseBody, which);
+  case Stmt::Nested:
+    return exitsLoop(s.body, which);
+  case Stmt::Select:
+    for (const SelectCase &c : s.cases)
+      if (exitsLoop(c.body, which))
+        return true;
+    return false;
+  default: // a nested loop's break and continue are its own
+    return false;
+  }
+}
+
+Value BodyGen::exitFlagsSet(mlir::Location l) {
+  Value any;
+  auto add = [&](Value flag) {
+    if (!flag)
+      return;
+    Value v = loadScalar(flag);
+    any = any ? (Value)b.create<mlir::arith::OrIOp>(l, any, v) : v;
+  };
+  add(returnFlag);
+  if (!loops.empty()) {
+    add(loops.back().broken);
+    add(loops.back().continued);
+  }
+  return any;
+}
+
 //===----------------------------------------------------------------------===//
 // Element structure
 //===----------------------------------------------------------------------===//
@@ -319,10 +355,14 @@ void BodyGen::genBlock(const Block &block) {
   for (size_t i = 0; i < block.size(); ++i) {
     const Stmt &s = *block[i];
     genStmt(s);
-    if (returnFlag && mayReturn(s) && i + 1 < block.size()) {
-      // The rest of the block runs only if `s` did not return.
+    bool mayLeave = (returnFlag && mayReturn(s)) ||
+                    (!loops.empty() && (exitsLoop(s, Stmt::Break) ||
+                                        exitsLoop(s, Stmt::Continue)));
+    if (mayLeave && i + 1 < block.size()) {
+      // The rest of the block runs only if `s` did not return, break or
+      // continue.
       auto ifOp = b.create<mlir::scf::IfOp>(
-          loc(s.loc), notOf(loadScalar(returnFlag)), /*withElse=*/false);
+          loc(s.loc), notOf(exitFlagsSet(loc(s.loc))), /*withElse=*/false);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     }
   }
@@ -457,6 +497,12 @@ void BodyGen::genStmt(const Stmt &s) {
   case Stmt::Return:
     storeScalar(returnFlag, constInt(l, b.getI1Type(), 1));
     return;
+  case Stmt::Break:
+    storeScalar(loops.back().broken, constInt(l, b.getI1Type(), 1));
+    return;
+  case Stmt::Continue:
+    storeScalar(loops.back().continued, constInt(l, b.getI1Type(), 1));
+    return;
   case Stmt::Fail: // Sema allows it only in match programs
     return;
   case Stmt::ExprStmt:
@@ -497,16 +543,49 @@ void BodyGen::genLoop(const Stmt &s) {
     running = allocLocal(Ty::of(Ty::Bool), 1);
     storeScalar(running, constInt(l, b.getI1Type(), 1));
   }
+  LoopFlags flags;
+  if (exitsLoop(s.body, Stmt::Break)) {
+    flags.broken = allocLocal(Ty::of(Ty::Bool), 1);
+    storeScalar(flags.broken, constInt(l, b.getI1Type(), 0));
+  }
+  if (exitsLoop(s.body, Stmt::Continue))
+    flags.continued = allocLocal(Ty::of(Ty::Bool), 1);
   auto forOp = b.create<mlir::scf::ForOp>(
       l, lb, ub, b.create<mlir::arith::ConstantIndexOp>(l, 1));
   if (s.kind == Stmt::Unroll)
     forOp->setAttr("np.unroll", b.getUnitAttr());
   b.setInsertionPointToStart(forOp.getBody());
-  if (returnFlag && mayReturn(s.body)) {
-    auto ifOp =
-        b.create<mlir::scf::IfOp>(l, notOf(loadScalar(returnFlag)), false);
+  // Once the loop returned, broke or (while) found its condition false,
+  // the remaining iterations do nothing; the targets may stop there.
+  Value stop;
+  auto addStop = [&](Value v) {
+    stop = stop ? (Value)b.create<mlir::arith::OrIOp>(l, stop, v) : v;
+  };
+  if (returnFlag && mayReturn(s.body))
+    addStop(loadScalar(returnFlag));
+  if (flags.broken)
+    addStop(loadScalar(flags.broken));
+  if (running)
+    addStop(notOf(loadScalar(running)));
+  if (stop) {
+    b.create<np::ExitLoopIfOp>(l, stop);
+    if (!running) { // a while loop tests `running` itself below
+      auto ifOp = b.create<mlir::scf::IfOp>(l, notOf(stop), false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
+  }
+  if (running && (flags.broken || (returnFlag && mayReturn(s.body)))) {
+    Value other = flags.broken ? loadScalar(flags.broken) : Value();
+    if (returnFlag && mayReturn(s.body)) {
+      Value r = loadScalar(returnFlag);
+      other = other ? (Value)b.create<mlir::arith::OrIOp>(l, other, r) : r;
+    }
+    auto ifOp = b.create<mlir::scf::IfOp>(l, notOf(other), false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
+  if (flags.continued)
+    storeScalar(flags.continued, constInt(l, b.getI1Type(), 0));
+  loops.push_back(flags);
   scopes.emplace_back();
   mlir::Type ivType = toMLIRType(ctx, ivTy);
   Value iv = forOp.getInductionVar();
@@ -542,6 +621,7 @@ void BodyGen::genLoop(const Stmt &s) {
     genBlock(s.body);
   }
   scopes.pop_back();
+  loops.pop_back();
 }
 
 void BodyGen::genSelect(const Stmt &s) {

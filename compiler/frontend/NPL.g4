@@ -55,6 +55,8 @@ stmt
   | 'while' expr 'bound' expr block                            # whileStmt
   | 'select' '{' selectCase+ '}'                             # selectStmt
   | 'return' ';'                                             # returnStmt
+  | 'break' ';'                                              # breakStmt
+  | 'continue' ';'                                           # continueStmt
   | 'fail' ';'                                               # failStmt
   | expr op=('=' | '+=' | '-=' | '*=' | '&=' | '|=' | '^=' | '<<=' | '>>=') expr ';' # assignStmt
   | expr ';'                                                 # exprStmt
@@ -84,6 +86,8 @@ expr
 
 primary
   : INT                                                      # intLit
+  | IPV4                                                     # ipv4Lit
+  | MAC                                                      # macLit
   | ('true' | 'false')                                       # boolLit
   | STRING                                                   # strLit
   | 'header' '<' ID '>' '(' argList ')'                      # headerView
@@ -100,6 +104,12 @@ type
   | '[' type ';' expr ']'                                    # arrayType
   ;
 
+// Addresses are integer literals: 18.26.4.24 is a u32, 00:00:c0:ae:67:ef
+// a u48 (six groups of two hex digits, so `c ? 1:2` stays a conditional).
+IPV4 : DEC '.' DEC '.' DEC '.' DEC ;
+MAC : HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ;
+fragment DEC : [0-9]+ ;
+fragment HEX2 : [0-9a-fA-F] [0-9a-fA-F] ;
 INT : [0-9] [0-9_]* | '0x' [0-9a-fA-F_]+ | '0b' [01_]+ ;
 STRING : '"' (~["\\\r\n] | '\\' .)* '"' ;
 ID : [a-zA-Z_] [a-zA-Z_0-9]* ;

@@ -61,6 +61,7 @@ public:
     scopes.clear();
     st = State();
     loopDepth = 0;
+    loops.clear();
     block(body, end);
   }
 
@@ -77,6 +78,13 @@ private:
   std::vector<std::vector<Name>> scopes;
   State st;
   unsigned loopDepth = 0;
+  // The loops around the statement: where their body's scopes start, and
+  // the state when they were entered.
+  struct Loop {
+    size_t scopeStart;
+    State entry;
+  };
+  std::vector<Loop> loops;
 
   int lookup(llvm::StringRef name) const {
     for (auto s = scopes.rbegin(); s != scopes.rend(); ++s)
@@ -223,28 +231,34 @@ private:
     scopes.pop_back();
   }
 
+  /// An iteration that goes on to the next (or leaves the loop by `break`)
+  /// must leave the packets bound outside the loop as it found them.
+  void checkOuterUnchanged(State &entry) {
+    if (!st.reachable)
+      return;
+    for (size_t i = 0; i < entry.vars.size(); ++i) {
+      VarState &v = st.vars[i];
+      if (entry.vars[i].st != St::Owned || v.st == St::Owned || v.reported)
+        continue;
+      const Packet &p = packets[i];
+      auto d = sema.error(v.consumedAt);
+      d << "packet '" << p.name << "' is " << v.how << " inside a loop but was "
+        << p.origin << " before it; the next iteration would use it again";
+      note(d, p.boundAt,
+           llvm::Twine("packet ") + p.origin + " here, outside the loop");
+      v.reported = true;
+      entry.vars[i].reported = true;
+    }
+  }
+
   void loopBody(Block &body, const Loc &end) {
-    State entry = st;
+    loops.push_back({scopes.size(), st});
     ++loopDepth;
     block(body, end);
     --loopDepth;
-    // An iteration that goes on to the next must leave the packets bound
-    // outside the loop as it found them.
-    if (st.reachable)
-      for (size_t i = 0; i < entry.vars.size(); ++i) {
-        VarState &v = st.vars[i];
-        if (entry.vars[i].st != St::Owned || v.st == St::Owned || v.reported)
-          continue;
-        const Packet &p = packets[i];
-        auto d = sema.error(v.consumedAt);
-        d << "packet '" << p.name << "' is " << v.how
-          << " inside a loop but was " << p.origin
-          << " before it; the next iteration would use it again";
-        note(d, p.boundAt,
-             llvm::Twine("packet ") + p.origin + " here, outside the loop");
-        v.reported = true;
-        entry.vars[i].reported = true;
-      }
+    State entry = loops.back().entry;
+    loops.pop_back();
+    checkOuterUnchanged(entry);
     // Zero iterations, or any number: packets bound outside are unchanged
     // (or already reported).
     State after = entry;
@@ -252,6 +266,19 @@ private:
     for (size_t i = 0; i < entry.vars.size() && i < st.vars.size(); ++i)
       after.vars[i].reported |= st.vars[i].reported;
     st = after;
+  }
+
+  /// `break` or `continue`: the iteration ends here, so the packets bound
+  /// in it must be consumed, and those bound outside left alone.
+  void leaveIteration(const Loc &at) {
+    if (st.reachable && !loops.empty()) {
+      for (size_t k = loops.back().scopeStart; k < scopes.size(); ++k)
+        for (const Name &n : scopes[k])
+          if (n.id >= 0 && !n.view)
+            leakCheck(n.id, at);
+      checkOuterUnchanged(loops.back().entry);
+    }
+    st.reachable = false;
   }
 
   void stmt(Stmt &s) {
@@ -346,6 +373,10 @@ private:
             if (n.id >= 0 && !n.view)
               leakCheck(n.id, s.loc);
       st.reachable = false;
+      return;
+    case Stmt::Break:
+    case Stmt::Continue:
+      leaveIteration(s.loc);
       return;
     case Stmt::Fail:
       return;

@@ -438,6 +438,10 @@ private:
     }
     if (dynamic_cast<P::ReturnStmtContext *>(c))
       return make(Stmt::Return, c);
+    if (dynamic_cast<P::BreakStmtContext *>(c))
+      return make(Stmt::Break, c);
+    if (dynamic_cast<P::ContinueStmtContext *>(c))
+      return make(Stmt::Continue, c);
     if (dynamic_cast<P::FailStmtContext *>(c))
       return make(Stmt::Fail, c);
     if (auto *s = dynamic_cast<P::AssignStmtContext *>(c)) {
@@ -495,10 +499,34 @@ private:
     return e;
   }
 
+  /// An IPv4 (`a.b.c.d`) or MAC (`xx:xx:xx:xx:xx:xx`) address as the
+  /// integer literal of its bytes in network order.
+  ExprPtr addressLit(const std::string &text, char sep, unsigned base, Loc l) {
+    auto e = make(Expr::IntLit, l);
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(text).split(parts, sep);
+    uint64_t v = 0;
+    for (llvm::StringRef part : parts) {
+      unsigned byte = 0;
+      if (part.getAsInteger(base, byte) || byte > 255) {
+        mlir::emitError(mlir::FileLineColLoc::get(ctx, *l.file, l.line, l.col))
+            << "'" << part << "' in address '" << text << "' is not a byte";
+        throw StopParsing();
+      }
+      v = (v << 8) | byte;
+    }
+    e->value = v;
+    return e;
+  }
+
   ExprPtr primary(P::PrimaryContext *c) {
     Loc l = loc(c);
     if (auto *p = dynamic_cast<P::IntLitContext *>(c))
       return intLit(p->INT()->getSymbol(), l);
+    if (auto *p = dynamic_cast<P::Ipv4LitContext *>(c))
+      return addressLit(p->getText(), '.', 10, l);
+    if (auto *p = dynamic_cast<P::MacLitContext *>(c))
+      return addressLit(p->getText(), ':', 16, l);
     if (auto *p = dynamic_cast<P::BoolLitContext *>(c)) {
       auto e = make(Expr::BoolLit, l);
       e->value = p->getText() == "true";

@@ -392,19 +392,32 @@ void Sema::checkElement(ElementDecl &e) {
   currentElement = nullptr;
 }
 
+static const char *exitKeyword(Stmt::Kind k) {
+  switch (k) {
+  case Stmt::Return:
+    return "return";
+  case Stmt::Break:
+    return "break";
+  case Stmt::Continue:
+    return "continue";
+  default:
+    return "fail";
+  }
+}
+
 void Sema::checkBlock(Block &b) {
   scopes.emplace_back();
   const Stmt *exit = nullptr;
   for (StmtPtr &s : b) {
     if (exit) {
       warn(s->loc, Warning::UnreachableCode,
-           llvm::Twine("code after '") +
-               (exit->kind == Stmt::Return ? "return" : "fail") +
+           llvm::Twine("code after '") + exitKeyword(exit->kind) +
                "' is never executed");
       exit = nullptr; // once per block
     }
     checkStmt(*s);
-    if (s->kind == Stmt::Return || s->kind == Stmt::Fail)
+    if (s->kind == Stmt::Return || s->kind == Stmt::Fail ||
+        s->kind == Stmt::Break || s->kind == Stmt::Continue)
       exit = s.get();
   }
   popScope();
@@ -526,14 +539,18 @@ void Sema::checkStmt(Stmt &s) {
       coerce(*s.bound, Ty::integer(32, false));
     scopes.emplace_back();
     declare(s.name, {Symbol::Loop, t, s.loc});
+    ++loopDepth;
     checkBlock(s.body);
+    --loopDepth;
     scopes.pop_back();
     return;
   }
   case Stmt::While:
     coerce(*s.cond, Ty::of(Ty::Bool));
     coerce(*s.bound, Ty::integer(32, false));
+    ++loopDepth;
     checkBlock(s.body);
+    --loopDepth;
     return;
   case Stmt::Select:
     if (!inHandler)
@@ -554,6 +571,11 @@ void Sema::checkStmt(Stmt &s) {
   case Stmt::Fail:
     if (!inMatch)
       error(s.loc) << "'fail' is only allowed in a match program";
+    return;
+  case Stmt::Break:
+  case Stmt::Continue:
+    if (!loopDepth)
+      error(s.loc) << "'" << exitKeyword(s.kind) << "' outside of a loop";
     return;
   case Stmt::ExprStmt:
     checkExpr(*s.init);

@@ -138,6 +138,7 @@ private:
   const ast::ElementDecl *currentElement = nullptr;
   bool inHandler = false;
   bool inMatch = false;
+  unsigned loopDepth = 0; // loops around the statement being checked
   unsigned errors = 0;
 };
 

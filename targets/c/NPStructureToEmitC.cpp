@@ -209,6 +209,24 @@ struct YieldLowering : OpConversionPattern<np::YieldOp> {
   }
 };
 
+/// `if (cond) break;` inside the emitc.for the enclosing scf.for becomes:
+/// the loop stops where every later iteration would do nothing.
+struct ExitLoopIfLowering : OpConversionPattern<np::ExitLoopIfOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(np::ExitLoopIfOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto ifOp = rw.create<emitc::IfOp>(op.getLoc(), adaptor.getCond(),
+                                       /*addThenBlock=*/true,
+                                       /*addElseBlock=*/false);
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    rw.create<emitc::VerbatimOp>(op.getLoc(), rw.getStringAttr("break"));
+    rw.create<emitc::YieldOp>(op.getLoc());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 /// `{.a = x, .b = y}` over the fields abi.def gives `strct`, in order.
 std::string designated(StringRef strct,
                        const llvm::StringMap<std::string> &values) {
@@ -313,5 +331,5 @@ void npcc::c::populateNPStructureToEmitCPatterns(TypeConverter &tc,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementLowering, StateFieldLowering, ProgramLowering>(tc, ctx,
                                                                      info);
-  patterns.add<YieldLowering>(tc, ctx);
+  patterns.add<YieldLowering, ExitLoopIfLowering>(tc, ctx);
 }

@@ -410,6 +410,9 @@ void Instance::exec(Operation &op) {
       .Case([&](np::PktPushOp o) {
         out(nprt_pkt_push(packet(o.getPkt()), (uint32_t)in(1)));
       })
+      // A hint for targets that can leave a loop early: the iterations
+      // after it do nothing, so running them checks the hint.
+      .Case([&](np::ExitLoopIfOp) {})
       .Case([&](np::PktTruncateOp t) {
         nprt_pkt_truncate(packet(t.getPkt()), (uint32_t)in(1));
       })
@@ -435,7 +438,8 @@ bool supported(Operation *op) {
              np::TryRecvOp, np::SendOp, np::SelectOp, np::DropOp, np::CloneOp,
              np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp, np::PktLenOp,
              np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
-             np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::YieldOp>(op);
+             np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
+             np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {

@@ -9,6 +9,7 @@
 #define NPCC_DIALECTS_NP_IR_NPOPS_H
 
 #include "dialects/NP/IR/NPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"

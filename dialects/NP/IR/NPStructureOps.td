@@ -262,4 +262,30 @@ def NP_YieldOp : NP_Op<"yield", [
   let assemblyFormat = "attr-dict";
 }
 
+def NP_ExitLoopIfOp : NP_Op<"exit_loop_if", [
+    HasParent<"::mlir::scf::ForOp">]> {
+  let summary = "a hint that the rest of a loop does nothing";
+  let description = [{
+    States that once `cond` holds, every remaining iteration of the
+    enclosing `scf.for` (this one included, from this point) has no effect:
+    the front end guards the statements after a `break`, a `return` or the
+    end of a `while` loop by flags, so the loop's result is the same whether
+    it runs to its bound or stops. A target may leave the loop here (the C
+    target emits `if (cond) break;`); the reference interpreter runs every
+    iteration, which makes the differential tests check the hint.
+
+    Example:
+
+    ```mlir
+    scf.for %i = %c0 to %c64 step %c1 {
+      %done = memref.load %broken[%c0] : memref<1xi1>
+      np.exit_loop_if %done
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I1:$cond);
+  let assemblyFormat = "$cond attr-dict";
+}
+
 #endif // NPCC_DIALECTS_NP_IR_NPSTRUCTUREOPS_TD

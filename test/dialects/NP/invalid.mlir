@@ -617,3 +617,13 @@ np.element @E {
     }
   }
 }
+
+// -----
+
+np.element @E {
+  np.handler {
+    %done = arith.constant true
+    // expected-error @+1 {{'np.exit_loop_if' op expects parent op 'scf.for'}}
+    np.exit_loop_if %done
+  }
+}

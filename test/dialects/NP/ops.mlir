@@ -158,3 +158,21 @@ np.element @ExplicitYield {
     np.yield
   }
 }
+
+// -----
+
+// np.exit_loop_if sits directly in an scf.for.
+// CHECK-LABEL: np.element @EarlyExit
+// CHECK: scf.for
+// CHECK-NEXT: np.exit_loop_if %{{.*}}
+np.element @EarlyExit {
+  np.handler {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %c1 = arith.constant 1 : index
+    %done = arith.constant false
+    scf.for %i = %c0 to %c8 step %c1 {
+      np.exit_loop_if %done
+    }
+  }
+}
