@@ -117,16 +117,16 @@ struct SelectCase {
 
 struct Stmt {
   enum Kind {
-    Let,    // name (: type)? = init
-    Var,    // name (: type)? (= init)?
-    Assign, // target op value   (op is "=", "+=", ...)
-    If,     // cond, body, elseBody
-    IfLet,  // name = init (try_recv), body, elseBody
-    For,    // name in lo..hi body
-    Unroll, // name in lo..hi max bound body
-    While,  // cond max bound body
-    Select, // cases
-    Return,
+    Let,      // name (: type)? = init
+    Var,      // name (: type)? (= init)?
+    Assign,   // target op value   (op is "=", "+=", ...)
+    If,       // cond, body, elseBody
+    IfLet,    // name = init (try_recv), body, elseBody
+    For,      // name in lo..hi body
+    Unroll,   // name in lo..hi max bound body
+    While,    // cond max bound body
+    Select,   // cases
+    Return,   // init: the result of a function, if any
     Break,    // leaves the innermost loop
     Continue, // ends the iteration of the innermost loop
     Fail,     // match programs: the item does not match
@@ -224,6 +224,17 @@ struct MatchDecl {
   Block body;
 };
 
+/// `fn name(params) -> type { body }`: inlined at every call; `type` is
+/// null for a function without a result.
+struct FnDecl {
+  Loc loc;
+  std::string name;
+  std::vector<Param> params;
+  TypeRefPtr result;
+  Block body;
+  Loc bodyEnd;
+};
+
 struct ConstDecl {
   Loc loc;
   std::string name;
@@ -252,6 +263,7 @@ struct Module {
   std::vector<ElementDecl> elements;
   std::vector<GraphDecl> graphs;
   std::vector<MatchDecl> matches;
+  std::vector<FnDecl> fns;
 };
 
 /// Prints the AST as indented text (`npcc --target=ast`).

@@ -130,7 +130,7 @@ struct Dumper {
       --depth;
       return;
     case Stmt::Return:
-      line("Return", s.loc);
+      line(s.init ? "Return " + expr(s.init.get()) : "Return", s.loc);
       return;
     case Stmt::Break:
       line("Break", s.loc);
@@ -228,6 +228,12 @@ struct Dumper {
         line(s, c.loc);
       }
       --depth;
+    }
+    for (const FnDecl &f : m.fns) {
+      line("Fn " + f.name + "(" + params(f.params) + ")" +
+               (f.result ? " -> " + type(f.result.get()) : ""),
+           f.loc);
+      block(f.body);
     }
     for (const MatchDecl &m : m.matches) {
       line("Match " + m.name + "(" + params(m.params) + ")", m.loc);

@@ -74,6 +74,7 @@ private:
   Value genIndex(const Expr &e);
   Value genCast(const Expr &e);
   Value genClassify(const Expr &e);
+  Value inlineCall(const Expr &e, const ast::FnDecl &f);
   Value genHeaderField(const Expr &view, const std::string &field,
                        Value newValue);
 
@@ -143,6 +144,7 @@ private:
   ConstEval ce;
   std::vector<llvm::StringMap<Binding>> scopes;
   Value returnFlag;
+  Value resultSlot; // the result of the function being inlined, if any
   /// The flags of the loops around the statement being emitted (null when
   /// the loop body has no break or continue).
   struct LoopFlags {

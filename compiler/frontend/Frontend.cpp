@@ -149,7 +149,7 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
         }
         if (!from && m.imports.empty() && m.consts.empty() &&
             m.records.empty() && m.elements.empty() && m.graphs.empty() &&
-            m.matches.empty()) {
+            m.matches.empty() && m.fns.empty()) {
           mlir::emitError(mlir::FileLineColLoc::get(ctx, *name, 1, 1))
               << "'" << file << "' declares nothing to compile";
           ok = false;
@@ -188,6 +188,7 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
         move(out.elements, m.elements);
         move(out.graphs, m.graphs);
         move(out.matches, m.matches);
+        move(out.fns, m.fns);
       };
   load(path.str(), nullptr);
   return ok ? mainName : nullptr;

@@ -495,6 +495,8 @@ void BodyGen::genStmt(const Stmt &s) {
     genSelect(s);
     return;
   case Stmt::Return:
+    if (s.init)
+      storeScalar(resultSlot, gen(*s.init));
     storeScalar(returnFlag, constInt(l, b.getI1Type(), 1));
     return;
   case Stmt::Break:
@@ -520,6 +522,7 @@ void BodyGen::genLoop(const Stmt &s) {
   Value lb, ub;
   Ty ivTy = s.kind == Stmt::While ? Ty::integer(32, false) : s.lo->ty;
   Value lo, hi;
+  uint64_t trips = 0;
   if (s.kind == Stmt::For) {
     auto clo = ce.eval(*s.lo, "loop bound");
     auto chi = ce.eval(*s.hi, "loop bound");
@@ -527,12 +530,16 @@ void BodyGen::genLoop(const Stmt &s) {
       return;
     lb = b.create<mlir::arith::ConstantIndexOp>(l, (int64_t)clo->i);
     ub = b.create<mlir::arith::ConstantIndexOp>(l, (int64_t)chi->i);
+    trips = (int64_t)chi->i > (int64_t)clo->i
+                ? (uint64_t)((int64_t)chi->i - (int64_t)clo->i)
+                : 0;
   } else {
     auto bound = ce.eval(*s.bound, "loop bound after 'bound'");
     if (!bound)
       return;
     lb = b.create<mlir::arith::ConstantIndexOp>(l, 0);
     ub = b.create<mlir::arith::ConstantIndexOp>(l, (int64_t)bound->i);
+    trips = bound->i;
     if (s.kind == Stmt::Unroll) {
       lo = gen(*s.lo);
       hi = gen(*s.hi);
@@ -568,7 +575,10 @@ void BodyGen::genLoop(const Stmt &s) {
   if (running)
     addStop(notOf(loadScalar(running)));
   if (stop) {
-    b.create<np::ExitLoopIfOp>(l, stop);
+    // The canonicalizer inlines the body of a loop of one iteration into
+    // the code around it, where leaving "the loop" would leave another.
+    if (trips >= 2)
+      b.create<np::ExitLoopIfOp>(l, stop);
     if (!running) { // a while loop tests `running` itself below
       auto ifOp = b.create<mlir::scf::IfOp>(l, notOf(stop), false);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());

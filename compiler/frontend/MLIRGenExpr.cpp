@@ -309,13 +309,50 @@ Value BodyGen::genCall(const Expr &e) {
                       e.ty.isSigned, arg(0), arg(1));
   case Builtin::Classify:
     return genClassify(e);
+  case Builtin::None:
+    if (const ast::FnDecl *f = sema.lookupFn(e.text))
+      return inlineCall(e, *f);
+    break;
   case Builtin::TryRecv:
   case Builtin::Accept:
-  case Builtin::None:
     break;
   }
   sema.error(e.loc) << "unknown function '" << e.text << "'";
   return constInt(l, b.getI32Type(), 0);
+}
+
+/// A call of a user function: its body, inlined here with its parameters
+/// bound to the arguments. It sees only its parameters and the module's
+/// constants, and its `return` leaves only its own body.
+Value BodyGen::inlineCall(const Expr &e, const ast::FnDecl &f) {
+  mlir::Location l = loc(e.loc);
+  llvm::SmallVector<Value> args;
+  for (const ExprPtr &a : e.args)
+    args.push_back(gen(*a));
+  auto callerScopes = std::move(scopes);
+  auto callerLoops = std::move(loops);
+  Value callerReturn = returnFlag, callerResult = resultSlot;
+  scopes.clear();
+  loops.clear();
+  scopes.emplace_back();
+  for (size_t k = 0; k < f.params.size(); ++k) {
+    Binding bd;
+    bd.ty = sema.resolve(*f.params[k].type, false);
+    bd.value = args[k];
+    scopes.back()[f.params[k].name] = bd;
+  }
+  returnFlag = allocLocal(Ty::of(Ty::Bool), 1);
+  storeScalar(returnFlag, constInt(l, b.getI1Type(), 0));
+  resultSlot = nullptr;
+  if (f.result)
+    resultSlot = allocLocal(sema.resolve(*f.result, false), 1);
+  genBlock(f.body);
+  Value result = resultSlot ? loadScalar(resultSlot) : Value();
+  scopes = std::move(callerScopes);
+  loops = std::move(callerLoops);
+  returnFlag = callerReturn;
+  resultSlot = callerResult;
+  return result;
 }
 
 /// Compiles Click classifier patterns into compares at constant offsets: the

@@ -10,7 +10,7 @@ file : topDecl* EOF ;
 
 topDecl
   : importDecl | constDecl | structDecl | headerDecl
-  | elementDecl | graphDecl | matchDecl
+  | elementDecl | graphDecl | matchDecl | fnDecl
   ;
 
 importDecl : 'import' STRING ';' ;
@@ -42,6 +42,8 @@ channelAttr : ID '=' expr ;
 
 matchDecl : 'match' ID '(' paramList? ')' block ;
 
+fnDecl : 'fn' ID '(' paramList? ')' ('->' type)? block ;
+
 block : '{' stmt* '}' ;
 
 stmt
@@ -54,7 +56,7 @@ stmt
   | 'unroll' ID 'in' expr '..' expr 'bound' expr block         # unrollStmt
   | 'while' expr 'bound' expr block                            # whileStmt
   | 'select' '{' selectCase+ '}'                             # selectStmt
-  | 'return' ';'                                             # returnStmt
+  | 'return' expr? ';'                                       # returnStmt
   | 'break' ';'                                              # breakStmt
   | 'continue' ';'                                           # continueStmt
   | 'fail' ';'                                               # failStmt

@@ -137,6 +137,17 @@ public:
           md.params = params(mt->paramList());
         md.body = block(mt->block());
         m.matches.push_back(std::move(md));
+      } else if (auto *f = d->fnDecl()) {
+        FnDecl fd;
+        fd.loc = loc(f);
+        fd.name = f->ID()->getText();
+        if (f->paramList())
+          fd.params = params(f->paramList());
+        if (f->type())
+          fd.result = type(f->type());
+        fd.body = block(f->block());
+        fd.bodyEnd = loc(f->block()->getStop());
+        m.fns.push_back(std::move(fd));
       }
     }
   }
@@ -436,8 +447,12 @@ private:
       }
       return r;
     }
-    if (dynamic_cast<P::ReturnStmtContext *>(c))
-      return make(Stmt::Return, c);
+    if (auto *r = dynamic_cast<P::ReturnStmtContext *>(c)) {
+      auto s = make(Stmt::Return, c);
+      if (r->expr())
+        s->init = expr(r->expr());
+      return s;
+    }
     if (dynamic_cast<P::BreakStmtContext *>(c))
       return make(Stmt::Break, c);
     if (dynamic_cast<P::ContinueStmtContext *>(c))

@@ -14,6 +14,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
+
 using namespace npcc;
 using namespace npcc::ast;
 
@@ -121,6 +123,8 @@ const RecordDecl *Sema::lookupRecord(llvm::StringRef n) const {
 const ConstDecl *Sema::lookupConst(llvm::StringRef n) const {
   return consts.lookup(n);
 }
+
+const FnDecl *Sema::lookupFn(llvm::StringRef n) const { return fns.lookup(n); }
 
 bool Sema::headerField(const RecordDecl &h, llvm::StringRef field,
                        unsigned &bitOffset, unsigned &width) {
@@ -260,6 +264,14 @@ void Sema::checkDuplicates() {
       graphs[g.name] = &g;
   for (MatchDecl &m : module.matches)
     addTop(m.name, m.loc);
+  for (FnDecl &f : module.fns) {
+    if (lookupBuiltin(f.name) != Builtin::None) {
+      error(f.loc) << "'" << f.name << "' is a builtin function";
+      continue;
+    }
+    if (addTop(f.name, f.loc))
+      fns[f.name] = &f;
+  }
 }
 
 void Sema::checkRecord(const RecordDecl &r) {
@@ -567,6 +579,20 @@ void Sema::checkStmt(Stmt &s) {
     if (inMatch)
       error(s.loc) << "'return' is not allowed in a match program; use "
                       "'fail' or 'accept'";
+    if (currentFn && currentFn->result) {
+      if (!s.init)
+        error(s.loc) << "function '" << currentFn->name
+                     << "' must return a value";
+      else
+        coerce(*s.init, resolve(*currentFn->result, false));
+    } else if (s.init) {
+      checkExpr(*s.init);
+      if (currentFn)
+        error(s.init->loc) << "function '" << currentFn->name
+                           << "' has no result type";
+      else
+        error(s.init->loc) << "only a function returns a value";
+    }
     return;
   case Stmt::Fail:
     if (!inMatch)
@@ -957,8 +983,26 @@ Ty Sema::checkCall(Expr &e) {
     return false;
   };
   Ty pkt = Ty::of(Ty::Pkt), u32 = Ty::integer(32, false);
+  if (currentFn) {
+    switch (b) {
+    case Builtin::Send:
+    case Builtin::Drop:
+    case Builtin::Clone:
+    case Builtin::NewPkt:
+    case Builtin::DeviceRecv:
+    case Builtin::DeviceSend:
+      error(e.loc) << "'" << e.text
+                   << "' is not allowed in a function: packets passed to a "
+                      "function are borrowed, not owned";
+      return Ty();
+    default:
+      break;
+    }
+  }
   switch (b) {
   case Builtin::None:
+    if (const FnDecl *f = fns.lookup(e.text))
+      return checkFnCall(e, *f);
     error(e.loc) << "unknown function '" << e.text << "'";
     return Ty();
   case Builtin::TryRecv:
@@ -1104,6 +1148,104 @@ void Sema::checkGraphDecl(const GraphDecl &g) {
 /// The list manager streams 8-word headers and items.
 static constexpr unsigned kMatchWords = 8;
 
+/// Every path through `b` ends in `return`.
+static bool alwaysReturns(const Block &b);
+static bool alwaysReturns(const Stmt &s) {
+  switch (s.kind) {
+  case Stmt::Return:
+    return true;
+  case Stmt::If:
+  case Stmt::IfLet:
+    return alwaysReturns(s.body) && !s.elseBody.empty() &&
+           alwaysReturns(s.elseBody);
+  case Stmt::Nested:
+    return alwaysReturns(s.body);
+  default:
+    return false;
+  }
+}
+static bool alwaysReturns(const Block &b) {
+  for (const StmtPtr &s : b)
+    if (alwaysReturns(*s))
+      return true;
+  return false;
+}
+
+void Sema::checkFn(FnDecl &f) {
+  if (fns.lookup(f.name) != &f)
+    return; // a redefinition, already reported
+  currentFn = &f;
+  scopes.clear();
+  scopes.emplace_back();
+  for (ConstDecl &c : module.consts)
+    scopes.back()[c.name] = {Symbol::Const, resolve(*c.type, false), c.loc};
+  scopes.emplace_back();
+  for (Param &p : f.params) {
+    Ty t = resolve(*p.type);
+    if (t.kind != Ty::Error && t.kind != Ty::Int && t.kind != Ty::Bool &&
+        t.kind != Ty::Pkt)
+      error(p.type->loc) << "function parameter '" << p.name
+                         << "' must be an integer, a bool or a packet, not '"
+                         << t.str() << "'";
+    if (p.variadic || p.defaultValue)
+      error(p.loc) << "function parameters have no defaults and are not "
+                      "variadic";
+    Symbol sym{Symbol::Let, t, p.loc};
+    sym.used = true; // an unused parameter is part of the signature
+    declare(p.name, sym);
+  }
+  if (f.result) {
+    Ty r = resolve(*f.result);
+    if (r.kind != Ty::Error && r.kind != Ty::Int && r.kind != Ty::Bool)
+      error(f.result->loc) << "a function returns an integer or a bool, not '"
+                           << r.str() << "'";
+  }
+  checkBlock(f.body);
+  if (f.result && !alwaysReturns(f.body))
+    error(f.bodyEnd) << "function '" << f.name
+                     << "' may end without returning a value";
+  currentFn = nullptr;
+}
+
+Ty Sema::checkFnCall(Expr &e, const FnDecl &f) {
+  if (e.args.size() != f.params.size()) {
+    error(e.loc) << "'" << f.name << "' takes " << f.params.size()
+                 << " argument" << (f.params.size() == 1 ? "" : "s") << ", "
+                 << e.args.size() << " given";
+    return Ty();
+  }
+  for (size_t k = 0; k < e.args.size(); ++k)
+    coerce(*e.args[k], resolve(*f.params[k].type, false));
+  if (currentFn)
+    calls[currentFn->name].push_back({f.name, e.loc});
+  return f.result ? resolve(*f.result, false) : Ty::of(Ty::Void);
+}
+
+/// Functions are inlined, so a call cycle is an error at the call that
+/// closes it.
+void Sema::checkRecursion() {
+  llvm::StringMap<int> state; // 0 new, 1 on the path, 2 done
+  std::function<void(llvm::StringRef)> visit = [&](llvm::StringRef fn) {
+    state[fn] = 1;
+    for (auto &[callee, at] : calls.lookup(fn)) {
+      int st = state.lookup(callee);
+      if (st == 1) {
+        const FnDecl *target = fns.lookup(callee);
+        errorWithNote(at,
+                      "recursive call to '" + callee +
+                          "': functions are inlined and cannot recurse",
+                      target->loc, "'" + callee + "' is defined here");
+      } else if (st == 0) {
+        visit(callee);
+      }
+    }
+    state[fn] = 2;
+  };
+  for (FnDecl &f : module.fns)
+    if (fns.lookup(f.name) == &f && state.lookup(f.name) == 0)
+      visit(f.name);
+}
+
 void Sema::checkMatch(MatchDecl &m) {
   scopes.clear();
   scopes.emplace_back();
@@ -1179,6 +1321,9 @@ bool Sema::run() {
     checkGraphDecl(g);
   for (MatchDecl &m : module.matches)
     checkMatch(m);
+  for (FnDecl &f : module.fns)
+    checkFn(f);
+  checkRecursion();
   // Ownership needs the types; after type errors it would only add noise.
   if (errors == 0)
     checkPacketOwnership(*this, module);

@@ -76,6 +76,7 @@ public:
   const ast::GraphDecl *lookupGraph(llvm::StringRef name) const;
   const ast::RecordDecl *lookupRecord(llvm::StringRef name) const;
   const ast::ConstDecl *lookupConst(llvm::StringRef name) const;
+  const ast::FnDecl *lookupFn(llvm::StringRef name) const;
 
   /// Resolves a written type. Array sizes are not evaluated here (len 0).
   ast::Ty resolve(const ast::TypeRef &t, bool report = true);
@@ -116,6 +117,9 @@ private:
   void checkElement(ast::ElementDecl &e);
   void checkGraphDecl(const ast::GraphDecl &g);
   void checkMatch(ast::MatchDecl &m);
+  void checkFn(ast::FnDecl &f);
+  ast::Ty checkFnCall(ast::Expr &e, const ast::FnDecl &f);
+  void checkRecursion();
   void checkBlock(ast::Block &b);
   void popScope();
   void checkStmt(ast::Stmt &s);
@@ -134,6 +138,11 @@ private:
   llvm::StringMap<const ast::GraphDecl *> graphs;
   llvm::StringMap<const ast::RecordDecl *> records;
   llvm::StringMap<const ast::ConstDecl *> consts;
+  llvm::StringMap<const ast::FnDecl *> fns;
+  /// Calls between functions, for the recursion check: caller -> callees
+  /// with the location of each call.
+  llvm::StringMap<std::vector<std::pair<std::string, ast::Loc>>> calls;
+  const ast::FnDecl *currentFn = nullptr;
   std::vector<Scope> scopes;
   const ast::ElementDecl *currentElement = nullptr;
   bool inHandler = false;

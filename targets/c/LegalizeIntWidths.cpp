@@ -199,6 +199,9 @@ void Legalizer::fixOp(Operation *op) {
     else if (v == in && oddWidth(in))
       v = b.create<arith::BitcastOp>(loc, out.getType(), v);
     out.replaceAllUsesWith(v);
+    // An op created later may reuse the erased result's storage, and with
+    // it a stale entry.
+    widths.erase(out);
     op->erase();
   };
   if (isa<arith::ExtUIOp>(op))

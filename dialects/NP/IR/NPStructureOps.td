@@ -272,7 +272,9 @@ def NP_ExitLoopIfOp : NP_Op<"exit_loop_if", [
     end of a `while` loop by flags, so the loop's result is the same whether
     it runs to its bound or stops. A target may leave the loop here (the C
     target emits `if (cond) break;`); the reference interpreter runs every
-    iteration, which makes the differential tests check the hint.
+    iteration, which makes the differential tests check the hint. The
+    front end emits it only in loops of at least two iterations, which the
+    canonicalizer never folds into the code around them.
 
     Example:
 
