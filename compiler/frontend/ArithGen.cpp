@@ -98,3 +98,139 @@ Value npcc::emitShift(mlir::OpBuilder &b, mlir::Location l, llvm::StringRef op,
       l, mlir::arith::CmpIPredicate::uge, c, constant(ty, wa));
   return b.create<mlir::arith::SelectOp>(l, tooFar, constant(ty, 0), shifted);
 }
+
+//===----------------------------------------------------------------------===//
+// Bit operations, hashing and checksum arithmetic: plain arith, so every
+// target computes them as it computes any other expression.
+//===----------------------------------------------------------------------===//
+
+namespace {
+Value konst(mlir::OpBuilder &b, mlir::Location l, mlir::Type t, uint64_t v) {
+  return b.create<mlir::arith::ConstantOp>(l, b.getIntegerAttr(t, v));
+}
+Value toI64(mlir::OpBuilder &b, mlir::Location l, Value x) {
+  if (x.getType().isInteger(64))
+    return x;
+  return b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), x);
+}
+Value shr(mlir::OpBuilder &b, mlir::Location l, Value x, unsigned n) {
+  return b.create<mlir::arith::ShRUIOp>(l, x, konst(b, l, x.getType(), n));
+}
+/// Bits set in a 64-bit value (SWAR).
+Value popcount64(mlir::OpBuilder &b, mlir::Location l, Value v) {
+  using namespace mlir::arith;
+  mlir::Type t = v.getType();
+  v = b.create<SubIOp>(
+      l, v,
+      b.create<AndIOp>(l, shr(b, l, v, 1), konst(b, l, t, 0x5555555555555555)));
+  Value m2 = konst(b, l, t, 0x3333333333333333);
+  v = b.create<AddIOp>(l, b.create<AndIOp>(l, v, m2),
+                       b.create<AndIOp>(l, shr(b, l, v, 2), m2));
+  v = b.create<AndIOp>(l, b.create<AddIOp>(l, v, shr(b, l, v, 4)),
+                       konst(b, l, t, 0x0f0f0f0f0f0f0f0f));
+  v = b.create<MulIOp>(l, v, konst(b, l, t, 0x0101010101010101));
+  return shr(b, l, v, 56);
+}
+Value toU32(mlir::OpBuilder &b, mlir::Location l, Value v64) {
+  return b.create<mlir::arith::TruncIOp>(l, b.getI32Type(), v64);
+}
+} // namespace
+
+Value npcc::emitPopcount(mlir::OpBuilder &b, mlir::Location l, Value x) {
+  return toU32(b, l, popcount64(b, l, toI64(b, l, x)));
+}
+
+Value npcc::emitClz(mlir::OpBuilder &b, mlir::Location l, Value x) {
+  unsigned w = x.getType().getIntOrFloatBitWidth();
+  Value v = toI64(b, l, x);
+  // Every bit below the highest set one set too: its popcount is the
+  // number of significant bits.
+  for (unsigned n : {1, 2, 4, 8, 16, 32})
+    v = b.create<mlir::arith::OrIOp>(l, v, shr(b, l, v, n));
+  Value bits = popcount64(b, l, v);
+  return toU32(
+      b, l,
+      b.create<mlir::arith::SubIOp>(l, konst(b, l, b.getI64Type(), w), bits));
+}
+
+Value npcc::emitCtz(mlir::OpBuilder &b, mlir::Location l, Value x) {
+  unsigned w = x.getType().getIntOrFloatBitWidth();
+  mlir::Type t = b.getI64Type();
+  Value v = toI64(b, l, x);
+  Value zero = konst(b, l, t, 0);
+  // The bits below the lowest set one: (v & -v) - 1.
+  Value lowest = b.create<mlir::arith::AndIOp>(
+      l, v, b.create<mlir::arith::SubIOp>(l, zero, v));
+  Value below = b.create<mlir::arith::SubIOp>(l, lowest, konst(b, l, t, 1));
+  Value isZero =
+      b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::eq, v, zero);
+  Value n = b.create<mlir::arith::SelectOp>(l, isZero, konst(b, l, t, w),
+                                            popcount64(b, l, below));
+  return toU32(b, l, n);
+}
+
+Value npcc::emitBswap(mlir::OpBuilder &b, mlir::Location l, Value x) {
+  mlir::Type t = x.getType();
+  unsigned w = t.getIntOrFloatBitWidth();
+  Value r = konst(b, l, t, 0);
+  for (unsigned k = 0; k < w / 8; ++k) {
+    Value byte = b.create<mlir::arith::AndIOp>(l, shr(b, l, x, 8 * k),
+                                               konst(b, l, t, 0xff));
+    Value moved =
+        b.create<mlir::arith::ShLIOp>(l, byte, konst(b, l, t, w - 8 - 8 * k));
+    r = b.create<mlir::arith::OrIOp>(l, r, moved);
+  }
+  return r;
+}
+
+Value npcc::emitHash(mlir::OpBuilder &b, mlir::Location l,
+                     llvm::ArrayRef<Value> xs) {
+  using namespace mlir::arith;
+  mlir::Type t = b.getI64Type();
+  // Each value is mixed in with a multiply-xorshift step; the result goes
+  // through SplitMix64's finaliser.
+  Value h = konst(b, l, t, 0x9e3779b97f4a7c15);
+  for (Value x : xs) {
+    h = b.create<MulIOp>(l, b.create<XOrIOp>(l, h, toI64(b, l, x)),
+                         konst(b, l, t, 0xbf58476d1ce4e5b9));
+    h = b.create<XOrIOp>(l, h, shr(b, l, h, 31));
+  }
+  h = b.create<XOrIOp>(l, h, shr(b, l, h, 33));
+  h = b.create<MulIOp>(l, h, konst(b, l, t, 0xff51afd7ed558ccd));
+  h = b.create<XOrIOp>(l, h, shr(b, l, h, 33));
+  return toU32(b, l, h);
+}
+
+/// Folds a 32-bit one's complement sum to 16 bits (end-around carries).
+static Value fold16(mlir::OpBuilder &b, mlir::Location l, Value s) {
+  mlir::Type t = s.getType();
+  for (int k = 0; k < 2; ++k)
+    s = b.create<mlir::arith::AddIOp>(
+        l, b.create<mlir::arith::AndIOp>(l, s, konst(b, l, t, 0xffff)),
+        shr(b, l, s, 16));
+  return s;
+}
+
+static Value not16(mlir::OpBuilder &b, mlir::Location l, Value v16) {
+  return b.create<mlir::arith::XOrIOp>(l, v16,
+                                       konst(b, l, v16.getType(), 0xffff));
+}
+
+Value npcc::emitCsumFold(mlir::OpBuilder &b, mlir::Location l, Value acc) {
+  Value s = fold16(b, l, acc);
+  return not16(b, l, b.create<mlir::arith::TruncIOp>(l, b.getI16Type(), s));
+}
+
+Value npcc::emitCsumUpdate(mlir::OpBuilder &b, mlir::Location l, Value hc,
+                           Value old, Value neu) {
+  // RFC 1624, eqn. 3: HC' = ~(~HC + ~m + m').
+  auto widen = [&](Value v) {
+    return b.create<mlir::arith::ExtUIOp>(l, b.getI32Type(), v);
+  };
+  Value s = b.create<mlir::arith::AddIOp>(
+      l,
+      b.create<mlir::arith::AddIOp>(l, widen(not16(b, l, hc)),
+                                    widen(not16(b, l, old))),
+      widen(neu));
+  return emitCsumFold(b, l, s);
+}

@@ -309,6 +309,51 @@ Value BodyGen::genCall(const Expr &e) {
                       e.ty.isSigned, arg(0), arg(1));
   case Builtin::Classify:
     return genClassify(e);
+  case Builtin::Csum: {
+    Value sum = b.create<np::PktCsumOp>(l, b.getI32Type(), arg(0), arg(1),
+                                        arg(2), i32(l, 0));
+    return emitCsumFold(b, l, sum);
+  }
+  case Builtin::CsumPartial:
+    return b.create<np::PktCsumOp>(l, b.getI32Type(), arg(0), arg(1), arg(2),
+                                   arg(3));
+  case Builtin::CsumFold:
+    return emitCsumFold(b, l, arg(0));
+  case Builtin::CsumUpdate:
+    return emitCsumUpdate(b, l, arg(0), arg(1), arg(2));
+  case Builtin::Crc32:
+  case Builtin::Crc32c: {
+    bool castagnoli = lookupBuiltin(e.text) == Builtin::Crc32c;
+    if (e.args.size() == 3)
+      return b.create<np::PktCrcOp>(l, b.getI32Type(), arg(0), arg(1), arg(2),
+                                    castagnoli);
+    return b.create<np::CrcOp>(l, b.getI32Type(), arg(0), castagnoli);
+  }
+  case Builtin::Hash: {
+    llvm::SmallVector<Value> xs;
+    for (size_t k = 0; k < e.args.size(); ++k)
+      xs.push_back(arg(k));
+    return emitHash(b, l, xs);
+  }
+  case Builtin::Clz:
+    return emitClz(b, l, arg(0));
+  case Builtin::Ctz:
+    return emitCtz(b, l, arg(0));
+  case Builtin::Popcount:
+    return emitPopcount(b, l, arg(0));
+  case Builtin::Bswap:
+    return emitBswap(b, l, arg(0));
+  case Builtin::PktCopy:
+    b.create<np::PktCopyOp>(l, arg(0), arg(1), arg(2), arg(3), arg(4));
+    return nullptr;
+  case Builtin::Push:
+    return b.create<np::PktPushOp>(l, b.getI1Type(), arg(0), arg(1));
+  case Builtin::Pull:
+    return b.create<np::PktPullOp>(l, b.getI1Type(), arg(0), arg(1));
+  case Builtin::Put:
+    return b.create<np::PktPutOp>(l, b.getI1Type(), arg(0), arg(1));
+  case Builtin::Take:
+    return b.create<np::PktTakeOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::None:
     if (const ast::FnDecl *f = sema.lookupFn(e.text))
       return inlineCall(e, *f);

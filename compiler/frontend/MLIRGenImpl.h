@@ -86,6 +86,20 @@ mlir::Value emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
 mlir::Value emitShift(mlir::OpBuilder &b, mlir::Location l, llvm::StringRef op,
                       mlir::Value a, mlir::Value c, bool isSigned);
 
+/// Built-ins that are plain arithmetic (ArithGen.cpp). Counts are u32.
+mlir::Value emitPopcount(mlir::OpBuilder &b, mlir::Location l, mlir::Value x);
+mlir::Value emitClz(mlir::OpBuilder &b, mlir::Location l, mlir::Value x);
+mlir::Value emitCtz(mlir::OpBuilder &b, mlir::Location l, mlir::Value x);
+mlir::Value emitBswap(mlir::OpBuilder &b, mlir::Location l, mlir::Value x);
+/// A u32 hash of the values (each zero-extended to 64 bits).
+mlir::Value emitHash(mlir::OpBuilder &b, mlir::Location l,
+                     llvm::ArrayRef<mlir::Value> xs);
+/// The Internet checksum (u16) of a u32 one's complement sum.
+mlir::Value emitCsumFold(mlir::OpBuilder &b, mlir::Location l, mlir::Value acc);
+/// RFC 1624: checksum `hc` after a 16-bit word changed from `old` to `neu`.
+mlir::Value emitCsumUpdate(mlir::OpBuilder &b, mlir::Location l, mlir::Value hc,
+                           mlir::Value old, mlir::Value neu);
+
 /// `a as to`: truncation, sign or zero extension by the source type, or a
 /// compare with zero for bool.
 mlir::Value emitCast(mlir::OpBuilder &b, mlir::Location l, mlir::Value a,

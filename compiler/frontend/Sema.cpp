@@ -42,6 +42,22 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("classify", Builtin::Classify)
       .Case("try_recv", Builtin::TryRecv)
       .Case("accept", Builtin::Accept)
+      .Case("csum", Builtin::Csum)
+      .Case("csum_partial", Builtin::CsumPartial)
+      .Case("csum_fold", Builtin::CsumFold)
+      .Case("csum_update", Builtin::CsumUpdate)
+      .Case("crc32", Builtin::Crc32)
+      .Case("crc32c", Builtin::Crc32c)
+      .Case("hash", Builtin::Hash)
+      .Case("clz", Builtin::Clz)
+      .Case("ctz", Builtin::Ctz)
+      .Case("popcount", Builtin::Popcount)
+      .Case("bswap", Builtin::Bswap)
+      .Case("pkt_copy", Builtin::PktCopy)
+      .Case("push", Builtin::Push)
+      .Case("pull", Builtin::Pull)
+      .Case("put", Builtin::Put)
+      .Case("take", Builtin::Take)
       .Default(Builtin::None);
 }
 
@@ -1061,6 +1077,89 @@ Ty Sema::checkCall(Expr &e) {
       coerce(*e.args[1], pkt);
     }
     return Ty::of(Ty::Void);
+  case Builtin::Csum:
+  case Builtin::CsumPartial:
+    if (!arity(b == Builtin::Csum ? 3 : 4))
+      return Ty();
+    coerce(*e.args[0], pkt);
+    for (size_t k = 1; k < e.args.size(); ++k)
+      coerce(*e.args[k], u32);
+    return b == Builtin::Csum ? Ty::integer(16, false) : u32;
+  case Builtin::CsumFold:
+    if (arity(1))
+      coerce(*e.args[0], u32);
+    return Ty::integer(16, false);
+  case Builtin::CsumUpdate:
+    if (arity(3))
+      for (ExprPtr &a : e.args)
+        coerce(*a, Ty::integer(16, false));
+    return Ty::integer(16, false);
+  case Builtin::Crc32:
+  case Builtin::Crc32c:
+    if (e.args.size() == 3) {
+      coerce(*e.args[0], pkt);
+      coerce(*e.args[1], u32);
+      coerce(*e.args[2], u32);
+      return u32;
+    }
+    if (e.args.size() != 1) {
+      error(e.loc) << "'" << e.text
+                   << "' takes a packet, an offset and a length, or one "
+                      "integer";
+      return Ty();
+    }
+    [[fallthrough]];
+  case Builtin::Clz:
+  case Builtin::Ctz:
+  case Builtin::Popcount:
+  case Builtin::Bswap: {
+    if (!arity(1))
+      return Ty();
+    Ty a = checkExpr(*e.args[0]);
+    if (a.kind == Ty::Error)
+      return Ty();
+    if (a.kind != Ty::Int) {
+      error(e.args[0]->loc)
+          << "'" << e.text << "' needs an integer of a declared type, found '"
+          << a.str() << "'";
+      return Ty();
+    }
+    bool bytes =
+        b == Builtin::Bswap || b == Builtin::Crc32 || b == Builtin::Crc32c;
+    if (bytes && a.width % 8 != 0) {
+      error(e.args[0]->loc)
+          << "'" << e.text << "' needs whole bytes, found '" << a.str() << "'";
+      return Ty();
+    }
+    return b == Builtin::Bswap ? a : u32;
+  }
+  case Builtin::Hash:
+    if (e.args.empty() || e.args.size() > 8) {
+      error(e.loc) << "'hash' takes 1 to 8 integers, " << e.args.size()
+                   << " given";
+      return Ty();
+    }
+    for (ExprPtr &a : e.args) {
+      Ty t = checkExpr(*a);
+      if (t.kind == Ty::IntLit)
+        coerce(*a, Ty::integer(64, false));
+      else if (t.kind != Ty::Int && t.kind != Ty::Bool && t.kind != Ty::Error)
+        error(a->loc) << "'hash' needs integers, found '" << t.str() << "'";
+    }
+    return u32;
+  case Builtin::PktCopy:
+    if (arity(5)) {
+      coerce(*e.args[0], pkt);
+      coerce(*e.args[1], u32);
+      coerce(*e.args[2], pkt);
+      coerce(*e.args[3], u32);
+      coerce(*e.args[4], u32);
+    }
+    return Ty::of(Ty::Void);
+  case Builtin::Push:
+  case Builtin::Pull:
+  case Builtin::Put:
+  case Builtin::Take:
   case Builtin::Strip:
   case Builtin::Unstrip:
     if (arity(2)) {

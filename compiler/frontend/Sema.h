@@ -43,6 +43,24 @@ enum class Builtin {
   Classify,
   TryRecv,
   Accept,
+  // Checksums, CRCs, hashing and bit operations.
+  Csum,        // csum(p, off, n) -> u16: RFC 1071 checksum of p[off..off+n)
+  CsumPartial, // csum_partial(p, off, n, acc) -> u32: acc plus the words
+  CsumFold,    // csum_fold(acc) -> u16: folded and complemented
+  CsumUpdate,  // csum_update(hc, old, new) -> u16: RFC 1624
+  Crc32,       // crc32(p, off, n) or crc32(x) -> u32 (Ethernet)
+  Crc32c,      // crc32c(...) -> u32 (Castagnoli)
+  Hash,        // hash(x, ...) -> u32
+  Clz,
+  Ctz,
+  Popcount,
+  Bswap,
+  // Packet bytes and headroom (Click's push, pull, put, take).
+  PktCopy, // pkt_copy(dst, doff, src, soff, n)
+  Push,    // = unstrip
+  Pull,    // = strip
+  Put,     // n zero bytes at the end
+  Take,    // n bytes off the end
 };
 Builtin lookupBuiltin(llvm::StringRef name);
 

@@ -190,6 +190,32 @@ template <typename Op, Fn F> struct MetaLowering : NPPattern<Op> {
   }
 };
 
+struct PktCrcLowering : NPPattern<np::PktCrcOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::PktCrcOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOp(op,
+                 abi::call(rw, op.getLoc(), Fn::nprt_pkt_crc,
+                           {adaptor.getPkt(), adaptor.getOffset(),
+                            adaptor.getLen(), (uint64_t)op.getCastagnoli()}));
+    return success();
+  }
+};
+
+struct CrcLowering : NPPattern<np::CrcOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::CrcOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    unsigned bytes = op.getValue().getType().getIntOrFloatBitWidth() / 8;
+    rw.replaceOp(op,
+                 abi::call(rw, loc, Fn::nprt_crc,
+                           {widen(rw, loc, adaptor.getValue()), (uint64_t)bytes,
+                            (uint64_t)op.getCastagnoli()}));
+    return success();
+  }
+};
+
 } // namespace
 
 void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
@@ -207,6 +233,10 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::PktLenOp, Fn::nprt_pkt_len, false>,
                CallLowering<np::PktPullOp, Fn::nprt_pkt_pull, false>,
                CallLowering<np::PktPushOp, Fn::nprt_pkt_push, false>,
-               CallLowering<np::PktTruncateOp, Fn::nprt_pkt_truncate, false>>(
-      tc, patterns.getContext(), info);
+               CallLowering<np::PktTruncateOp, Fn::nprt_pkt_truncate, false>,
+               CallLowering<np::PktPutOp, Fn::nprt_pkt_put, false>,
+               CallLowering<np::PktTakeOp, Fn::nprt_pkt_take, false>,
+               CallLowering<np::PktCsumOp, Fn::nprt_pkt_csum, false>,
+               CallLowering<np::PktCopyOp, Fn::nprt_pkt_copy, false>,
+               PktCrcLowering, CrcLowering>(tc, patterns.getContext(), info);
 }

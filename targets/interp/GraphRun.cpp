@@ -58,6 +58,20 @@ unsigned widthOf(Type t) {
   return 64; // index, packets, memrefs
 }
 
+/// A byte of the frame, 0 past its end.
+uint8_t byteAt(const nprt_pkt *p, uint64_t i) {
+  return i < p->len ? p->data[i] : 0;
+}
+
+/// CRC-32 bit by bit (the runtime uses tables): reflected polynomial.
+uint32_t crcBits(uint32_t crc, uint8_t byte, bool castagnoli) {
+  uint32_t poly = castagnoli ? 0x82f63b78u : 0xedb88320u;
+  crc ^= byte;
+  for (int k = 0; k < 8; ++k)
+    crc = (crc >> 1) ^ ((crc & 1) ? poly : 0);
+  return crc;
+}
+
 /// What an operation of a body asks of the walk that runs it.
 enum class Flow { Next, Stop };
 
@@ -74,6 +88,7 @@ struct Instance {
   std::deque<Buffer> locals; // memref.alloca, reset per activation
   size_t usedLocals = 0;
   nprt_inst *self = nullptr;
+  std::vector<uint8_t> copyBuffer; // np.pkt_copy's bytes in flight
   // Scratch for values carried around scf.for/while, per loop depth.
   std::vector<std::vector<uint64_t>> carried;
   unsigned depth = 0;
@@ -413,6 +428,50 @@ void Instance::exec(Operation &op) {
       // A hint for targets that can leave a loop early: the iterations
       // after it do nothing, so running them checks the hint.
       .Case([&](np::ExitLoopIfOp) {})
+      .Case([&](np::PktCsumOp c) {
+        // One word at a time, carries folded back at the end.
+        const nprt_pkt *p = packet(c.getPkt());
+        uint64_t sum = in(3), off = in(1), n = in(2);
+        for (uint64_t k = 0; k < n; k += 2)
+          sum += (uint64_t(byteAt(p, off + k)) << 8) |
+                 (k + 1 < n ? byteAt(p, off + k + 1) : 0);
+        while (sum >> 16)
+          sum = (sum & 0xffff) + (sum >> 16);
+        out(sum);
+      })
+      .Case([&](np::PktCrcOp c) {
+        const nprt_pkt *p = packet(c.getPkt());
+        uint32_t crc = 0xffffffffu;
+        for (uint64_t k = in (1), end = in (1) + in(2); k < end && k < p->len;
+             ++k)
+          crc = crcBits(crc, p->data[k], c.getCastagnoli());
+        out(~crc);
+      })
+      .Case([&](np::CrcOp c) {
+        unsigned bytes = widthOf(c.getValue().getType()) / 8;
+        uint32_t crc = 0xffffffffu;
+        for (unsigned k = bytes; k-- > 0;)
+          crc = crcBits(crc, (uint8_t)(in(0) >> (8 * k)), c.getCastagnoli());
+        out(~crc);
+      })
+      .Case([&](np::PktCopyOp c) {
+        nprt_pkt *dst = packet(c.getDst());
+        const nprt_pkt *src = packet(c.getSrc());
+        uint64_t doff = in(1), soff = in(3), n = in(4);
+        // Read everything first: the two ranges may overlap.
+        std::vector<uint8_t> &bytes = copyBuffer;
+        bytes.clear();
+        for (uint64_t k = 0; k < n && doff + k < dst->len; ++k)
+          bytes.push_back(byteAt(src, soff + k));
+        for (uint64_t k = 0; k < bytes.size(); ++k)
+          dst->data[doff + k] = bytes[k];
+      })
+      .Case([&](np::PktPutOp o) {
+        out(nprt_pkt_put(packet(o.getPkt()), (uint32_t)in(1)));
+      })
+      .Case([&](np::PktTakeOp o) {
+        out(nprt_pkt_take(packet(o.getPkt()), (uint32_t)in(1)));
+      })
       .Case([&](np::PktTruncateOp t) {
         nprt_pkt_truncate(packet(t.getPkt()), (uint32_t)in(1));
       })
@@ -439,7 +498,8 @@ bool supported(Operation *op) {
              np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp, np::PktLenOp,
              np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
              np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
-             np::YieldOp>(op);
+             np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp,
+             np::PktPutOp, np::PktTakeOp, np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {

@@ -182,3 +182,9 @@ LogicalResult MetaGetOp::verify() {
 LogicalResult MetaSetOp::verify() {
   return verifyMetaField(*this, getField(), getValue().getType());
 }
+
+LogicalResult CrcOp::verify() {
+  if (getValue().getType().getIntOrFloatBitWidth() % 8 != 0)
+    return emitOpError("needs whole bytes, found ") << getValue().getType();
+  return success();
+}

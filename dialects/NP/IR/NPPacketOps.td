@@ -371,6 +371,123 @@ def NP_PktPushOp : NP_PktResizeOp<"pkt_push"> {
   }];
 }
 
+def NP_PktPutOp : NP_PktResizeOp<"pkt_put"> {
+  let summary = "append zero bytes to a packet";
+  let description = [{
+    Appends `bytes` zero bytes to the frame, using the tailroom (Click's
+    put). `ok` is false, and the packet unchanged, when the tailroom is too
+    small.
+
+    Example:
+
+    ```mlir
+    %ok = np.pkt_put %p, %c4
+    ```
+  }];
+}
+
+def NP_PktTakeOp : NP_PktResizeOp<"pkt_take"> {
+  let summary = "remove bytes from the end of a packet";
+  let description = [{
+    Removes `bytes` bytes from the end of the frame (Click's take). `ok` is
+    false, and the packet unchanged, when the frame is shorter.
+
+    Example:
+
+    ```mlir
+    %ok = np.pkt_take %p, %c4
+    ```
+  }];
+}
+
+def NP_PktCsumOp : NP_Op<"pkt_csum"> {
+  let summary = "one's complement sum of a packet range (RFC 1071)";
+  let description = [{
+    Adds the 16-bit big-endian words of bytes `offset` .. `offset + len` of
+    the frame to `acc` in one's complement arithmetic and returns the sum
+    folded to 16 bits (not complemented). Bytes past the end of the frame
+    count as 0, so an odd range ends with its last byte as the high byte of
+    a word. The Internet checksum of a header is the complement of the sum
+    with its checksum field zero.
+
+    Example:
+
+    ```mlir
+    %s = np.pkt_csum %p, %c14, %c20, %c0
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt,
+                       I32:$offset, I32:$len, I32:$acc);
+  let results = (outs I32:$sum);
+  let assemblyFormat = "$pkt `,` $offset `,` $len `,` $acc attr-dict";
+}
+
+def NP_PktCrcOp : NP_Op<"pkt_crc"> {
+  let summary = "CRC-32 of a packet range";
+  let description = [{
+    The CRC-32 of bytes `offset` .. `offset + len` of the frame (clipped to
+    the frame): Ethernet's (reflected polynomial 0xedb88320), or with
+    `castagnoli` CRC-32C (0x82f63b78); initial value and final xor
+    0xffffffff.
+
+    Example:
+
+    ```mlir
+    %c = np.pkt_crc %p, %c0, %n {castagnoli}
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt,
+                       I32:$offset, I32:$len, UnitAttr:$castagnoli);
+  let results = (outs I32:$crc);
+  let assemblyFormat = "$pkt `,` $offset `,` $len attr-dict";
+}
+
+def NP_CrcOp : NP_Op<"crc", [Pure]> {
+  let summary = "CRC-32 of an integer's bytes";
+  let description = [{
+    The CRC-32 (as `np.pkt_crc`) of the bytes of `value` in network order,
+    most significant first. Its width is a multiple of 8.
+
+    Example:
+
+    ```mlir
+    %c = np.crc %addr : i32
+    ```
+  }];
+  let arguments = (ins AnySignlessInteger:$value, UnitAttr:$castagnoli);
+  let results = (outs I32:$crc);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def NP_PktCopyOp : NP_Op<"pkt_copy"> {
+  let summary = "copy bytes between packets";
+  let description = [{
+    Copies `len` bytes from offset `src_offset` of `src` to offset
+    `dst_offset` of `dst`, as memmove does when they are the same packet.
+    Bytes past the end of `src` read as 0; bytes past the end of `dst` are
+    not written.
+
+    Example:
+
+    ```mlir
+    np.pkt_copy %q, %c0, %p, %c14, %c20
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the destination",
+                           [MemRead<NP_PacketResource>,
+                            MemWrite<NP_PacketResource>]>:$dst,
+                       I32:$dst_offset,
+                       Arg<NP_PacketType, "the source",
+                           [MemRead<NP_PacketResource>]>:$src,
+                       I32:$src_offset, I32:$len);
+  let assemblyFormat = [{
+    $dst `,` $dst_offset `,` $src `,` $src_offset `,` $len attr-dict
+  }];
+}
+
 def NP_PktTruncateOp : NP_Op<"pkt_truncate"> {
   let summary = "shorten a packet";
   let description = [{

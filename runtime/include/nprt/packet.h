@@ -174,6 +174,28 @@ static inline void nprt_pkt_truncate(nprt_pkt *p, uint32_t n) {
   }
 }
 
+/* Appends `n` zero bytes (Click's put). Returns false, leaving the packet
+ * unchanged, if the tailroom is too small. */
+static inline bool nprt_pkt_put(nprt_pkt *p, uint32_t n) {
+  if (n > p->tailroom)
+    return false;
+  for (uint32_t i = 0; i < n; ++i)
+    p->data[p->len + i] = 0;
+  p->len += n;
+  p->tailroom -= n;
+  return true;
+}
+
+/* Removes `n` bytes from the end (Click's take). Returns false, leaving the
+ * packet unchanged, if the frame is shorter than `n`. */
+static inline bool nprt_pkt_take(nprt_pkt *p, uint32_t n) {
+  if (n > p->len)
+    return false;
+  p->len -= n;
+  p->tailroom += n;
+  return true;
+}
+
 #ifdef __cplusplus
 }
 #endif

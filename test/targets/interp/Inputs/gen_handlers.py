@@ -132,8 +132,23 @@ class Gen:
         if r < 0.9:
             return "(%s ? %s : %s)" % (self.cond(d + 1), self.expr(t, d + 1),
                                        self.expr(t, d + 1))
-        return "%s(%s, %s)" % (self.rng.choice(["min", "max"]),
-                               self.expr(t, d + 1), self.expr(t, d + 1))
+        if r < 0.95:
+            return "%s(%s, %s)" % (self.rng.choice(["min", "max"]),
+                                   self.expr(t, d + 1), self.expr(t, d + 1))
+        # Built-ins that are arithmetic: counts are u32, bswap needs bytes.
+        st = self.ty()
+        f = self.rng.choice(["clz", "ctz", "popcount", "bswap", "hash",
+                             "csum_update"])
+        if f == "bswap":
+            st = self.rng.choice(["u8", "u16", "u32", "u64", "i16", "i32"])
+            return "(bswap(%s) as %s)" % (self.expr(st, d + 1), t)
+        if f == "hash":
+            return "(hash(%s, %s) as %s)" % (self.expr(st, d + 1),
+                                             self.expr(self.ty(), d + 1), t)
+        if f == "csum_update":
+            return "(csum_update(%s, %s, %s) as %s)" % tuple(
+                [self.expr("u16", d + 1) for _ in range(3)] + [t])
+        return "(%s(%s) as %s)" % (f, self.expr(st, d + 1), t)
 
     def cond(self, d=0):
         r = self.rng.random()
