@@ -75,6 +75,7 @@ private:
   Value genCast(const Expr &e);
   Value genClassify(const Expr &e);
   Value inlineCall(const Expr &e, const ast::FnDecl &f);
+  Value genRecvAny(const Expr &e);
   Value genHeaderField(const Expr &view, const std::string &field,
                        Value newValue);
 

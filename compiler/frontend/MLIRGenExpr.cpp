@@ -309,6 +309,8 @@ Value BodyGen::genCall(const Expr &e) {
                       e.ty.isSigned, arg(0), arg(1));
   case Builtin::Classify:
     return genClassify(e);
+  case Builtin::RecvAny:
+    return genRecvAny(e);
   case Builtin::Csum: {
     Value sum = b.create<np::PktCsumOp>(l, b.getI32Type(), arg(0), arg(1),
                                         arg(2), i32(l, 0));
@@ -364,6 +366,41 @@ Value BodyGen::genCall(const Expr &e) {
   }
   sema.error(e.loc) << "unknown function '" << e.text << "'";
   return constInt(l, b.getI32Type(), 0);
+}
+
+/// `recv_any(i)`: np.select over every port of the array, then the receive
+/// from the port it chose, as a chain of scf.if yielding the value.
+Value BodyGen::genRecvAny(const Expr &e) {
+  mlir::Location l = loc(e.loc);
+  const std::string &array = e.args[0]->text;
+  uint64_t n = spec.portArraySizes.lookup(array);
+  mlir::Type t = toMLIRType(ctx, e.ty);
+  if (n == 0) {
+    sema.error(e.args[0]->loc) << "'recv_any' on an empty port array";
+    return constInt(l, b.getI32Type(), 0);
+  }
+  llvm::SmallVector<mlir::Attribute> ports;
+  for (uint64_t k = 0; k < n; ++k)
+    ports.push_back(mlir::FlatSymbolRefAttr::get(
+        ctx, array + "[" + std::to_string(k) + "]"));
+  Value pos = b.create<np::SelectOp>(l, b.getI32Type(), b.getArrayAttr(ports));
+  // recv from port k, else from the ports after it.
+  std::function<Value(uint64_t)> from = [&](uint64_t k) -> Value {
+    auto port = mlir::cast<mlir::FlatSymbolRefAttr>(ports[k]).getValue();
+    if (k + 1 == n)
+      return b.create<np::RecvOp>(l, t, port);
+    Value is = b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::eq,
+                                             pos, i32(l, k));
+    auto ifOp = b.create<mlir::scf::IfOp>(l, mlir::TypeRange{t}, is,
+                                          /*withElse=*/true);
+    mlir::OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    b.create<mlir::scf::YieldOp>(l, Value(b.create<np::RecvOp>(l, t, port)));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    b.create<mlir::scf::YieldOp>(l, from(k + 1));
+    return ifOp.getResult(0);
+  };
+  return from(0);
 }
 
 /// A call of a user function: its body, inlined here with its parameters

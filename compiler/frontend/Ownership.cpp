@@ -120,6 +120,7 @@ private:
     case Builtin::NewPkt:
       return "created";
     case Builtin::DeviceRecv:
+    case Builtin::RecvAny:
       return "received";
     default:
       return nullptr;

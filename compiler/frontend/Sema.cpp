@@ -41,6 +41,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("max", Builtin::Max)
       .Case("classify", Builtin::Classify)
       .Case("try_recv", Builtin::TryRecv)
+      .Case("recv_any", Builtin::RecvAny)
       .Case("accept", Builtin::Accept)
       .Case("csum", Builtin::Csum)
       .Case("csum_partial", Builtin::CsumPartial)
@@ -1077,6 +1078,24 @@ Ty Sema::checkCall(Expr &e) {
       coerce(*e.args[1], pkt);
     }
     return Ty::of(Ty::Void);
+  case Builtin::RecvAny: {
+    if (!arity(1))
+      return Ty();
+    if (!inHandler)
+      error(e.loc) << "'recv_any' is only allowed in a handler";
+    Expr &arg = *e.args[0];
+    const Symbol *sym = arg.kind == Expr::Name ? lookup(arg.text) : nullptr;
+    Ty a = sym && sym->kind == Symbol::Port ? sym->ty : Ty();
+    if (sym)
+      sym->used = true;
+    arg.ty = a;
+    arg.checked = true;
+    if (a.kind != Ty::Port || !a.len || !a.isSigned || !a.elem) {
+      error(e.args[0]->loc) << "'recv_any' needs an input port array";
+      return Ty();
+    }
+    return *a.elem;
+  }
   case Builtin::Csum:
   case Builtin::CsumPartial:
     if (!arity(b == Builtin::Csum ? 3 : 4))

@@ -42,6 +42,7 @@ enum class Builtin {
   Max,
   Classify,
   TryRecv,
+  RecvAny, // recv_any(ports): the next value of any port of an array
   Accept,
   // Checksums, CRCs, hashing and bit operations.
   Csum,        // csum(p, off, n) -> u16: RFC 1071 checksum of p[off..off+n)

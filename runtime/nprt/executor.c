@@ -135,7 +135,7 @@ static void nprt_inst_main(nprt_inst *self) {
   for (uint32_t i = 0; i < self->n_signals; ++i)
     self->signal(self, self->signals[i]);
   nprt_barrier(self, NPRT_PHASE_RUN);
-  uint32_t batch = 0;
+  self->batch = 0;
   for (;;) {
     if (nprt_exec_stopping(self->ex) && !nprt_has_inputs(self))
       nprt_exec_terminate(self);
@@ -145,8 +145,8 @@ static void nprt_inst_main(nprt_inst *self) {
     self->progress = false;
     ++self->iterations;
     self->handler(self);
-    if (!self->progress || ++batch >= NPRT_MAX_BATCH) {
-      batch = 0;
+    if (!self->progress || ++self->batch >= NPRT_MAX_BATCH) {
+      self->batch = 0;
       nprt_yield(self);
     }
   }
@@ -210,9 +210,26 @@ static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
 }
 
 void nprt_exec_block(nprt_inst *self) {
+  /* An instance that blocks lets others run: its batch starts over. */
+  self->batch = 0;
   self->state = NPRT_BLOCKED;
   nprt_yield(self);
   self->wait = NPRT_WAIT_NONE;
+}
+
+void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
+  nprt_exec *ex = self->ex;
+  nprt_inst *to = ex->graph->insts[c->dst];
+  if (to->state != NPRT_BLOCKED)
+    return;
+  bool waits = (to->wait == NPRT_WAIT_RECV && to->wait_port == c->dst_port) ||
+               (to->wait == NPRT_WAIT_SELECT && c->dst_port < 64 &&
+                (to->wait_mask >> c->dst_port & 1u));
+  if (!waits)
+    return;
+  ex->stack[ex->stack_n++] = self;
+  ex->next = to;
+  nprt_yield(self);
 }
 
 void nprt_exec_terminate(nprt_inst *self) {
@@ -291,39 +308,86 @@ static bool nprt_check_signals(nprt_exec *ex) {
   return nprt_signals_seen >= 2;
 }
 
-/* Round-robin over runnable instances until all terminated (0), none can
- * move (-1, deadlock) or a second signal abandons the drain (-2). */
+/* Runs `in` if it can run; releases it once it terminated. */
+static bool nprt_step(nprt_exec *ex, nprt_inst *in) {
+  if (in->state == NPRT_DONE ||
+      (in->state == NPRT_BLOCKED && !nprt_wait_satisfied(ex, in)))
+    return false;
+  nprt_resume(ex, in);
+  if (in->state == NPRT_DONE)
+    nprt_inst_release(in);
+  return true;
+}
+
+/* The consumers values were handed to, then the senders that handed them
+ * over, innermost first: depth-first order. */
+static bool nprt_run_handoffs(nprt_exec *ex) {
+  bool ran = false;
+  while (ex->next || ex->stack_n) {
+    nprt_inst *in = ex->next ? ex->next : ex->stack[--ex->stack_n];
+    ex->next = NULL;
+    ran |= nprt_step(ex, in);
+  }
+  return ran;
+}
+
+/* Nothing can move, and nothing is left to move: every instance still
+ * running waits to receive, and every channel is empty. The input is
+ * exhausted and the graph drained, feedback loops included. */
+static bool nprt_quiescent(const nprt_exec *ex) {
+  const nprt_graph *g = ex->graph;
+  if (ex->phase < NPRT_PHASE_RUN)
+    return false;
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    const nprt_inst *in = g->insts[i];
+    if (in->state != NPRT_DONE && in->wait != NPRT_WAIT_RECV &&
+        in->wait != NPRT_WAIT_SELECT)
+      return false;
+  }
+  for (uint32_t i = 0; i < g->n_chans; ++i)
+    if (nprt_chan_occupancy(g->chans[i]) != 0)
+      return false;
+  return true;
+}
+
+/* Round-robin over runnable instances (each send handing over depth-first)
+ * until all terminated or the graph is drained (0), none can move (-1,
+ * deadlock) or a second signal abandons the drain (-2). */
 static int nprt_schedule(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
   for (;;) {
     bool ran = false;
     for (uint32_t i = 0; i < g->n_insts; ++i) {
-      nprt_inst *in = g->insts[i];
-      if (in->state == NPRT_DONE)
-        continue;
       if (nprt_check_signals(ex))
         return -2;
-      if (in->state == NPRT_BLOCKED && !nprt_wait_satisfied(ex, in))
-        continue;
-      nprt_resume(ex, in);
-      ran = true;
-      if (in->state == NPRT_DONE)
-        nprt_inst_release(in);
+      ran |= nprt_step(ex, g->insts[i]);
+      ran |= nprt_run_handoffs(ex);
     }
     if (ex->n_done == g->n_insts)
       return 0;
     if (ran)
       continue;
     /* Nobody could run: either everyone waits at the next barrier, or the
-     * graph is stuck. */
+     * graph is drained, or it is stuck. */
     bool at_barrier = ex->phase < NPRT_PHASE_RUN;
     for (uint32_t i = 0; i < g->n_insts && at_barrier; ++i) {
       nprt_inst *in = g->insts[i];
       at_barrier = in->state == NPRT_DONE || in->wait == NPRT_WAIT_PHASE;
     }
-    if (!at_barrier)
-      return -1;
-    ++ex->phase;
+    if (at_barrier) {
+      ++ex->phase;
+      /* Handlers start receivers first: by the time a source sends its
+       * first value, everything downstream waits for it, and the run is
+       * depth-first from the first packet on. */
+      if (ex->phase == NPRT_PHASE_RUN)
+        for (uint32_t i = 0; i < g->n_insts; ++i)
+          if (nprt_has_inputs(g->insts[i])) {
+            nprt_step(ex, g->insts[i]);
+            nprt_run_handoffs(ex);
+          }
+      continue;
+    }
+    return nprt_quiescent(ex) ? 0 : -1;
   }
 }
 
@@ -519,7 +583,14 @@ static int nprt_execute(nprt_exec *ex) {
       return NPRT_EXIT_ERROR;
     }
   }
+  ex->stack = calloc(g->n_insts ? g->n_insts : 1, sizeof(*ex->stack));
+  if (!ex->stack) {
+    fprintf(o->err, "%s: error: out of memory\n", o->prog);
+    return NPRT_EXIT_ERROR;
+  }
   int sched = nprt_schedule(ex);
+  free(ex->stack);
+  ex->stack = NULL;
   int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;
   if (sched == -1) {
     ex->deadlock = true;

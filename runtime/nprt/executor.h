@@ -59,6 +59,13 @@ struct nprt_exec {
    * by a signal (`signo`) or a failed output device. */
   bool stop;
   int signo;
+  /* Depth-first order: a send to an instance waiting for that value runs it
+   * at once; the sender waits on `stack` and resumes when its consumers
+   * block again, so each packet goes down its whole path before the next
+   * one enters, as in Click's push processing. */
+  nprt_inst *next;   /* to run next, or NULL */
+  nprt_inst **stack; /* senders that handed a value over, innermost last */
+  uint32_t stack_n;
   jmp_buf sched_jb;
 #ifdef NPRT_ASAN
   const void *sched_stack; /* the scheduler's stack, for fiber switches */
@@ -78,6 +85,9 @@ static inline bool nprt_exec_stopping(const nprt_exec *ex) {
 
 /* Called from port operations on the instance's own stack. */
 void nprt_exec_block(nprt_inst *self); /* waits for self->wait */
+/* `self` just put a value into `c`: if its consumer waits for it, the
+ * consumer runs now and `self` resumes when the consumer blocks again. */
+void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c);
 _Noreturn void nprt_exec_terminate(nprt_inst *self);
 /* Reports the first failed write of output device `d` and stops ingress. */
 void nprt_exec_output_failed(nprt_exec *ex, const nprt_pcap_out *d);

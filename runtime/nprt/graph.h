@@ -84,6 +84,7 @@ struct nprt_inst {
   uint64_t wait_mask;
   uint64_t wait_ticket;
   uint32_t select_next; /* round-robin start of the next select */
+  uint32_t batch;       /* handler iterations since it last blocked */
   bool started;
   bool used_device; /* called nprt_device_recv: exempt from the idle rule */
 

@@ -155,6 +155,7 @@ nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v, bool is_pkt) {
     nprt_exec_block(self);
   }
   self->progress = true;
+  nprt_exec_handoff(self, c);
   if (c->depth != 0 || c->lossy)
     return;
   /* Rendezvous: the sender completes once the receiver took the value. */
@@ -175,6 +176,7 @@ static inline void nprt_send(nprt_inst *self, uint32_t port, uint64_t v,
                                                    memory_order_relaxed)) &&
                   nprt_chan_push(c, v))) {
     self->progress = true;
+    nprt_exec_handoff(self, c);
     return;
   }
   nprt_send_slow(self, port, v, is_pkt);

@@ -14,6 +14,7 @@
 
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/TopGraph.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -161,8 +162,11 @@ struct ConvertNPToEmitCPass
     populateNPStructureToEmitCPatterns(tc, patterns, info);
     populateNPPacketToEmitCPatterns(tc, patterns, info);
     ConversionTarget target(*ctx);
-    target.addIllegalDialect<np::NPDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // scf.if and scf.for that carry packets (recv_any) are retyped here,
+    // with the packets they carry.
+    scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
+    target.addIllegalDialect<np::NPDialect>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

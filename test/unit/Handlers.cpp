@@ -34,6 +34,23 @@ void produceTwo(nprt_inst *self) {
   nprt_send_val(self, 1, s.count);
 }
 
+// Values on port 0 and, after every tenth, a tick on port 1.
+void produceWithTicks(nprt_inst *self) {
+  InstState &s = st(self);
+  if (s.count == s.limit)
+    nprt_test_exit(self);
+  nprt_send_val(self, 0, ++s.count);
+  if (s.count % 10 == 0)
+    nprt_send_val(self, 1, s.count);
+}
+
+// Waits for a tick on port 1, then takes whatever port 0 holds.
+void drainOnTick(nprt_inst *self) {
+  nprt_recv_val(self, 1);
+  while (nprt_poll(self, 0))
+    st(self).got.push_back(nprt_try_recv_val(self, 0));
+}
+
 void consume(nprt_inst *self) {
   st(self).got.push_back(nprt_recv_val(self, 0));
 }

@@ -37,6 +37,8 @@ void produce(nprt_inst *self);
 void produceTwo(nprt_inst *self);
 /// Receives from port 0 and records.
 void consume(nprt_inst *self);
+void produceWithTicks(nprt_inst *self);
+void drainOnTick(nprt_inst *self);
 /// Receives from port 0 and only counts (for throughput).
 void consumeCount(nprt_inst *self);
 /// Adds each received value to the uint64_t in its state object; records
