@@ -345,6 +345,26 @@ Value BodyGen::genCall(const Expr &e) {
     return emitPopcount(b, l, arg(0));
   case Builtin::Bswap:
     return emitBswap(b, l, arg(0));
+  case Builtin::Print: {
+    auto label = [&](const Expr &a) -> std::string {
+      auto c = ce.eval(a, "print label");
+      return c && c->kind == CValue::Str ? c->s : std::string();
+    };
+    if (e.args[0]->ty.kind == Ty::Pkt) {
+      Value p = arg(0);
+      std::string text = e.args.size() > 1 ? label(*e.args[1]) : "";
+      // Click's Print shows 24 bytes unless told otherwise.
+      Value max = e.args.size() > 2 ? arg(2) : i32(l, 24);
+      b.create<np::PrintPktOp>(l, p, max, b.getStringAttr(text));
+      return nullptr;
+    }
+    const Ty &vt = e.args[1]->ty;
+    auto op =
+        b.create<np::PrintOp>(l, arg(1), b.getStringAttr(label(*e.args[0])));
+    if (vt.kind == Ty::Int && vt.isSigned)
+      op.setIsSigned(true);
+    return nullptr;
+  }
   case Builtin::PktCopy:
     b.create<np::PktCopyOp>(l, arg(0), arg(1), arg(2), arg(3), arg(4));
     return nullptr;

@@ -55,6 +55,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("popcount", Builtin::Popcount)
       .Case("bswap", Builtin::Bswap)
       .Case("pkt_copy", Builtin::PktCopy)
+      .Case("print", Builtin::Print)
       .Case("push", Builtin::Push)
       .Case("pull", Builtin::Pull)
       .Case("put", Builtin::Put)
@@ -1166,6 +1167,40 @@ Ty Sema::checkCall(Expr &e) {
         error(a->loc) << "'hash' needs integers, found '" << t.str() << "'";
     }
     return u32;
+  case Builtin::Print: {
+    // print(p [, label [, max]]) prints a packet as Click's Print does;
+    // print(label, value) an integer or bool.
+    auto isStr = [&](Expr &a) {
+      Ty t = checkExpr(a);
+      if (t.kind != Ty::Str && t.kind != Ty::Error)
+        error(a.loc) << "a label is a string literal or a 'str' parameter";
+      return t.kind == Ty::Str;
+    };
+    if (e.args.empty() || e.args.size() > 3) {
+      error(e.loc) << "'print' takes a packet (a label and a length are "
+                      "optional) or a label and a value";
+      return Ty();
+    }
+    if (e.args[0]->kind == Expr::StrLit ||
+        checkExpr(*e.args[0]).kind == Ty::Str) {
+      if (!arity(2))
+        return Ty();
+      isStr(*e.args[0]);
+      Ty v = checkExpr(*e.args[1]);
+      if (v.kind == Ty::IntLit)
+        coerce(*e.args[1], Ty::integer(64, false));
+      else if (v.kind != Ty::Int && v.kind != Ty::Bool && v.kind != Ty::Error)
+        error(e.args[1]->loc)
+            << "'print' prints integers and bools, not '" << v.str() << "'";
+      return Ty::of(Ty::Void);
+    }
+    coerce(*e.args[0], pkt);
+    if (e.args.size() > 1)
+      isStr(*e.args[1]);
+    if (e.args.size() > 2)
+      coerce(*e.args[2], Ty::integer(32, true));
+    return Ty::of(Ty::Void);
+  }
   case Builtin::PktCopy:
     if (arity(5)) {
       coerce(*e.args[0], pkt);

@@ -57,6 +57,7 @@ enum class Builtin {
   Popcount,
   Bswap,
   // Packet bytes and headroom (Click's push, pull, put, take).
+  Print,   // print(p [, label [, max]]) or print(label, value)
   PktCopy, // pkt_copy(dst, doff, src, soff, n)
   Push,    // = unstrip
   Pull,    // = strip

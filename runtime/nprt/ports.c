@@ -284,3 +284,28 @@ void nprt_fault(nprt_inst *self, uint32_t kind) {
   (void)kind;
   ++self->faults;
 }
+
+/*--- Printing (the `print` built-in and the Print element) ---------------*/
+
+void nprt_print_pkt(nprt_inst *self, const nprt_pkt *p, const char *label,
+                    int32_t max) {
+  FILE *f = self->ex->opts->err;
+  if (label[0])
+    fprintf(f, "%s: ", label);
+  fprintf(f, "%4u", p->len);
+  uint32_t n = max < 0 || (uint32_t)max > p->len ? p->len : (uint32_t)max;
+  if (n)
+    fputs(" | ", f);
+  for (uint32_t i = 0; i < n; ++i)
+    fprintf(f, "%s%02x", i && i % 4 == 0 ? " " : "", p->data[i]);
+  fputc('\n', f);
+}
+
+void nprt_print_val(nprt_inst *self, const char *label, uint64_t v,
+                    bool is_signed) {
+  FILE *f = self->ex->opts->err;
+  if (is_signed)
+    fprintf(f, "%s: %lld\n", label, (long long)(int64_t)v);
+  else
+    fprintf(f, "%s: %llu\n", label, (unsigned long long)v);
+}

@@ -216,6 +216,38 @@ struct CrcLowering : NPPattern<np::CrcOp> {
   }
 };
 
+struct PrintPktLowering : NPPattern<np::PrintPktOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::PrintPktOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    abi::call(rw, op.getLoc(), Fn::nprt_print_pkt,
+              {enclosingInstance(op), adaptor.getPkt(),
+               StringRef(cString(op.getLabel())), adaptor.getMax()});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct PrintLowering : NPPattern<np::PrintOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::PrintOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value v = adaptor.getValue();
+    unsigned w = v.getType().getIntOrFloatBitWidth();
+    // Sign-extended to 64 bits when signed, so that C prints it as such.
+    if (w < 64)
+      v = op.getIsSigned()
+              ? (Value)rw.create<arith::ExtSIOp>(loc, rw.getI64Type(), v)
+              : (Value)rw.create<arith::ExtUIOp>(loc, rw.getI64Type(), v);
+    abi::call(rw, loc, Fn::nprt_print_val,
+              {enclosingInstance(op), StringRef(cString(op.getLabel())), v,
+               (uint64_t)op.getIsSigned()});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
@@ -238,5 +270,6 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::PktTakeOp, Fn::nprt_pkt_take, false>,
                CallLowering<np::PktCsumOp, Fn::nprt_pkt_csum, false>,
                CallLowering<np::PktCopyOp, Fn::nprt_pkt_copy, false>,
-               PktCrcLowering, CrcLowering>(tc, patterns.getContext(), info);
+               PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering>(
+      tc, patterns.getContext(), info);
 }

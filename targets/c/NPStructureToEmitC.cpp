@@ -26,13 +26,7 @@ using namespace mlir;
 using namespace npcc;
 using namespace npcc::c;
 
-namespace {
-
-/// Marks the cast of nprt_state(self) to the element's state struct, which
-/// np.state_field patterns read members of.
-constexpr llvm::StringLiteral StateObjectAttr = "npcc.state_object";
-
-std::string cString(StringRef s) {
+std::string npcc::c::cString(StringRef s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\')
@@ -48,6 +42,12 @@ std::string cString(StringRef s) {
   }
   return out + "\"";
 }
+
+namespace {
+
+/// Marks the cast of nprt_state(self) to the element's state struct, which
+/// np.state_field patterns read members of.
+constexpr llvm::StringLiteral StateObjectAttr = "npcc.state_object";
 
 unsigned containerWidth(unsigned w) {
   return w <= 1 ? 1 : w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;

@@ -69,6 +69,9 @@ void populateNPPacketToEmitCPatterns(mlir::TypeConverter &converter,
 /// The `nprt_inst *` of the function that `op` is in.
 mlir::Value enclosingInstance(mlir::Operation *op);
 
+/// `s` as a C string literal.
+std::string cString(llvm::StringRef s);
+
 } // namespace npcc::c
 
 #endif // NPCC_TARGETS_C_NPTOEMITC_H

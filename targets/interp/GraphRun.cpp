@@ -466,6 +466,17 @@ void Instance::exec(Operation &op) {
         for (uint64_t k = 0; k < bytes.size(); ++k)
           dst->data[doff + k] = bytes[k];
       })
+      // Diagnostics the run prints: the executable's own code writes them,
+      // so both targets print the same lines.
+      .Case([&](np::PrintPktOp o) {
+        nprt_print_pkt(self, packet(o.getPkt()), o.getLabel().str().c_str(),
+                       (int32_t)in(1));
+      })
+      .Case([&](np::PrintOp o) {
+        unsigned w = widthOf(o.getValue().getType());
+        uint64_t v = o.getIsSigned() ? (uint64_t)signExtend(in(0), w) : in(0);
+        nprt_print_val(self, o.getLabel().str().c_str(), v, o.getIsSigned());
+      })
       .Case([&](np::PktPutOp o) {
         out(nprt_pkt_put(packet(o.getPkt()), (uint32_t)in(1)));
       })
@@ -485,21 +496,21 @@ void Instance::exec(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 bool supported(Operation *op) {
-  return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
-             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
-             arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
-             arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
-             arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
-             arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp,
-             arith::IndexCastOp, arith::IndexCastUIOp, scf::IfOp, scf::ForOp,
-             scf::WhileOp, scf::YieldOp, scf::ConditionOp, memref::AllocaOp,
-             memref::LoadOp, memref::StoreOp, np::StateFieldOp, np::RecvOp,
-             np::TryRecvOp, np::SendOp, np::SelectOp, np::DropOp, np::CloneOp,
-             np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp, np::PktLenOp,
-             np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
-             np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
-             np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp,
-             np::PktPutOp, np::PktTakeOp, np::YieldOp>(op);
+  return isa<
+      arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+      arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
+      arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
+      arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
+      arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
+      arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp,
+      arith::IndexCastUIOp, scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
+      scf::ConditionOp, memref::AllocaOp, memref::LoadOp, memref::StoreOp,
+      np::StateFieldOp, np::RecvOp, np::TryRecvOp, np::SendOp, np::SelectOp,
+      np::DropOp, np::CloneOp, np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp,
+      np::PktLenOp, np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
+      np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
+      np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp, np::PktPutOp,
+      np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {

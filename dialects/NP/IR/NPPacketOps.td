@@ -488,6 +488,43 @@ def NP_PktCopyOp : NP_Op<"pkt_copy"> {
   }];
 }
 
+def NP_PrintPktOp : NP_Op<"print_pkt"> {
+  let summary = "print a packet as Click's Print element does";
+  let description = [{
+    Writes one line to standard error: `label: ` (when the label is not
+    empty), the length right-aligned in four columns, then ` | ` and the
+    first `max` bytes (all of them when `max` is negative) in hex, a space
+    before every fourth byte.
+
+    Example:
+
+    ```mlir
+    np.print_pkt %p, %c24 {label = "in"}
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt,
+                       I32:$max, StrAttr:$label);
+  let assemblyFormat = "$pkt `,` $max attr-dict";
+}
+
+def NP_PrintOp : NP_Op<"print"> {
+  let summary = "print a labelled integer";
+  let description = [{
+    Writes `label: value` to standard error, the value in decimal (signed
+    with `is_signed`).
+
+    Example:
+
+    ```mlir
+    np.print %n {label = "count"} : i64
+    ```
+  }];
+  let arguments = (ins AnySignlessInteger:$value, StrAttr:$label,
+                       UnitAttr:$is_signed);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
 def NP_PktTruncateOp : NP_Op<"pkt_truncate"> {
   let summary = "shorten a packet";
   let description = [{
