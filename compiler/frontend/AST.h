@@ -178,9 +178,11 @@ struct ElementDecl {
   std::vector<PortDecl> ports;
   std::vector<StateVar> state;
   bool hasInit = false, hasHandler = false, hasSignal = false;
-  Loc initLoc, handlerLoc, signalLoc;
-  Loc initEnd, handlerEnd, signalEnd; // closing braces
-  Block init, handler, signal;
+  bool hasTimer = false;
+  Loc initLoc, handlerLoc, signalLoc, timerLoc;
+  Loc initEnd, handlerEnd, signalEnd, timerEnd; // closing braces
+  Block init, handler, signal, timer;
+  ExprPtr timerPeriod; // nanoseconds
   std::string signalArg;
   TypeRefPtr signalType;
 };

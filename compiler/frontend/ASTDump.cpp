@@ -200,6 +200,10 @@ struct Dumper {
              e.signalLoc);
         block(e.signal);
       }
+      if (e.hasTimer) {
+        line("Timer every " + expr(e.timerPeriod.get()), e.timerLoc);
+        block(e.timer);
+      }
       --depth;
     }
     for (const GraphDecl &g : m.graphs) {

@@ -195,6 +195,15 @@ bool BodyGen::emit(np::ElementOp element) {
     emitBody(op.getBodyRegion(), e.signal, arg);
     scopes.pop_back();
   }
+  if (e.hasTimer) {
+    auto period = ce.eval(*e.timerPeriod, "timer period");
+    if (period && period->i == 0)
+      sema.error(e.timerPeriod->loc) << "a timer period is at least 1ns";
+    if (period && period->i != 0 && period->i <= (uint64_t)INT64_MAX) {
+      auto op = b.create<np::TimerOp>(loc(e.timerLoc), (int64_t)period->i);
+      emitBody(op.getBodyRegion(), e.timer);
+    }
+  }
   return !failed();
 }
 
@@ -235,7 +244,8 @@ Value BodyGen::allocLocal(const Ty &t, uint64_t len) {
   // Allocas go to the start of the body so loops do not grow the stack.
   mlir::OpBuilder::InsertionGuard guard(b);
   mlir::Operation *bodyOp = b.getInsertionBlock()->getParentOp();
-  while (!mlir::isa<np::InitOp, np::HandlerOp, np::SignalOp>(bodyOp))
+  while (
+      !mlir::isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp>(bodyOp))
     bodyOp = bodyOp->getParentOp();
   b.setInsertionPointToStart(&bodyOp->getRegion(0).front());
   return b.create<mlir::memref::AllocaOp>(bodyOp->getLoc(), mt);

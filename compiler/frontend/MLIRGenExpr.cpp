@@ -345,6 +345,8 @@ Value BodyGen::genCall(const Expr &e) {
     return emitPopcount(b, l, arg(0));
   case Builtin::Bswap:
     return emitBswap(b, l, arg(0));
+  case Builtin::Now:
+    return b.create<np::NowOp>(l, b.getI64Type());
   case Builtin::Print: {
     auto label = [&](const Expr &a) -> std::string {
       auto c = ce.eval(a, "print label");

@@ -22,13 +22,16 @@ fieldDecl : ID ':' type ;
 elementDecl : 'element' ID '(' paramList? ')' '{' elementItem* '}' ;
 paramList : param (',' param)* ;
 param : ID ':' type (ellipsis='...')? ('=' expr)? ;
-elementItem : portDecl | stateBlock | initBlock | handlerBlock | signalBlock ;
+elementItem
+  : portDecl | stateBlock | initBlock | handlerBlock | signalBlock | timerBlock
+  ;
 portDecl : dir=('in' | 'out') ID ('[' expr ']')? ':' type ';' ;
 stateBlock : 'state' '{' stateVar* '}' ;
 stateVar : ID ':' type ('=' expr)? ';' ;
 initBlock : 'init' block ;
 handlerBlock : 'handler' block ;
 signalBlock : 'signal' '(' ID ':' type ')' block ;
+timerBlock : 'timer' 'every' expr block ;
 
 graphDecl : 'graph' ID '(' paramList? ')' '{' graphItem* '}' ;
 graphItem : portDecl | instanceDecl | connection ;
@@ -88,6 +91,7 @@ expr
 
 primary
   : INT                                                      # intLit
+  | DURATION                                                 # durationLit
   | IPV4                                                     # ipv4Lit
   | MAC                                                      # macLit
   | ('true' | 'false')                                       # boolLit
@@ -110,6 +114,8 @@ type
 // a u48 (six groups of two hex digits, so `c ? 1:2` stays a conditional).
 IPV4 : DEC '.' DEC '.' DEC '.' DEC ;
 MAC : HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ;
+// A duration is an integer literal in nanoseconds: 1s, 100ms, 10us, 5ns.
+DURATION : [0-9] [0-9_]* ('s' | 'ms' | 'us' | 'ns') ;
 fragment DEC : [0-9]+ ;
 fragment HEX2 : [0-9a-fA-F] [0-9a-fA-F] ;
 INT : [0-9] [0-9_]* | '0x' [0-9a-fA-F_]+ | '0b' [01_]+ ;

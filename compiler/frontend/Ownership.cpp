@@ -497,5 +497,7 @@ void npcc::checkPacketOwnership(Sema &sema, Module &m) {
       oc.checkBody(e.handler, e.handlerEnd);
     if (e.hasSignal)
       oc.checkBody(e.signal, e.signalEnd);
+    if (e.hasTimer)
+      oc.checkBody(e.timer, e.timerEnd);
   }
 }

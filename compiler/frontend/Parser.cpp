@@ -112,6 +112,8 @@ public:
             (unsigned)t->getCharPositionInLine() + 1};
   }
 
+  bool failed = false; // an error was reported; the parse went on
+
   void file_(P::FileContext *c, Module &m) {
     for (auto *d : c->topDecl()) {
       if (auto *i = d->importDecl())
@@ -238,22 +240,32 @@ private:
           e.state.push_back({loc(v), v->ID()->getText(), type(v->type()),
                              v->expr() ? expr(v->expr()) : nullptr});
       } else if (auto *i = item->initBlock()) {
+        once(e.hasInit, "init", loc(i), e.initLoc);
         e.hasInit = true;
         e.initLoc = loc(i);
         e.init = block(i->block());
         e.initEnd = loc(i->block()->getStop());
       } else if (auto *h = item->handlerBlock()) {
+        once(e.hasHandler, "handler", loc(h), e.handlerLoc);
         e.hasHandler = true;
         e.handlerLoc = loc(h);
         e.handler = block(h->block());
         e.handlerEnd = loc(h->block()->getStop());
       } else if (auto *s = item->signalBlock()) {
+        once(e.hasSignal, "signal", loc(s), e.signalLoc);
         e.hasSignal = true;
         e.signalLoc = loc(s);
         e.signalArg = s->ID()->getText();
         e.signalType = type(s->type());
         e.signal = block(s->block());
         e.signalEnd = loc(s->block()->getStop());
+      } else if (auto *t = item->timerBlock()) {
+        once(e.hasTimer, "timer", loc(t), e.timerLoc);
+        e.hasTimer = true;
+        e.timerLoc = loc(t);
+        e.timerPeriod = expr(t->expr());
+        e.timer = block(t->block());
+        e.timerEnd = loc(t->block()->getStop());
       }
     }
     return e;
@@ -534,10 +546,52 @@ private:
     return e;
   }
 
+  /// An element has at most one block of each kind.
+  void once(bool seen, llvm::StringRef what, Loc at, Loc first) {
+    if (!seen)
+      return;
+    auto d = mlir::emitError(
+                 mlir::FileLineColLoc::get(ctx, *at.file, at.line, at.col))
+             << "an element has one '" << what << "'";
+    d.attachNote(
+        mlir::FileLineColLoc::get(ctx, *first.file, first.line, first.col))
+        << "the first one is here";
+    failed = true;
+  }
+
+  /// A duration literal (`100ms`) as an integer literal of nanoseconds.
+  ExprPtr durationLit(const std::string &text, Loc l) {
+    size_t digits = text.find_first_not_of("0123456789_");
+    llvm::StringRef unit = llvm::StringRef(text).drop_front(digits);
+    uint64_t scale = unit == "s"    ? 1000000000
+                     : unit == "ms" ? 1000000
+                     : unit == "us" ? 1000
+                                    : 1;
+    auto e = make(Expr::IntLit, l);
+    uint64_t v = 0;
+    bool overflow = false;
+    for (char ch : llvm::StringRef(text).take_front(digits)) {
+      if (ch == '_')
+        continue;
+      unsigned d = ch - '0';
+      if (v > (UINT64_MAX - d) / 10)
+        overflow = true;
+      v = v * 10 + d;
+    }
+    if (v > UINT64_MAX / scale)
+      overflow = true;
+    e->value = v * scale;
+    if (overflow)
+      e->text = "overflow";
+    return e;
+  }
+
   ExprPtr primary(P::PrimaryContext *c) {
     Loc l = loc(c);
     if (auto *p = dynamic_cast<P::IntLitContext *>(c))
       return intLit(p->INT()->getSymbol(), l);
+    if (auto *p = dynamic_cast<P::DurationLitContext *>(c))
+      return durationLit(p->getText(), l);
     if (auto *p = dynamic_cast<P::Ipv4LitContext *>(c))
       return addressLit(p->getText(), '.', 10, l);
     if (auto *p = dynamic_cast<P::MacLitContext *>(c))
@@ -657,8 +711,9 @@ bool npcc::parseNPL(mlir::MLIRContext *ctx, const std::string *file,
     parser.removeErrorListeners();
     parser.addErrorListener(&listener);
     P::FileContext *tree = parser.file();
-    Builder(ctx, file).file_(tree, out);
-    return true;
+    Builder builder(ctx, file);
+    builder.file_(tree, out);
+    return !builder.failed;
   } catch (StopParsing &) {
     return false;
   } catch (std::exception &e) {

@@ -56,6 +56,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("bswap", Builtin::Bswap)
       .Case("pkt_copy", Builtin::PktCopy)
       .Case("print", Builtin::Print)
+      .Case("now", Builtin::Now)
       .Case("push", Builtin::Push)
       .Case("pull", Builtin::Pull)
       .Case("put", Builtin::Put)
@@ -64,9 +65,9 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
 }
 
 bool npcc::isPacketMetaField(llvm::StringRef name, unsigned &width) {
-  width = name == "anno" ? 64 : 32;
+  width = name == "anno" || name == "ts" ? 64 : 32;
   return name == "in_port" || name == "paint" || name == "out_port" ||
-         name == "anno";
+         name == "anno" || name == "ts";
 }
 
 Sema::Sema(mlir::MLIRContext *ctx, Module &module) : ctx(ctx), module(module) {}
@@ -418,6 +419,14 @@ void Sema::checkElement(ElementDecl &e) {
     declare(e.signalArg, {Symbol::Let, t, e.signalLoc});
     checkBlock(e.signal);
     scopes.pop_back();
+  }
+  if (e.hasTimer) {
+    coerce(*e.timerPeriod, Ty::integer(64, false));
+    inTimer = true;
+    scopes.emplace_back();
+    checkBlock(e.timer);
+    scopes.pop_back();
+    inTimer = false;
   }
   currentElement = nullptr;
 }
@@ -881,6 +890,9 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
       error(e.loc) << "'recv' takes one port";
       break;
     }
+    if (inTimer)
+      error(e.loc) << "a timer cannot wait to receive; it runs while the "
+                      "handler waits (poll with 'if let ... try_recv')";
     if (const Ty *elem = expectPort(*e.args[0], /*wantInput=*/true))
       t = *elem;
     break;
@@ -1041,8 +1053,8 @@ Ty Sema::checkCall(Expr &e) {
     if (!elem)
       return Ty();
     coerce(*e.args[1], *elem);
-    if (!inHandler)
-      error(e.loc) << "'send' is only allowed in a handler";
+    if (!inHandler && !inTimer)
+      error(e.loc) << "'send' is only allowed in a handler or a timer";
     return Ty::of(Ty::Void);
   }
   case Builtin::Drop:
@@ -1167,6 +1179,9 @@ Ty Sema::checkCall(Expr &e) {
         error(a->loc) << "'hash' needs integers, found '" << t.str() << "'";
     }
     return u32;
+  case Builtin::Now:
+    arity(0);
+    return Ty::integer(64, false);
   case Builtin::Print: {
     // print(p [, label [, max]]) prints a packet as Click's Print does;
     // print(label, value) an integer or bool.

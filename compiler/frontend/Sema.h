@@ -58,6 +58,7 @@ enum class Builtin {
   Bswap,
   // Packet bytes and headroom (Click's push, pull, put, take).
   Print,   // print(p [, label [, max]]) or print(label, value)
+  Now,     // now() -> u64: the program's clock in nanoseconds
   PktCopy, // pkt_copy(dst, doff, src, soff, n)
   Push,    // = unstrip
   Pull,    // = strip
@@ -166,6 +167,7 @@ private:
   std::vector<Scope> scopes;
   const ast::ElementDecl *currentElement = nullptr;
   bool inHandler = false;
+  bool inTimer = false; // sends, but never waits to receive
   bool inMatch = false;
   unsigned loopDepth = 0; // loops around the statement being checked
   unsigned errors = 0;

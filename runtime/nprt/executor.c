@@ -209,12 +209,80 @@ static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
   nprt_fiber_enter_sched(fake);
 }
 
+static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in);
+
+/* Runs the timer of `self` on its own stack, keeping what it waited for. */
+static void nprt_run_timer(nprt_inst *self) {
+  nprt_wait_kind wait = self->wait;
+  uint32_t port = self->wait_port;
+  uint64_t mask = self->wait_mask, ticket = self->wait_ticket;
+  self->timer_due = false;
+  self->in_timer = true;
+  self->timer(self);
+  self->in_timer = false;
+  self->timer_deadline += (int64_t)self->timer_period;
+  self->wait = wait;
+  self->wait_port = port;
+  self->wait_mask = mask;
+  self->wait_ticket = ticket;
+}
+
 void nprt_exec_block(nprt_inst *self) {
   /* An instance that blocks lets others run: its batch starts over. */
   self->batch = 0;
-  self->state = NPRT_BLOCKED;
-  nprt_yield(self);
+  for (;;) {
+    self->state = NPRT_BLOCKED;
+    nprt_yield(self);
+    if (!self->timer_due || self->in_timer)
+      break;
+    /* Woken for its timer: run it, then wait on as before. */
+    nprt_run_timer(self);
+    if (nprt_wait_satisfied(self->ex, self))
+      break;
+  }
   self->wait = NPRT_WAIT_NONE;
+}
+
+uint64_t nprt_now(nprt_inst *self) { return (uint64_t)self->ex->now; }
+
+void nprt_exec_advance(nprt_inst *self, int64_t t) {
+  nprt_exec *ex = self->ex;
+  nprt_graph *g = ex->graph;
+  if (!ex->clock_started) {
+    /* Timers start with the first packet: the first falls due one period
+     * after it. */
+    ex->clock_started = true;
+    ex->now = t;
+    for (uint32_t i = 0; i < g->n_insts; ++i)
+      g->insts[i]->timer_deadline = t + (int64_t)g->insts[i]->timer_period;
+  }
+  if (t < ex->now) /* a trace out of order: time does not go back */
+    t = ex->now;
+  for (;;) {
+    /* The earliest deadline up to `t` of an instance that can run its
+     * timer now (waiting, or the caller); ties in instance order. */
+    nprt_inst *due = NULL;
+    for (uint32_t i = 0; i < g->n_insts; ++i) {
+      nprt_inst *in = g->insts[i];
+      if (!in->timer || in->state == NPRT_DONE || in->in_timer ||
+          in->timer_deadline > t || (in != self && in->state != NPRT_BLOCKED))
+        continue;
+      if (!due || in->timer_deadline < due->timer_deadline)
+        due = in;
+    }
+    if (!due)
+      break;
+    ex->now = due->timer_deadline;
+    if (due == self) {
+      nprt_run_timer(self);
+    } else {
+      due->timer_due = true;
+      ex->stack[ex->stack_n++] = self;
+      ex->next = due;
+      nprt_yield(self);
+    }
+  }
+  ex->now = t;
 }
 
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
@@ -265,6 +333,8 @@ static bool nprt_port_ended(const nprt_chan *c) {
 
 static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
   const nprt_chan *c;
+  if (in->timer_due && !in->in_timer)
+    return true;
   switch (in->wait) {
   case NPRT_WAIT_RECV:
     c = in->in[in->wait_port].ch;

@@ -63,6 +63,10 @@ struct nprt_exec {
    * at once; the sender waits on `stack` and resumes when its consumers
    * block again, so each packet goes down its whole path before the next
    * one enters, as in Click's push processing. */
+  /* The program's clock (nprt_now), in ns: the time stamp of the last
+   * packet read, or a timer's deadline while it runs. */
+  int64_t now;
+  bool clock_started;
   nprt_inst *next;   /* to run next, or NULL */
   nprt_inst **stack; /* senders that handed a value over, innermost last */
   uint32_t stack_n;
@@ -85,6 +89,9 @@ static inline bool nprt_exec_stopping(const nprt_exec *ex) {
 
 /* Called from port operations on the instance's own stack. */
 void nprt_exec_block(nprt_inst *self); /* waits for self->wait */
+/* An input device read a packet stamped `t`: timers that fall due up to
+ * `t` run first, in deadline order, then the clock reads `t`. */
+void nprt_exec_advance(nprt_inst *self, int64_t t);
 /* `self` just put a value into `c`: if its consumer waits for it, the
  * consumer runs now and `self` resumes when the consumer blocks again. */
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c);

@@ -189,6 +189,14 @@ void nprt_graph_set_state(nprt_graph *g, uint32_t id, size_t size,
   in->state_obj = state;
 }
 
+void nprt_graph_set_timer(nprt_graph *g, uint32_t id, nprt_fn fn,
+                          uint64_t period) {
+  if (id >= g->n_insts || !fn || !period)
+    return;
+  g->insts[id]->timer = fn;
+  g->insts[id]->timer_period = period;
+}
+
 void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
   for (uint32_t i = 0; i < program->n_instances; ++i) {
     const nprt_instance_desc *d = &program->instances[i];
@@ -198,6 +206,7 @@ void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
     if (id == UINT32_MAX)
       return;
     nprt_graph_set_state(g, id, d->state_size, d->state_init);
+    nprt_graph_set_timer(g, id, d->timer, d->timer_period);
   }
   for (uint32_t i = 0; i < program->n_channels; ++i) {
     const nprt_channel_desc *c = &program->channels[i];

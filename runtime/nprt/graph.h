@@ -75,6 +75,12 @@ struct nprt_inst {
   char *name, *element, *placement;
   nprt_fn init, handler;
   nprt_signal_fn signal;
+  /* The timer body runs on the instance's own stack, from inside the
+   * blocking call the instance waits in when it falls due. */
+  nprt_fn timer;
+  uint64_t timer_period; /* ns; 0 without a timer */
+  int64_t timer_deadline;
+  bool timer_due, in_timer;
   uint64_t *signals; /* --signal values, in command-line order */
   uint32_t n_signals;
 

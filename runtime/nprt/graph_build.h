@@ -32,6 +32,11 @@ uint32_t nprt_graph_add_instance(nprt_graph *g, const char *name,
 void nprt_graph_set_state(nprt_graph *g, uint32_t id, size_t size,
                           const void *init);
 
+/* Gives instance `id` a timer: `fn` runs every `period` nanoseconds of the
+ * program's clock (period 0 or a NULL `fn`: none). */
+void nprt_graph_set_timer(nprt_graph *g, uint32_t id, nprt_fn fn,
+                          uint64_t period);
+
 /* Connects output port `src_port` of `src` to input port `dst_port` of
  * `dst`, as nprt_channel_desc describes. */
 void nprt_graph_connect(nprt_graph *g, uint32_t src, uint32_t src_port,

@@ -102,12 +102,11 @@ nprt_pcap_status nprt_pcap_in_next(nprt_pcap_in *d, nprt_pool *pool,
   }
   memcpy(p->data, bytes, h->caplen);
   p->in_port = dev;
-  p->ts_sec = h->ts.tv_sec;
-  p->ts_frac = h->ts.tv_usec;
+  p->ts = (int64_t)h->ts.tv_sec * 1000000000 +
+          (int64_t)h->ts.tv_usec * (d->nano ? 1 : 1000);
   nprt_pkt_buf *b = nprt_pkt_to_buf(p);
   b->cap_len = h->caplen;
   b->wire_len = h->len;
-  b->ts_nano = d->nano;
   ++d->packets;
   d->bytes += h->caplen;
   *out = p;
@@ -169,13 +168,14 @@ int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
     return 0;
   const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
   struct pcap_pkthdr h;
-  int64_t frac = p->ts_frac;
-  if (b->ts_nano && !d->nano)
-    frac /= 1000;
-  else if (!b->ts_nano && d->nano)
-    frac *= 1000;
-  h.ts.tv_sec = (time_t)p->ts_sec;
-  h.ts.tv_usec = (suseconds_t)frac;
+  /* Floor division: a time stamp before the epoch keeps 0 <= frac < 1 s. */
+  int64_t sec = p->ts / 1000000000, ns = p->ts % 1000000000;
+  if (ns < 0) {
+    ns += 1000000000;
+    --sec;
+  }
+  h.ts.tv_sec = (time_t)sec;
+  h.ts.tv_usec = (suseconds_t)(d->nano ? ns : ns / 1000);
   h.caplen = p->len;
   /* An unchanged capture keeps its wire length (snap-length cut). */
   h.len = b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;

@@ -74,12 +74,10 @@ static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
   p->paint = 0;
   p->out_port = 0;
   p->anno = 0;
-  p->ts_sec = 0;
-  p->ts_frac = 0;
+  p->ts = 0;
   p->next = NULL;
   b->cap_len = 0;
   b->wire_len = 0;
-  b->ts_nano = 0;
   b->state = NPRT_BUF_LIVE;
 }
 
@@ -134,13 +132,11 @@ nprt_pkt *nprt_pool_clone(nprt_pool *pool, const nprt_pkt *p) {
   q->paint = p->paint;
   q->out_port = p->out_port;
   q->anno = p->anno;
-  q->ts_sec = p->ts_sec;
-  q->ts_frac = p->ts_frac;
+  q->ts = p->ts;
   const nprt_pkt_buf *pb = nprt_pkt_to_cbuf(p);
   nprt_pkt_buf *qb = nprt_pkt_to_buf(q);
   qb->cap_len = pb->cap_len;
   qb->wire_len = pb->wire_len;
-  qb->ts_nano = pb->ts_nano;
   return q;
 }
 

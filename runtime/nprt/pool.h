@@ -58,7 +58,6 @@ typedef struct nprt_pkt_buf {
   nprt_pkt pkt;
   uint32_t cap_len;  /* frame length when captured, 0 if not captured */
   uint32_t wire_len; /* original wire length of the capture */
-  uint8_t ts_nano;   /* ts_frac counts nanoseconds (else microseconds) */
   uint32_t state;    /* NPRT_BUF_FREE or NPRT_BUF_LIVE */
 } nprt_pkt_buf;
 

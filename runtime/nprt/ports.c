@@ -216,6 +216,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
       nprt_pcap_in_next(d, &ex->pool, dev, &p, err, sizeof(err));
   if (st == NPRT_PCAP_OK) {
     self->progress = true;
+    nprt_exec_advance(self, p->ts);
     return p;
   }
   /* A read interrupted by a stop signal is the end of the input. */

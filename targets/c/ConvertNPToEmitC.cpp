@@ -87,9 +87,11 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
           dyn_cast_or_null<DenseIntElementsAttr>(state.getInitialValueAttr());
       if (dense && !(dense.isSplat() && dense.getSplatValue<APInt>().isZero()))
         e.hasInitImage = true;
-    } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp>(op)) {
+    } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp>(op)) {
       e.hasInit |= isa<np::InitOp>(op);
       e.hasSignal |= isa<np::SignalOp>(op);
+      if (auto timer = dyn_cast<np::TimerOp>(op))
+        e.timerPeriod = timer.getPeriod();
       Block &body = op.getRegion(0).front();
       if (!body.getNumArguments() ||
           !isa<np::SelfType>(body.getArgument(0).getType()))

@@ -216,6 +216,16 @@ struct CrcLowering : NPPattern<np::CrcOp> {
   }
 };
 
+struct NowLowering : NPPattern<np::NowOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::NowOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOp(
+        op, abi::call(rw, op.getLoc(), Fn::nprt_now, {enclosingInstance(op)}));
+    return success();
+  }
+};
+
 struct PrintPktLowering : NPPattern<np::PrintPktOp> {
   using NPPattern::NPPattern;
   LogicalResult matchAndRewrite(np::PrintPktOp op, OpAdaptor adaptor,
@@ -270,6 +280,6 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::PktTakeOp, Fn::nprt_pkt_take, false>,
                CallLowering<np::PktCsumOp, Fn::nprt_pkt_csum, false>,
                CallLowering<np::PktCopyOp, Fn::nprt_pkt_copy, false>,
-               PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering>(
-      tc, patterns.getContext(), info);
+               PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
+               NowLowering>(tc, patterns.getContext(), info);
 }

@@ -107,10 +107,11 @@ struct ElementLowering : NPPattern<np::ElementOp> {
         emitc::PointerType::get(emitc::OpaqueType::get(ctx, stateType));
 
     for (Operation &body : llvm::make_early_inc_range(*element.getBody())) {
-      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp>(body))
+      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp>(body))
         continue;
       StringRef suffix = isa<np::InitOp>(body)      ? "init"
                          : isa<np::HandlerOp>(body) ? "handler"
+                         : isa<np::TimerOp>(body)   ? "timer"
                                                     : "signal";
       Region &region = body.getRegion(0);
       SmallVector<Type> args;
@@ -274,6 +275,8 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
         v["init"] = fnOrNull(e.hasInit, "init");
         v["handler"] = fnOrNull(true, "handler");
         v["signal"] = fnOrNull(e.hasSignal, "signal");
+        v["timer"] = fnOrNull(e.timerPeriod != 0, "timer");
+        v["timer_period"] = std::to_string(e.timerPeriod) + "ull";
         v["state_size"] =
             e.hasState ? "sizeof(" + e.prefix + "_state)" : std::string("0");
         v["state_init"] = e.hasInitImage ? "&" + e.prefix + "_state_init"

@@ -28,6 +28,8 @@ struct NPLoweringInfo {
     /// Some state starts non-zero: `<prefix>_state_init` holds the image.
     bool hasInitImage = false;
     bool hasState = false, hasInit = false, hasSignal = false;
+    /// Nanoseconds between two runs of the timer; 0 without one.
+    uint64_t timerPeriod = 0;
     /// The NPL element name and the comma-separated port names.
     std::string name, inPorts, outPorts;
   };

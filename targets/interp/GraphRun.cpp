@@ -82,6 +82,8 @@ struct Instance {
   Runner *runner = nullptr;
   np::ElementOp element;
   Region *init = nullptr, *handler = nullptr, *signal = nullptr;
+  Region *timer = nullptr;
+  uint64_t timerPeriod = 0;
   llvm::StringMap<unsigned> inPorts, outPorts;
   llvm::StringMap<Buffer> state;
   llvm::DenseMap<Value, uint64_t> values;
@@ -156,6 +158,11 @@ void runHandler(nprt_inst *self) {
   Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
   Instance &in = r->instance(self);
   in.run(*in.handler, self, std::nullopt);
+}
+void runTimer(nprt_inst *self) {
+  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
+  Instance &in = r->instance(self);
+  in.run(*in.timer, self, std::nullopt);
 }
 void runSignal(nprt_inst *self, int64_t arg) {
   Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
@@ -404,6 +411,7 @@ void Instance::exec(Operation &op) {
         out(f == "in_port"    ? p->in_port
             : f == "paint"    ? p->paint
             : f == "out_port" ? p->out_port
+            : f == "ts"       ? (uint64_t)p->ts
                               : p->anno);
       })
       .Case([&](np::MetaSetOp s) {
@@ -416,6 +424,8 @@ void Instance::exec(Operation &op) {
           p->paint = (uint32_t)v;
         else if (f == "out_port")
           p->out_port = (uint32_t)v;
+        else if (f == "ts")
+          p->ts = (int64_t)v;
         else
           p->anno = v;
       })
@@ -477,6 +487,7 @@ void Instance::exec(Operation &op) {
         uint64_t v = o.getIsSigned() ? (uint64_t)signExtend(in(0), w) : in(0);
         nprt_print_val(self, o.getLabel().str().c_str(), v, o.getIsSigned());
       })
+      .Case([&](np::NowOp) { out(nprt_now(self)); })
       .Case([&](np::PktPutOp o) {
         out(nprt_pkt_put(packet(o.getPkt()), (uint32_t)in(1)));
       })
@@ -510,7 +521,7 @@ bool supported(Operation *op) {
       np::PktLenOp, np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
       np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
       np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp, np::PktPutOp,
-      np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::YieldOp>(op);
+      np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::NowOp, np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {
@@ -553,12 +564,15 @@ LogicalResult Runner::build(ModuleOp module) {
         inst->handler = &body.getBodyRegion();
       } else if (auto body = dyn_cast<np::SignalOp>(op)) {
         inst->signal = &body.getBodyRegion();
+      } else if (auto body = dyn_cast<np::TimerOp>(op)) {
+        inst->timer = &body.getBodyRegion();
+        inst->timerPeriod = body.getPeriod();
       }
     }
     element.walk([&](Operation *op) {
       if (op == element.getOperation() ||
-          isa<np::PortOp, np::StateOp, np::InitOp, np::HandlerOp, np::SignalOp>(
-              op) ||
+          isa<np::PortOp, np::StateOp, np::InitOp, np::HandlerOp, np::SignalOp,
+              np::TimerOp>(op) ||
           supported(op))
         return;
       op->emitError("the reference interpreter cannot run '")
@@ -576,6 +590,8 @@ LogicalResult Runner::build(ModuleOp module) {
     d.init = inst->init ? runInit : nullptr;
     d.handler = runHandler;
     d.signal = inst->signal ? runSignal : nullptr;
+    d.timer = inst->timer ? runTimer : nullptr;
+    d.timer_period = inst->timerPeriod;
     d.state_size = sizeof(Cookie);
     d.state_init = &cookies[i];
     descs.push_back(d);

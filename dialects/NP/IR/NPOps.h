@@ -25,6 +25,7 @@ class InitOp;
 class InstanceOp;
 class PortOp;
 class SignalOp;
+class TimerOp;
 class YieldOp;
 } // namespace npcc::np
 

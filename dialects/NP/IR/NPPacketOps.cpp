@@ -16,7 +16,7 @@ using namespace npcc::np;
 Type npcc::np::getMetaFieldType(MLIRContext *context, StringRef field) {
   unsigned width = llvm::StringSwitch<unsigned>(field)
                        .Cases("in_port", "paint", "out_port", 32)
-                       .Case("anno", 64)
+                       .Cases("anno", "ts", 64)
                        .Default(0);
   return width ? IntegerType::get(context, width) : Type();
 }
@@ -167,8 +167,8 @@ static LogicalResult verifyMetaField(Operation *op, StringRef field,
   Type expected = getMetaFieldType(op->getContext(), field);
   if (!expected)
     return op->emitOpError() << "unknown metadata field '" << field
-                             << "'; expected 'in_port', 'paint', 'out_port' "
-                                "or 'anno'";
+                             << "'; expected 'in_port', 'paint', 'out_port', "
+                                "'anno' or 'ts'";
   if (type != expected)
     return op->emitOpError() << "metadata field '" << field << "' has type "
                              << expected << ", found " << type;

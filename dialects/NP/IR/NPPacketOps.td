@@ -488,6 +488,23 @@ def NP_PktCopyOp : NP_Op<"pkt_copy"> {
   }];
 }
 
+def NP_NowOp : NP_Op<"now"> {
+  let summary = "the program's clock";
+  let description = [{
+    Nanoseconds since the epoch: on a trace, the time stamp of the last
+    packet an input device read (0 before the first); in a timer body, the
+    timer's deadline.
+
+    Example:
+
+    ```mlir
+    %t = np.now
+    ```
+  }];
+  let results = (outs I64:$time);
+  let assemblyFormat = "attr-dict";
+}
+
 def NP_PrintPktOp : NP_Op<"print_pkt"> {
   let summary = "print a packet as Click's Print element does";
   let description = [{

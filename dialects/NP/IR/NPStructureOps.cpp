@@ -45,21 +45,24 @@ template <typename OpTy> static OpTy findFirst(Block *block) {
 InitOp ElementOp::getInit() { return findFirst<InitOp>(getBody()); }
 HandlerOp ElementOp::getHandler() { return findFirst<HandlerOp>(getBody()); }
 SignalOp ElementOp::getSignal() { return findFirst<SignalOp>(getBody()); }
+TimerOp ElementOp::getTimer() { return findFirst<TimerOp>(getBody()); }
 
 LogicalResult ElementOp::verify() {
-  Operation *first[3] = {nullptr, nullptr, nullptr};
+  Operation *first[4] = {nullptr, nullptr, nullptr, nullptr};
   for (Operation &op : *getBody()) {
     if (isa<PortOp, StateOp>(op))
       continue;
     int kind = isa<InitOp>(op)      ? 0
                : isa<HandlerOp>(op) ? 1
                : isa<SignalOp>(op)  ? 2
+               : isa<TimerOp>(op)   ? 3
                                     : -1;
     if (kind < 0) {
-      InFlightDiagnostic diag =
-          emitOpError() << "may contain only 'np.port', 'np.state', "
-                           "'np.init', 'np.handler' and 'np.signal', found '"
-                        << op.getName() << "'";
+      InFlightDiagnostic diag = emitOpError()
+                                << "may contain only 'np.port', 'np.state', "
+                                   "'np.init', 'np.handler', 'np.signal' and "
+                                   "'np.timer', found '"
+                                << op.getName() << "'";
       diag.attachNote(op.getLoc()) << "found here";
       return diag;
     }
@@ -199,6 +202,12 @@ void HandlerOp::build(OpBuilder &builder, OperationState &state) {
   ensureTerminator(*state.addRegion(), builder, state.location);
 }
 
+void TimerOp::build(OpBuilder &builder, OperationState &state, int64_t period) {
+  state.addAttribute(getPeriodAttrName(state.name),
+                     builder.getI64IntegerAttr(period));
+  ensureTerminator(*state.addRegion(), builder, state.location);
+}
+
 void SignalOp::build(OpBuilder &builder, OperationState &state) {
   Region *body = state.addRegion();
   body->emplaceBlock().addArgument(builder.getI64Type(), state.location);
@@ -244,6 +253,10 @@ LogicalResult SignalOp::verifyRegions() {
 BlockArgument InitOp::getSelf() { return selfOf(*getBody()); }
 BlockArgument HandlerOp::getSelf() { return selfOf(*getBody()); }
 BlockArgument SignalOp::getSelf() { return selfOf(*getBody()); }
+BlockArgument TimerOp::getSelf() { return selfOf(*getBody()); }
+LogicalResult TimerOp::verifyRegions() {
+  return verifyBodyArguments(*this, {}, "no arguments");
+}
 
 //===----------------------------------------------------------------------===//
 // StateFieldOp
@@ -253,7 +266,7 @@ LogicalResult StateFieldOp::verify() {
   auto arg = dyn_cast<BlockArgument>(getSelf());
   Operation *body = arg ? arg.getOwner()->getParentOp() : nullptr;
   if (!arg || arg.getArgNumber() != 0 ||
-      !isa_and_nonnull<InitOp, HandlerOp, SignalOp>(body) ||
+      !isa_and_nonnull<InitOp, HandlerOp, SignalOp, TimerOp>(body) ||
       !body->isAncestor(*this))
     return emitOpError() << "operand must be the '!np.self' argument of the "
                             "enclosing init, handler or signal body";

@@ -58,6 +58,7 @@ def NP_ElementOp : NP_Op<"element", [
     InitOp getInit();
     HandlerOp getHandler();
     SignalOp getSignal();
+    TimerOp getTimer();
   }];
 }
 
@@ -243,9 +244,31 @@ def NP_SignalOp : NP_BodyOp<"signal"> {
   }];
 }
 
+def NP_TimerOp : NP_BodyOp<"timer"> {
+  let summary = "code run every `period` nanoseconds";
+  let description = [{
+    The body runs every `period` nanoseconds of the program's clock (the
+    time stamps of the packets read, on a trace), the first time one period
+    after the first packet, each time with `np.now` reading its deadline. It
+    runs on the element's own thread, between two operations of the handler
+    that block.
+
+    Example:
+
+    ```mlir
+    np.timer attributes {period = 1000000000 : i64} {
+      %m = np.state_ref @tokens : memref<1xi64>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$period);
+  let builders = [OpBuilder<(ins "int64_t":$period)>];
+}
+
 def NP_YieldOp : NP_Op<"yield", [
     Pure, ReturnLike, Terminator,
-    ParentOneOf<["InitOp", "HandlerOp", "SignalOp"]>]> {
+    ParentOneOf<["InitOp", "HandlerOp", "SignalOp", "TimerOp"]>]> {
   let summary = "terminator of the init, handler and signal regions";
   let description = [{
     Ends the body of `np.init`, `np.handler` and `np.signal`. It is implied

@@ -35,8 +35,7 @@ typedef struct nprt_pkt {
   uint32_t paint;         /* Click's paint annotation */
   uint32_t out_port;      /* free annotation, used by routing elements */
   uint64_t anno;          /* free 64-bit user annotation */
-  int64_t ts_sec;         /* capture time stamp */
-  int64_t ts_frac;        /* micro- or nanoseconds, as the input pcap had */
+  int64_t ts;             /* time stamp: nanoseconds since the epoch */
   struct nprt_pool *pool; /* owner, NULL when heap-allocated */
   struct nprt_pkt *next;  /* free-list link */
 } nprt_pkt;
@@ -122,6 +121,8 @@ static inline uint64_t nprt_pkt_get_meta(const nprt_pkt *p, uint32_t field) {
     return p->paint;
   case NPRT_META_OUT_PORT:
     return p->out_port;
+  case NPRT_META_TS:
+    return (uint64_t)p->ts;
   default:
     return p->anno;
   }
@@ -137,6 +138,9 @@ static inline void nprt_pkt_set_meta(nprt_pkt *p, uint32_t field, uint64_t v) {
     break;
   case NPRT_META_OUT_PORT:
     p->out_port = (uint32_t)v;
+    break;
+  case NPRT_META_TS:
+    p->ts = (int64_t)v;
     break;
   default:
     p->anno = v;

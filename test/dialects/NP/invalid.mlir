@@ -4,7 +4,7 @@
 // np.element
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler' and 'np.signal', found 'arith.constant'}}
+// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler', 'np.signal' and 'np.timer', found 'arith.constant'}}
 np.element @E {
   %c = arith.constant 0 : i32 // expected-note {{found here}}
   np.handler {}
@@ -529,7 +529,7 @@ func.func @f(%p: !np.pkt, %off: i64, %v: i16) {
 // -----
 
 func.func @f(%p: !np.pkt) {
-  // expected-error @+1 {{'np.meta_get' op unknown metadata field 'color'; expected 'in_port', 'paint', 'out_port' or 'anno'}}
+  // expected-error @+1 {{'np.meta_get' op unknown metadata field 'color'; expected 'in_port', 'paint', 'out_port', 'anno' or 'ts'}}
   %v = np.meta_get %p "color" : i32
   return
 }
@@ -545,7 +545,7 @@ func.func @f(%p: !np.pkt) {
 // -----
 
 func.func @f(%p: !np.pkt, %v: i32) {
-  // expected-error @+1 {{'np.meta_set' op unknown metadata field 'color'; expected 'in_port', 'paint', 'out_port' or 'anno'}}
+  // expected-error @+1 {{'np.meta_set' op unknown metadata field 'color'; expected 'in_port', 'paint', 'out_port', 'anno' or 'ts'}}
   np.meta_set %p "color", %v : i32
   return
 }
