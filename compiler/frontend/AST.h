@@ -35,7 +35,7 @@ using Block = std::vector<StmtPtr>;
 
 /// A type as written: a name (`u16`, `pkt`, `IPv4`) or `[elem; size]`.
 struct TypeRef {
-  enum Kind { Named, Array } kind = Named;
+  enum Kind { Named, Array, Queue } kind = Named; // Queue: name<elem, size>
   Loc loc;
   std::string name;
   TypeRefPtr elem;
@@ -56,6 +56,7 @@ struct Ty {
     Record, // a struct value: record
     Array,  // elem[len]; len 0 while it depends on a parameter
     Port,   // a port (or port array when len != 0) carrying elem
+    Queue,  // a FIFO of elem (packets) in state; len 0 until elaborated
   } kind = Error;
   bool isSigned = false;
   unsigned width = 0;

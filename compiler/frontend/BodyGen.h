@@ -76,6 +76,10 @@ private:
   Value genClassify(const Expr &e);
   Value inlineCall(const Expr &e, const ast::FnDecl &f);
   Value genRecvAny(const Expr &e);
+  Value genEnqueue(const Expr &e);
+  void genDequeue(const Stmt &ifLet);
+  Value queueLength(const Expr &queue);
+  void emitQueueDrain(mlir::Location l, const std::string &queue, uint64_t n);
   Value genHeaderField(const Expr &view, const std::string &field,
                        Value newValue);
 

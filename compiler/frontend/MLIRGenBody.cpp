@@ -121,10 +121,33 @@ bool BodyGen::emit(np::ElementOp element) {
     bd.cval = value;
     scopes.back()[name] = bd;
   }
+  std::vector<std::pair<std::string, uint64_t>> queues;
   for (const StateVar &v : e.state) {
     Ty t = sema.resolve(*v.type, false);
     uint64_t len = 1;
     Ty elem = t;
+    if (t.kind == Ty::Queue) {
+      // Packets as words in a ring: slots 0..N-1, then the head and the
+      // count.
+      auto n = ce.eval(*v.type->size, "queue capacity");
+      if (!n)
+        continue;
+      if (n->i == 0 || n->i > (1u << 20)) {
+        sema.error(v.type->size->loc)
+            << "queue capacity must be 1.." << (1u << 20);
+        continue;
+      }
+      auto mt = mlir::MemRefType::get({(int64_t)n->i + 2}, b.getI64Type());
+      b.create<np::StateOp>(loc(v.loc), v.name, mt, nullptr);
+      Binding bd;
+      bd.kind = Binding::State;
+      bd.ty = t;
+      bd.ty.len = n->i;
+      bd.state = v.name;
+      scopes.back()[v.name] = bd;
+      queues.push_back({v.name, n->i});
+      continue;
+    }
     if (t.kind == Ty::Array) {
       auto n = ce.eval(*v.type->size, "array size");
       if (!n)
@@ -195,6 +218,15 @@ bool BodyGen::emit(np::ElementOp element) {
     emitBody(op.getBodyRegion(), e.signal, arg);
     scopes.pop_back();
   }
+  if (!queues.empty()) {
+    // At the end of the run, the packets still queued are dropped, and so
+    // counted, by the instance.
+    auto op = b.create<np::FiniOp>(loc(e.loc));
+    mlir::OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(op.getBodyRegion().front().getTerminator());
+    for (auto &[name, n] : queues)
+      emitQueueDrain(loc(e.loc), name, n);
+  }
   if (e.hasTimer) {
     auto period = ce.eval(*e.timerPeriod, "timer period");
     if (period && period->i == 0)
@@ -233,6 +265,129 @@ void BodyGen::emitBody(mlir::Region &region, const Block &body,
   }
   genBlock(body);
   scopes.pop_back();
+}
+
+//===----------------------------------------------------------------------===//
+// Packet queues: a state memref of N + 2 words, the packets' words in a
+// ring, then the head and the count.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct QueueRefs {
+  Value mem, n, head, count, headAt, countAt;
+};
+} // namespace
+
+static QueueRefs queueRefs(mlir::OpBuilder &b, mlir::Location l, Value mem,
+                           uint64_t n) {
+  QueueRefs q;
+  q.mem = mem;
+  q.n = b.create<mlir::arith::ConstantIntOp>(l, (int64_t)n, 64);
+  q.headAt = b.create<mlir::arith::ConstantIndexOp>(l, (int64_t)n);
+  q.countAt = b.create<mlir::arith::ConstantIndexOp>(l, (int64_t)n + 1);
+  q.head = b.create<mlir::memref::LoadOp>(l, mem, mlir::ValueRange{q.headAt});
+  q.count = b.create<mlir::memref::LoadOp>(l, mem, mlir::ValueRange{q.countAt});
+  return q;
+}
+
+/// (a + c) % n as an index into the ring.
+static Value ringSlot(mlir::OpBuilder &b, mlir::Location l, Value a, Value c,
+                      Value n) {
+  Value sum = b.create<mlir::arith::AddIOp>(l, a, c);
+  Value slot = b.create<mlir::arith::RemUIOp>(l, sum, n);
+  return b.create<mlir::arith::IndexCastUIOp>(l, b.getIndexType(), slot);
+}
+
+Value BodyGen::genEnqueue(const Expr &e) {
+  mlir::Location l = loc(e.loc);
+  Binding *bd = lookup(e.args[0]->text);
+  Value p = gen(*e.args[1]);
+  QueueRefs q = queueRefs(b, l, stateRef(bd->state), bd->ty.len);
+  Value room = b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ult,
+                                             q.count, q.n);
+  auto ifOp = b.create<mlir::scf::IfOp>(l, mlir::TypeRange{b.getI1Type()}, room,
+                                        /*withElse=*/true);
+  mlir::OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value slot = ringSlot(b, l, q.head, q.count, q.n);
+  b.create<mlir::memref::StoreOp>(
+      l, b.create<np::PktToWordOp>(l, b.getI64Type(), p), q.mem,
+      mlir::ValueRange{slot});
+  Value one = constInt(l, b.getI64Type(), 1);
+  b.create<mlir::memref::StoreOp>(
+      l, b.create<mlir::arith::AddIOp>(l, q.count, one), q.mem,
+      mlir::ValueRange{q.countAt});
+  b.create<mlir::scf::YieldOp>(l, constInt(l, b.getI1Type(), 1));
+  // Full: the packet is dropped, and counted, like a Queue's tail drop.
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  b.create<np::DropOp>(l, p);
+  b.create<mlir::scf::YieldOp>(l, constInt(l, b.getI1Type(), 0));
+  return ifOp.getResult(0);
+}
+
+void BodyGen::genDequeue(const Stmt &s) {
+  mlir::Location l = loc(s.loc);
+  Binding *bd = lookup(s.init->args[0]->text);
+  QueueRefs q = queueRefs(b, l, stateRef(bd->state), bd->ty.len);
+  Value zero = constInt(l, b.getI64Type(), 0);
+  Value some = b.create<mlir::arith::CmpIOp>(l, mlir::arith::CmpIPredicate::ne,
+                                             q.count, zero);
+  auto ifOp = b.create<mlir::scf::IfOp>(l, some, !s.elseBody.empty());
+  mlir::OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value at = b.create<mlir::arith::IndexCastUIOp>(l, b.getIndexType(), q.head);
+  Value word = b.create<mlir::memref::LoadOp>(l, q.mem, mlir::ValueRange{at});
+  Value one = constInt(l, b.getI64Type(), 1);
+  Value next = b.create<mlir::arith::RemUIOp>(
+      l, b.create<mlir::arith::AddIOp>(l, q.head, one), q.n);
+  b.create<mlir::memref::StoreOp>(l, next, q.mem, mlir::ValueRange{q.headAt});
+  b.create<mlir::memref::StoreOp>(
+      l, b.create<mlir::arith::SubIOp>(l, q.count, one), q.mem,
+      mlir::ValueRange{q.countAt});
+  scopes.emplace_back();
+  Binding pb;
+  pb.ty = Ty::of(Ty::Pkt);
+  pb.value = b.create<np::WordToPktOp>(l, np::PacketType::get(ctx), word);
+  scopes.back()[s.name] = pb;
+  genBlock(s.body);
+  scopes.pop_back();
+  if (!s.elseBody.empty()) {
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    genBlock(s.elseBody);
+  }
+}
+
+Value BodyGen::queueLength(const Expr &q) {
+  mlir::Location l = loc(q.loc);
+  Binding *bd = lookup(q.text);
+  QueueRefs r = queueRefs(b, l, stateRef(bd->state), bd->ty.len);
+  return b.create<mlir::arith::TruncIOp>(l, b.getI32Type(), r.count);
+}
+
+void BodyGen::emitQueueDrain(mlir::Location l, const std::string &name,
+                             uint64_t n) {
+  QueueRefs q = queueRefs(b, l, stateRef(name), n);
+  auto forOp = b.create<mlir::scf::ForOp>(
+      l, b.create<mlir::arith::ConstantIndexOp>(l, 0),
+      b.create<mlir::arith::ConstantIndexOp>(l, (int64_t)n),
+      b.create<mlir::arith::ConstantIndexOp>(l, 1));
+  {
+    mlir::OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    Value k = b.create<mlir::arith::IndexCastUIOp>(l, b.getI64Type(),
+                                                   forOp.getInductionVar());
+    Value held = b.create<mlir::arith::CmpIOp>(
+        l, mlir::arith::CmpIPredicate::ult, k, q.count);
+    auto ifOp = b.create<mlir::scf::IfOp>(l, held, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value slot = ringSlot(b, l, q.head, k, q.n);
+    Value word =
+        b.create<mlir::memref::LoadOp>(l, q.mem, mlir::ValueRange{slot});
+    b.create<np::DropOp>(
+        l, b.create<np::WordToPktOp>(l, np::PacketType::get(ctx), word));
+  }
+  b.create<mlir::memref::StoreOp>(l, constInt(l, b.getI64Type(), 0), q.mem,
+                                  mlir::ValueRange{q.countAt});
 }
 
 //===----------------------------------------------------------------------===//
@@ -470,6 +625,10 @@ void BodyGen::genStmt(const Stmt &s) {
   }
   case Stmt::IfLet: {
     const Expr &call = *s.init;
+    if (lookupBuiltin(call.text) == Builtin::Dequeue) {
+      genDequeue(s);
+      return;
+    }
     Value dyn;
     auto port = portName(*call.args[0], &dyn);
     if (!port)

@@ -278,6 +278,8 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::NewPkt:
     return b.create<np::PktNewOp>(l, np::PacketType::get(ctx), arg(0));
   case Builtin::Len:
+    if (e.args[0]->ty.kind == Ty::Queue)
+      return queueLength(*e.args[0]);
     if (e.args[0]->ty.kind == Ty::Array) {
       if (auto c = ce.tryEval(e))
         return i32(l, c->i);
@@ -311,6 +313,8 @@ Value BodyGen::genCall(const Expr &e) {
     return genClassify(e);
   case Builtin::RecvAny:
     return genRecvAny(e);
+  case Builtin::Enqueue:
+    return genEnqueue(e);
   case Builtin::Csum: {
     Value sum = b.create<np::PktCsumOp>(l, b.getI32Type(), arg(0), arg(1),
                                         arg(2), i32(l, 0));

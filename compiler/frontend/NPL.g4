@@ -27,7 +27,9 @@ elementItem
   ;
 portDecl : dir=('in' | 'out') ID ('[' expr ']')? ':' type ';' ;
 stateBlock : 'state' '{' stateVar* '}' ;
-stateVar : ID ':' type ('=' expr)? ';' ;
+stateVar : ID ':' (type | queueType) ('=' expr)? ';' ;
+// `queue<pkt, 64>`: a FIFO of packets in state (only there).
+queueType : ID '<' type ',' expr '>' ;
 initBlock : 'init' block ;
 handlerBlock : 'handler' block ;
 signalBlock : 'signal' '(' ID ':' type ')' block ;

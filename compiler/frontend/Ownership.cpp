@@ -323,7 +323,10 @@ private:
       State entry = st;
       int id = -1;
       if (s.init->ty.kind == Ty::Pkt)
-        id = newPacket(s.name, s.loc, "received");
+        id = newPacket(s.name, s.loc,
+                       lookupBuiltin(s.init->text) == Builtin::Dequeue
+                           ? "dequeued"
+                           : "received");
       block(s.body, s.bodyEnd, id, s.name);
       State thenSt = st;
       st = entry;
@@ -463,6 +466,12 @@ private:
       if (b == Builtin::DeviceSend && e.args.size() == 2) {
         expr(*e.args[0]);
         consumeExpr(*e.args[1], e.loc, "sent");
+        return;
+      }
+      // A queue keeps the packet, or drops it when full: either way the
+      // caller no longer owns it.
+      if (b == Builtin::Enqueue && e.args.size() == 2) {
+        consumeExpr(*e.args[1], e.loc, "queued");
         return;
       }
       valueArgs(e);

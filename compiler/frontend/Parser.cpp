@@ -237,8 +237,10 @@ private:
         e.ports.push_back(port(p));
       } else if (auto *s = item->stateBlock()) {
         for (auto *v : s->stateVar())
-          e.state.push_back({loc(v), v->ID()->getText(), type(v->type()),
-                             v->expr() ? expr(v->expr()) : nullptr});
+          e.state.push_back(
+              {loc(v), v->ID()->getText(),
+               v->type() ? type(v->type()) : queueType(v->queueType()),
+               v->expr() ? expr(v->expr()) : nullptr});
       } else if (auto *i = item->initBlock()) {
         once(e.hasInit, "init", loc(i), e.initLoc);
         e.hasInit = true;
@@ -334,6 +336,16 @@ private:
       t->elem = type(a->type());
       t->size = expr(a->expr());
     }
+    return t;
+  }
+
+  TypeRefPtr queueType(P::QueueTypeContext *c) {
+    auto t = std::make_unique<TypeRef>();
+    t->loc = loc(c);
+    t->kind = TypeRef::Queue;
+    t->name = c->ID()->getText();
+    t->elem = type(c->type());
+    t->size = expr(c->expr());
     return t;
   }
 

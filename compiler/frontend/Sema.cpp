@@ -42,6 +42,8 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("classify", Builtin::Classify)
       .Case("try_recv", Builtin::TryRecv)
       .Case("recv_any", Builtin::RecvAny)
+      .Case("enqueue", Builtin::Enqueue)
+      .Case("dequeue", Builtin::Dequeue)
       .Case("accept", Builtin::Accept)
       .Case("csum", Builtin::Csum)
       .Case("csum_partial", Builtin::CsumPartial)
@@ -220,6 +222,20 @@ static bool parseIntTypeName(llvm::StringRef name, unsigned &width,
 }
 
 Ty Sema::resolve(const TypeRef &t, bool report) {
+  if (t.kind == TypeRef::Queue) {
+    Ty elem = resolve(*t.elem, report);
+    if (elem.kind == Ty::Error)
+      return elem;
+    if (t.name != "queue" || elem.kind != Ty::Pkt) {
+      if (report)
+        error(t.loc) << "unknown type '" << t.name << "<" << elem.str()
+                     << ", ...>'; state holds packets as 'queue<pkt, N>'";
+      return Ty();
+    }
+    Ty q = Ty::of(Ty::Queue);
+    q.elem = std::make_shared<Ty>(elem);
+    return q;
+  }
   if (t.kind == TypeRef::Array) {
     Ty elem = resolve(*t.elem, report);
     if (elem.kind == Ty::Error)
@@ -382,12 +398,20 @@ void Sema::checkElement(ElementDecl &e) {
   }
   for (StateVar &v : e.state) {
     Ty t = resolve(*v.type);
-    if (v.type->kind == TypeRef::Array && v.type->size)
+    if ((v.type->kind == TypeRef::Array || v.type->kind == TypeRef::Queue) &&
+        v.type->size)
       coerce(*v.type->size, Ty::integer(32, false));
-    if (t.kind == Ty::Pkt || t.kind == Ty::Header || t.kind == Ty::Str)
+    if (t.kind == Ty::Pkt)
+      error(v.type->loc) << "state '" << v.name << "' cannot be of type '"
+                         << t.str() << "'; state holds packets in a "
+                         << "'queue<pkt, N>'";
+    else if (t.kind == Ty::Header || t.kind == Ty::Str)
       error(v.type->loc) << "state '" << v.name << "' cannot be of type '"
                          << t.str() << "'";
-    if (v.init) {
+    if (v.init && t.kind == Ty::Queue) {
+      error(v.init->loc) << "a queue starts empty; remove the initialiser of '"
+                         << v.name << "'";
+    } else if (v.init) {
       if (t.kind == Ty::Record)
         error(v.init->loc) << "struct state is zero-initialised; remove the "
                               "initialiser of '"
@@ -552,13 +576,23 @@ void Sema::checkStmt(Stmt &s) {
     return;
   case Stmt::IfLet: {
     Expr &c = *s.init;
-    if (c.kind != Expr::Call || lookupBuiltin(c.text) != Builtin::TryRecv ||
+    Builtin which =
+        c.kind == Expr::Call ? lookupBuiltin(c.text) : Builtin::None;
+    if ((which != Builtin::TryRecv && which != Builtin::Dequeue) ||
         c.args.size() != 1) {
-      error(c.loc) << "'if let' needs 'try_recv(port)'";
+      error(c.loc) << "'if let' needs 'try_recv(port)' or 'dequeue(queue)'";
       return;
     }
-    const Ty *elem = expectPort(*c.args[0], /*wantInput=*/true);
-    c.ty = elem ? *elem : Ty();
+    if (which == Builtin::Dequeue) {
+      c.ty = queueOperand(*c.args[0], "dequeue") ? Ty::of(Ty::Pkt) : Ty();
+      if (currentFn)
+        error(c.loc) << "'dequeue' is not allowed in a function: packets "
+                        "passed to a function are borrowed, not owned";
+    } else {
+      const Ty *elem = expectPort(*c.args[0], /*wantInput=*/true);
+      c.ty = elem ? *elem : Ty();
+    }
+    c.checked = true;
     scopes.emplace_back();
     declare(s.name, {Symbol::Let, c.ty, s.loc});
     checkBlock(s.body);
@@ -1021,6 +1055,7 @@ Ty Sema::checkCall(Expr &e) {
     case Builtin::NewPkt:
     case Builtin::DeviceRecv:
     case Builtin::DeviceSend:
+    case Builtin::Enqueue:
       error(e.loc) << "'" << e.text
                    << "' is not allowed in a function: packets passed to a "
                       "function are borrowed, not owned";
@@ -1075,7 +1110,8 @@ Ty Sema::checkCall(Expr &e) {
     Ty a = checkExpr(*e.args[0]);
     if (a.kind == Ty::Pkt || a.kind == Ty::Error)
       return u32;
-    if (a.kind == Ty::Array && e.args[0]->kind == Expr::Name)
+    if ((a.kind == Ty::Array || a.kind == Ty::Queue) &&
+        e.args[0]->kind == Expr::Name)
       return u32;
     error(e.loc) << "'len' needs a packet or an array, found '" << a.str()
                  << "'";
@@ -1091,6 +1127,15 @@ Ty Sema::checkCall(Expr &e) {
       coerce(*e.args[1], pkt);
     }
     return Ty::of(Ty::Void);
+  case Builtin::Enqueue:
+    if (!arity(2))
+      return Ty();
+    queueOperand(*e.args[0], "enqueue");
+    coerce(*e.args[1], pkt);
+    return Ty::of(Ty::Bool);
+  case Builtin::Dequeue:
+    error(e.loc) << "'dequeue' is used as 'if let p = dequeue(queue) {...}'";
+    return Ty();
   case Builtin::RecvAny: {
     if (!arity(1))
       return Ty();
@@ -1373,6 +1418,18 @@ void Sema::checkFn(FnDecl &f) {
     error(f.bodyEnd) << "function '" << f.name
                      << "' may end without returning a value";
   currentFn = nullptr;
+}
+
+bool Sema::queueOperand(Expr &e, llvm::StringRef what) {
+  Ty t = checkExpr(e);
+  if (t.kind == Ty::Error)
+    return false;
+  if (t.kind != Ty::Queue || e.kind != Expr::Name) {
+    error(e.loc) << "'" << what << "' needs a queue of the element's state, "
+                 << "found '" << t.str() << "'";
+    return false;
+  }
+  return true;
 }
 
 Ty Sema::checkFnCall(Expr &e, const FnDecl &f) {

@@ -43,6 +43,8 @@ enum class Builtin {
   Classify,
   TryRecv,
   RecvAny, // recv_any(ports): the next value of any port of an array
+  Enqueue, // enqueue(q, p) -> bool: p joins the queue, or is dropped if full
+  Dequeue, // if let p = dequeue(q) { ... }
   Accept,
   // Checksums, CRCs, hashing and bit operations.
   Csum,        // csum(p, off, n) -> u16: RFC 1071 checksum of p[off..off+n)
@@ -140,6 +142,8 @@ private:
   void checkMatch(ast::MatchDecl &m);
   void checkFn(ast::FnDecl &f);
   ast::Ty checkFnCall(ast::Expr &e, const ast::FnDecl &f);
+  /// `e` names a packet queue of the element's state (for `what`).
+  bool queueOperand(ast::Expr &e, llvm::StringRef what);
   void checkRecursion();
   void checkBlock(ast::Block &b);
   void popScope();

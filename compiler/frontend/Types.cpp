@@ -19,6 +19,7 @@ bool Ty::operator==(const Ty &o) const {
     return record == o.record;
   case Array:
   case Port:
+  case Queue:
     return len == o.len && elem && o.elem && *elem == *o.elem;
   default:
     return true;
@@ -48,6 +49,9 @@ std::string Ty::str() const {
     return "[" + elem->str() + "; " + (len ? std::to_string(len) : "N") + "]";
   case Port:
     return "port of " + elem->str();
+  case Queue:
+    return "queue<" + elem->str() + ", " + (len ? std::to_string(len) : "N") +
+           ">";
   }
   return "?";
 }

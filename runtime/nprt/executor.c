@@ -674,6 +674,11 @@ static int nprt_execute(nprt_exec *ex) {
                                    : "stopped by a signal",
             sched == -2 ? "drain abandoned, queued packets counted as drops"
                         : "input stopped, packets in flight drained");
+  /* Packets the instances' state still holds (their queues) are dropped
+   * and counted by the instances themselves. */
+  for (uint32_t i = 0; i < g->n_insts; ++i)
+    if (g->insts[i]->fini)
+      g->insts[i]->fini(g->insts[i]);
   /* Whatever is still queued (after a deadlock) is freed and counted. */
   for (uint32_t i = 0; i < g->n_chans; ++i)
     nprt_chan_abandon(g->chans[i], &ex->pool);

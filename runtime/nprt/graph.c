@@ -207,6 +207,7 @@ void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
       return;
     nprt_graph_set_state(g, id, d->state_size, d->state_init);
     nprt_graph_set_timer(g, id, d->timer, d->timer_period);
+    g->insts[id]->fini = d->fini;
   }
   for (uint32_t i = 0; i < program->n_channels; ++i) {
     const nprt_channel_desc *c = &program->channels[i];

@@ -78,6 +78,7 @@ struct nprt_inst {
   /* The timer body runs on the instance's own stack, from inside the
    * blocking call the instance waits in when it falls due. */
   nprt_fn timer;
+  nprt_fn fini; /* after the run, on the scheduler's stack; never blocks */
   uint64_t timer_period; /* ns; 0 without a timer */
   int64_t timer_deadline;
   bool timer_due, in_timer;

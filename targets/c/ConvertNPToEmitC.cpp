@@ -87,8 +87,10 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
           dyn_cast_or_null<DenseIntElementsAttr>(state.getInitialValueAttr());
       if (dense && !(dense.isSplat() && dense.getSplatValue<APInt>().isZero()))
         e.hasInitImage = true;
-    } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp>(op)) {
+    } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
+                   np::FiniOp>(op)) {
       e.hasInit |= isa<np::InitOp>(op);
+      e.hasFini |= isa<np::FiniOp>(op);
       e.hasSignal |= isa<np::SignalOp>(op);
       if (auto timer = dyn_cast<np::TimerOp>(op))
         e.timerPeriod = timer.getPeriod();

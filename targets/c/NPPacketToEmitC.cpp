@@ -280,6 +280,8 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::PktTakeOp, Fn::nprt_pkt_take, false>,
                CallLowering<np::PktCsumOp, Fn::nprt_pkt_csum, false>,
                CallLowering<np::PktCopyOp, Fn::nprt_pkt_copy, false>,
+               CallLowering<np::PktToWordOp, Fn::nprt_pkt_word, false>,
+               CallLowering<np::WordToPktOp, Fn::nprt_word_pkt, false>,
                PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
                NowLowering>(tc, patterns.getContext(), info);
 }

@@ -107,11 +107,13 @@ struct ElementLowering : NPPattern<np::ElementOp> {
         emitc::PointerType::get(emitc::OpaqueType::get(ctx, stateType));
 
     for (Operation &body : llvm::make_early_inc_range(*element.getBody())) {
-      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp>(body))
+      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
+               np::FiniOp>(body))
         continue;
       StringRef suffix = isa<np::InitOp>(body)      ? "init"
                          : isa<np::HandlerOp>(body) ? "handler"
                          : isa<np::TimerOp>(body)   ? "timer"
+                         : isa<np::FiniOp>(body)    ? "fini"
                                                     : "signal";
       Region &region = body.getRegion(0);
       SmallVector<Type> args;
@@ -277,6 +279,7 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
         v["signal"] = fnOrNull(e.hasSignal, "signal");
         v["timer"] = fnOrNull(e.timerPeriod != 0, "timer");
         v["timer_period"] = std::to_string(e.timerPeriod) + "ull";
+        v["fini"] = fnOrNull(e.hasFini, "fini");
         v["state_size"] =
             e.hasState ? "sizeof(" + e.prefix + "_state)" : std::string("0");
         v["state_init"] = e.hasInitImage ? "&" + e.prefix + "_state_init"

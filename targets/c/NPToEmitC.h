@@ -27,7 +27,7 @@ struct NPLoweringInfo {
     llvm::StringMap<std::string> fields;
     /// Some state starts non-zero: `<prefix>_state_init` holds the image.
     bool hasInitImage = false;
-    bool hasState = false, hasInit = false, hasSignal = false;
+    bool hasState = false, hasInit = false, hasSignal = false, hasFini = false;
     /// Nanoseconds between two runs of the timer; 0 without one.
     uint64_t timerPeriod = 0;
     /// The NPL element name and the comma-separated port names.

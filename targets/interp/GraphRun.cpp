@@ -82,7 +82,7 @@ struct Instance {
   Runner *runner = nullptr;
   np::ElementOp element;
   Region *init = nullptr, *handler = nullptr, *signal = nullptr;
-  Region *timer = nullptr;
+  Region *timer = nullptr, *fini = nullptr;
   uint64_t timerPeriod = 0;
   llvm::StringMap<unsigned> inPorts, outPorts;
   llvm::StringMap<Buffer> state;
@@ -163,6 +163,11 @@ void runTimer(nprt_inst *self) {
   Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
   Instance &in = r->instance(self);
   in.run(*in.timer, self, std::nullopt);
+}
+void runFini(nprt_inst *self) {
+  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
+  Instance &in = r->instance(self);
+  in.run(*in.fini, self, std::nullopt);
 }
 void runSignal(nprt_inst *self, int64_t arg) {
   Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
@@ -488,6 +493,9 @@ void Instance::exec(Operation &op) {
         nprt_print_val(self, o.getLabel().str().c_str(), v, o.getIsSigned());
       })
       .Case([&](np::NowOp) { out(nprt_now(self)); })
+      // Packets are words already.
+      .Case([&](np::PktToWordOp) { out(in(0)); })
+      .Case([&](np::WordToPktOp) { out(in(0)); })
       .Case([&](np::PktPutOp o) {
         out(nprt_pkt_put(packet(o.getPkt()), (uint32_t)in(1)));
       })
@@ -507,21 +515,22 @@ void Instance::exec(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 bool supported(Operation *op) {
-  return isa<
-      arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
-      arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
-      arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
-      arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
-      arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
-      arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp,
-      arith::IndexCastUIOp, scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
-      scf::ConditionOp, memref::AllocaOp, memref::LoadOp, memref::StoreOp,
-      np::StateFieldOp, np::RecvOp, np::TryRecvOp, np::SendOp, np::SelectOp,
-      np::DropOp, np::CloneOp, np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp,
-      np::PktLenOp, np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
-      np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
-      np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp, np::PktPutOp,
-      np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::NowOp, np::YieldOp>(op);
+  return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
+             arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
+             arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
+             arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
+             arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp, scf::IfOp, scf::ForOp,
+             scf::WhileOp, scf::YieldOp, scf::ConditionOp, memref::AllocaOp,
+             memref::LoadOp, memref::StoreOp, np::StateFieldOp, np::RecvOp,
+             np::TryRecvOp, np::SendOp, np::SelectOp, np::DropOp, np::CloneOp,
+             np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp, np::PktLenOp,
+             np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
+             np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
+             np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp,
+             np::PktPutOp, np::PktTakeOp, np::PrintPktOp, np::PrintOp,
+             np::NowOp, np::PktToWordOp, np::WordToPktOp, np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {
@@ -564,6 +573,8 @@ LogicalResult Runner::build(ModuleOp module) {
         inst->handler = &body.getBodyRegion();
       } else if (auto body = dyn_cast<np::SignalOp>(op)) {
         inst->signal = &body.getBodyRegion();
+      } else if (auto body = dyn_cast<np::FiniOp>(op)) {
+        inst->fini = &body.getBodyRegion();
       } else if (auto body = dyn_cast<np::TimerOp>(op)) {
         inst->timer = &body.getBodyRegion();
         inst->timerPeriod = body.getPeriod();
@@ -572,7 +583,7 @@ LogicalResult Runner::build(ModuleOp module) {
     element.walk([&](Operation *op) {
       if (op == element.getOperation() ||
           isa<np::PortOp, np::StateOp, np::InitOp, np::HandlerOp, np::SignalOp,
-              np::TimerOp>(op) ||
+              np::TimerOp, np::FiniOp>(op) ||
           supported(op))
         return;
       op->emitError("the reference interpreter cannot run '")
@@ -592,6 +603,7 @@ LogicalResult Runner::build(ModuleOp module) {
     d.signal = inst->signal ? runSignal : nullptr;
     d.timer = inst->timer ? runTimer : nullptr;
     d.timer_period = inst->timerPeriod;
+    d.fini = inst->fini ? runFini : nullptr;
     d.state_size = sizeof(Cookie);
     d.state_init = &cookies[i];
     descs.push_back(d);

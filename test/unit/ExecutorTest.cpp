@@ -72,15 +72,17 @@ INSTANTIATE_TEST_SUITE_P(Depths, ExecutorDepth,
 // object, filled from its image, and no instance sees another's.
 TEST_F(Executor, LoadsAProgramWithOneStateObjectPerInstance) {
   static const uint64_t start = 100;
+  // name, element, in, out, placement, init, handler, signal, timer,
+  // timer_period, fini, state_size, state_init
   const nprt_instance_desc insts[] = {
-      {"p1", "P", "", "o", "host", nullptr, produce, nullptr, nullptr, 0, 0,
-       nullptr},
+      {"p1", "P", "", "o", "host", nullptr, produce, nullptr, nullptr, 0,
+       nullptr, 0, nullptr},
       {"c1", "Acc", "i", "", "host", nullptr, accumulateInState, nullptr,
-       nullptr, 0, sizeof(uint64_t), &start},
-      {"p2", "P", "", "o", "host", nullptr, produce, nullptr, nullptr, 0, 0,
-       nullptr},
+       nullptr, 0, nullptr, sizeof(uint64_t), &start},
+      {"p2", "P", "", "o", "host", nullptr, produce, nullptr, nullptr, 0,
+       nullptr, 0, nullptr},
       {"c2", "Acc", "i", "", "host", nullptr, accumulateInState, nullptr,
-       nullptr, 0, sizeof(uint64_t), nullptr}};
+       nullptr, 0, nullptr, sizeof(uint64_t), nullptr}};
   const nprt_channel_desc chans[] = {{0, 0, 1, 0, 2, false},
                                      {2, 0, 3, 0, 2, false}};
   const nprt_program program = {"acc", insts, 4, chans, 2};

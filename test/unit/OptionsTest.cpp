@@ -131,9 +131,9 @@ TEST(Options, VersionNamesNpccAndLlvm) {
 // What npcc emits for a FromDevice -> ToDevice program: constant tables.
 const nprt_instance_desc PassthroughInstances[] = {
     {"src", "FromDevice", "", "o", "npu", nullptr, fromDevice, nullptr, nullptr,
-     0, 0, nullptr},
+     0, nullptr, 0, nullptr},
     {"sink", "ToDevice", "i", "", "npu", nullptr, toDevice, nullptr, nullptr, 0,
-     0, nullptr}};
+     nullptr, 0, nullptr}};
 const nprt_channel_desc PassthroughChannels[] = {{0, 0, 1, 0, 16, false}};
 const nprt_program Passthrough = {"passthrough", PassthroughInstances, 2,
                                   PassthroughChannels, 1};

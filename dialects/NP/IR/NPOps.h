@@ -26,6 +26,7 @@ class InstanceOp;
 class PortOp;
 class SignalOp;
 class TimerOp;
+class FiniOp;
 class YieldOp;
 } // namespace npcc::np
 

@@ -488,6 +488,40 @@ def NP_PktCopyOp : NP_Op<"pkt_copy"> {
   }];
 }
 
+def NP_PktToWordOp : NP_Op<"pkt_to_word", [Pure]> {
+  let summary = "a packet as a word a packet queue stores";
+  let description = [{
+    The packet as a 64-bit word, for the state of a `queue<pkt, N>`; the
+    front end pairs every `np.pkt_to_word` with one `np.word_to_pkt` of the
+    same word, so a packet stays owned exactly once.
+
+    Example:
+
+    ```mlir
+    %w = np.pkt_to_word %p
+    ```
+  }];
+  let arguments = (ins NP_PacketType:$pkt);
+  let results = (outs I64:$word);
+  let assemblyFormat = "$pkt attr-dict";
+}
+
+def NP_WordToPktOp : NP_Op<"word_to_pkt", [Pure]> {
+  let summary = "the packet a queue word stands for";
+  let description = [{
+    The inverse of `np.pkt_to_word`.
+
+    Example:
+
+    ```mlir
+    %p = np.word_to_pkt %w
+    ```
+  }];
+  let arguments = (ins I64:$word);
+  let results = (outs NP_PacketType:$pkt);
+  let assemblyFormat = "$word attr-dict";
+}
+
 def NP_NowOp : NP_Op<"now"> {
   let summary = "the program's clock";
   let description = [{

@@ -46,9 +46,10 @@ InitOp ElementOp::getInit() { return findFirst<InitOp>(getBody()); }
 HandlerOp ElementOp::getHandler() { return findFirst<HandlerOp>(getBody()); }
 SignalOp ElementOp::getSignal() { return findFirst<SignalOp>(getBody()); }
 TimerOp ElementOp::getTimer() { return findFirst<TimerOp>(getBody()); }
+FiniOp ElementOp::getFini() { return findFirst<FiniOp>(getBody()); }
 
 LogicalResult ElementOp::verify() {
-  Operation *first[4] = {nullptr, nullptr, nullptr, nullptr};
+  Operation *first[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
   for (Operation &op : *getBody()) {
     if (isa<PortOp, StateOp>(op))
       continue;
@@ -56,12 +57,13 @@ LogicalResult ElementOp::verify() {
                : isa<HandlerOp>(op) ? 1
                : isa<SignalOp>(op)  ? 2
                : isa<TimerOp>(op)   ? 3
+               : isa<FiniOp>(op)    ? 4
                                     : -1;
     if (kind < 0) {
       InFlightDiagnostic diag = emitOpError()
                                 << "may contain only 'np.port', 'np.state', "
-                                   "'np.init', 'np.handler', 'np.signal' and "
-                                   "'np.timer', found '"
+                                   "'np.init', 'np.handler', 'np.signal', "
+                                   "'np.timer' and 'np.fini', found '"
                                 << op.getName() << "'";
       diag.attachNote(op.getLoc()) << "found here";
       return diag;
@@ -208,6 +210,10 @@ void TimerOp::build(OpBuilder &builder, OperationState &state, int64_t period) {
   ensureTerminator(*state.addRegion(), builder, state.location);
 }
 
+void FiniOp::build(OpBuilder &builder, OperationState &state) {
+  ensureTerminator(*state.addRegion(), builder, state.location);
+}
+
 void SignalOp::build(OpBuilder &builder, OperationState &state) {
   Region *body = state.addRegion();
   body->emplaceBlock().addArgument(builder.getI64Type(), state.location);
@@ -254,6 +260,10 @@ BlockArgument InitOp::getSelf() { return selfOf(*getBody()); }
 BlockArgument HandlerOp::getSelf() { return selfOf(*getBody()); }
 BlockArgument SignalOp::getSelf() { return selfOf(*getBody()); }
 BlockArgument TimerOp::getSelf() { return selfOf(*getBody()); }
+BlockArgument FiniOp::getSelf() { return selfOf(*getBody()); }
+LogicalResult FiniOp::verifyRegions() {
+  return verifyBodyArguments(*this, {}, "no arguments");
+}
 LogicalResult TimerOp::verifyRegions() {
   return verifyBodyArguments(*this, {}, "no arguments");
 }
@@ -266,7 +276,7 @@ LogicalResult StateFieldOp::verify() {
   auto arg = dyn_cast<BlockArgument>(getSelf());
   Operation *body = arg ? arg.getOwner()->getParentOp() : nullptr;
   if (!arg || arg.getArgNumber() != 0 ||
-      !isa_and_nonnull<InitOp, HandlerOp, SignalOp, TimerOp>(body) ||
+      !isa_and_nonnull<InitOp, HandlerOp, SignalOp, TimerOp, FiniOp>(body) ||
       !body->isAncestor(*this))
     return emitOpError() << "operand must be the '!np.self' argument of the "
                             "enclosing init, handler or signal body";

@@ -59,6 +59,7 @@ def NP_ElementOp : NP_Op<"element", [
     HandlerOp getHandler();
     SignalOp getSignal();
     TimerOp getTimer();
+    FiniOp getFini();
   }];
 }
 
@@ -266,9 +267,27 @@ def NP_TimerOp : NP_BodyOp<"timer"> {
   let builders = [OpBuilder<(ins "int64_t":$period)>];
 }
 
+def NP_FiniOp : NP_BodyOp<"fini"> {
+  let summary = "code run once when the program ends";
+  let description = [{
+    Runs once for every instance after the run, whatever ended it; it frees
+    (and counts as drops) the packets the element's state still holds, so
+    that none is lost silently. It must not block.
+
+    Example:
+
+    ```mlir
+    np.fini {
+      ...
+      np.drop %p
+    }
+    ```
+  }];
+}
+
 def NP_YieldOp : NP_Op<"yield", [
     Pure, ReturnLike, Terminator,
-    ParentOneOf<["InitOp", "HandlerOp", "SignalOp", "TimerOp"]>]> {
+    ParentOneOf<["InitOp", "HandlerOp", "SignalOp", "TimerOp", "FiniOp"]>]> {
   let summary = "terminator of the init, handler and signal regions";
   let description = [{
     Ends the body of `np.init`, `np.handler` and `np.signal`. It is implied

@@ -190,6 +190,14 @@ static inline bool nprt_pkt_put(nprt_pkt *p, uint32_t n) {
   return true;
 }
 
+/* A packet as the 64-bit word a `queue<pkt, N>` in state stores, and back. */
+static inline uint64_t nprt_pkt_word(nprt_pkt *p) {
+  return (uint64_t)(uintptr_t)p;
+}
+static inline nprt_pkt *nprt_word_pkt(uint64_t w) {
+  return (nprt_pkt *)(uintptr_t)w;
+}
+
 /* Removes `n` bytes from the end (Click's take). Returns false, leaving the
  * packet unchanged, if the frame is shorter than `n`. */
 static inline bool nprt_pkt_take(nprt_pkt *p, uint32_t n) {

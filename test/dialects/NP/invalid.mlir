@@ -4,7 +4,7 @@
 // np.element
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler', 'np.signal' and 'np.timer', found 'arith.constant'}}
+// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler', 'np.signal', 'np.timer' and 'np.fini', found 'arith.constant'}}
 np.element @E {
   %c = arith.constant 0 : i32 // expected-note {{found here}}
   np.handler {}
