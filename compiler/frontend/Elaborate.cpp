@@ -542,10 +542,16 @@ struct ConnectionChecker {
       }
       ports = &boundary;
       portName = ep.inst;
+      if (ep.index) {
+        auto k = ce.eval(*ep.index, "port index");
+        if (!k)
+          return std::nullopt;
+        portName += "[" + std::to_string(k->i) + "]";
+      }
       auto f =
           llvm::find_if(*ports, [&](auto &p) { return p.name == portName; });
       if (f == ports->end()) {
-        sema.error(ep.loc) << "unknown instance or port '" << ep.inst << "'";
+        sema.error(ep.loc) << "unknown instance or port '" << portName << "'";
         return std::nullopt;
       }
       end.port = &*f;
@@ -555,6 +561,11 @@ struct ConnectionChecker {
     ports = ii->second.ports;
     if (!ports)
       return std::nullopt; // the instance failed to elaborate
+    if (portName.empty() && ep.index) {
+      sema.error(ep.loc) << "'" << ep.inst << "' is an instance; name its "
+                         << "port array, as '" << ep.inst << ".o[k]'";
+      return std::nullopt;
+    }
     if (portName.empty()) {
       // A bare instance means its only port of the needed direction.
       const ElementSpec::Port *only = nullptr;
@@ -694,11 +705,28 @@ std::string Elaborator::elaborateGraph(const GraphDecl &g, Env env,
   auto &gp = graphPorts[sym];
   for (const PortDecl &p : g.ports) {
     Ty elem = sema.resolve(*p.type, false);
-    gp.ports.push_back({p.name, p.isInput, elem, &p});
-    b.create<np::PortOp>(toLoc(sema.getContext(), p.loc), p.name,
-                         p.isInput ? np::PortDirection::In
-                                   : np::PortDirection::Out,
-                         toMLIRType(sema.getContext(), elem));
+    // A boundary port array is one port per element, `o[0]`, `o[1]`, ...,
+    // as on elements.
+    std::vector<std::string> names{p.name};
+    if (p.arraySize) {
+      names.clear();
+      auto n = cc.ce.eval(*p.arraySize, "port array size");
+      if (n && n->i > limits::kMaxPortArraySize)
+        sema.error(p.arraySize->loc)
+            << "port array '" << p.name << "' has " << n->i
+            << " ports; at most " << limits::kMaxPortArraySize
+            << " are allowed";
+      else if (n)
+        for (uint64_t k = 0; k < n->i; ++k)
+          names.push_back(p.name + "[" + std::to_string(k) + "]");
+    }
+    for (const std::string &name : names) {
+      gp.ports.push_back({name, p.isInput, elem, &p});
+      b.create<np::PortOp>(toLoc(sema.getContext(), p.loc), name,
+                           p.isInput ? np::PortDirection::In
+                                     : np::PortDirection::Out,
+                           toMLIRType(sema.getContext(), elem));
+    }
   }
   cc.boundary = gp.ports;
   for (const InstanceDecl &inst : g.instances) {

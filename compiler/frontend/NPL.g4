@@ -41,7 +41,8 @@ instanceDecl : ID '=' ID '(' argList? ')' placement? ';' ;
 placement : '@' ID ;
 connection : endpoint (connOp endpoint)+ channelAttrs? ';' ;
 connOp : '->' | '=>' ;
-endpoint : ID ('.' ID ('[' expr ']')?)? ;
+// `inst`, `inst.port`, `inst.port[k]`, or a boundary port `port`, `port[k]`.
+endpoint : ID ('.' ID)? ('[' expr ']')? ;
 channelAttrs : '[' channelAttr (',' channelAttr)* ']' ;
 channelAttr : ID '=' expr ;
 
