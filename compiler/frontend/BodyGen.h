@@ -91,6 +91,7 @@ private:
   void guardedStore(Value memref, Value index, Value v);
   Value storageOf(const Expr &e, std::string &fieldOut, Value &indexOut);
   Value allocLocal(const Ty &t, uint64_t len);
+  Value constArray(const Expr &name);
 
   // Ports
   std::optional<std::string> portName(const Expr &portExpr, Value *dynIndex);

@@ -113,7 +113,7 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
       return it->second;
     if (const ConstDecl *c = sema.lookupConst(e.text)) {
       auto v = evalImpl(*c->value, report, what);
-      if (v)
+      if (v && v->kind != CValue::List)
         v->i = wrapTo(v->i, c->value->ty);
       return v;
     }
@@ -221,6 +221,11 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
         r.i = it->second.list.size();
         return r;
       }
+      if (const ConstDecl *c = sema.lookupConst(e.args[0]->text))
+        if (c->value->kind == Expr::ArrayLit) {
+          r.i = c->value->args.size();
+          return r;
+        }
     }
     return fail();
   default:

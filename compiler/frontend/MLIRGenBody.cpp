@@ -555,7 +555,14 @@ void BodyGen::genLocal(const Stmt &s) {
   uint64_t len = 1;
   Ty elem = t;
   if (t.kind == Ty::Array) {
-    auto n = ce.eval(*s.type->size, "array size");
+    // `var a = [1, 2, 3];` takes its length from the literal.
+    std::optional<CValue> n;
+    if (s.type && s.type->size) {
+      n = ce.eval(*s.type->size, "array size");
+    } else {
+      n = CValue();
+      n->i = t.len;
+    }
     if (!n)
       return;
     len = n->i;
@@ -848,6 +855,42 @@ void BodyGen::genSelect(const Stmt &s) {
 
 /// Finds the memref (and field/index) an lvalue or rvalue names, for
 /// variables, state and arrays. Returns null for packet-backed values.
+/// A module constant array indexed at run time: a read-only copy in the
+/// element's state (`const.NAME`), made on first use.
+Value BodyGen::constArray(const Expr &name) {
+  const ast::ConstDecl *c = sema.lookupConst(name.text);
+  if (!c || name.ty.kind != Ty::Array)
+    return nullptr;
+  auto value = ce.eval(*c->value, "array constant");
+  if (!value || value->kind != CValue::List || value->list.empty())
+    return nullptr;
+  if (auto size = ce.eval(*c->type->size, "array size");
+      size && size->i != value->list.size()) {
+    sema.error(c->value->loc)
+        << "'" << c->name << "' has " << size->i << " elements, its literal "
+        << value->list.size();
+    return nullptr;
+  }
+  std::string sym = "const." + name.text;
+  auto element =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<np::ElementOp>();
+  if (!element.lookupSymbol<np::StateOp>(sym)) {
+    mlir::Type et = toMLIRType(ctx, *name.ty.elem);
+    unsigned w = et.getIntOrFloatBitWidth();
+    llvm::SmallVector<mlir::APInt> vals;
+    for (const CValue &x : value->list)
+      vals.push_back(mlir::APInt(64, x.i).trunc(w));
+    int64_t n = (int64_t)vals.size();
+    auto init = mlir::DenseElementsAttr::get(
+        mlir::RankedTensorType::get({n}, et), vals);
+    mlir::OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&element.getBodyRegion().front());
+    b.create<np::StateOp>(loc(c->loc), sym, mlir::MemRefType::get({n}, et),
+                          init);
+  }
+  return stateRef(sym);
+}
+
 Value BodyGen::storageOf(const Expr &e, std::string &field, Value &index) {
   const Expr *base = &e;
   if (base->kind == Expr::Field && base->args[0]->ty.kind == Ty::Record) {
@@ -861,6 +904,8 @@ Value BodyGen::storageOf(const Expr &e, std::string &field, Value &index) {
   if (base->kind != Expr::Name)
     return nullptr;
   Binding *bd = lookup(base->text);
+  if (!bd && field.empty())
+    return constArray(*base);
   if (!bd)
     return nullptr;
   if (bd->kind == Binding::Var)

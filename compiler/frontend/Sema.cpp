@@ -1533,9 +1533,18 @@ bool Sema::run() {
   scopes.emplace_back();
   for (ConstDecl &c : module.consts) {
     Ty t = resolve(*c.type);
-    if (t.kind != Ty::Int && t.kind != Ty::Bool && t.kind != Ty::Error)
+    bool scalarArray = t.kind == Ty::Array && t.elem &&
+                       (t.elem->kind == Ty::Int || t.elem->kind == Ty::Bool);
+    if (t.kind != Ty::Int && t.kind != Ty::Bool && t.kind != Ty::Error &&
+        !scalarArray)
       error(c.type->loc) << "constant '" << c.name
-                         << "' must be an integer or a bool";
+                         << "' must be an integer, a bool or an array of them";
+    else if (scalarArray && c.value->kind != Expr::ArrayLit)
+      error(c.value->loc)
+          << "an array constant is an array literal [a, b, ...]";
+    else if (scalarArray)
+      for (ExprPtr &x : c.value->args)
+        coerce(*x, *t.elem);
     else if (t.kind != Ty::Error)
       coerce(*c.value, t);
     scopes.back()[c.name] = {Symbol::Const, t, c.loc};
