@@ -78,6 +78,10 @@ private:
   Value genRecvAny(const Expr &e);
   Value genEnqueue(const Expr &e);
   void genDequeue(const Stmt &ifLet);
+  /// The arms of an `if let`, the insertion point in the then-block: the
+  /// body with the name bound to `bound`, then the else-body.
+  void genIfLetArms(const Stmt &s, mlir::scf::IfOp ifOp, const Ty &ty,
+                    Value bound);
   Value queueLength(const Expr &queue);
   void emitQueueDrain(mlir::Location l, const std::string &queue, uint64_t n);
   Value genHeaderField(const Expr &view, const std::string &field,

@@ -344,11 +344,17 @@ void BodyGen::genDequeue(const Stmt &s) {
   b.create<mlir::memref::StoreOp>(
       l, b.create<mlir::arith::SubIOp>(l, q.count, one), q.mem,
       mlir::ValueRange{q.countAt});
+  genIfLetArms(s, ifOp, Ty::of(Ty::Pkt),
+               b.create<np::WordToPktOp>(l, np::PacketType::get(ctx), word));
+}
+
+void BodyGen::genIfLetArms(const Stmt &s, mlir::scf::IfOp ifOp, const Ty &ty,
+                           Value bound) {
   scopes.emplace_back();
-  Binding pb;
-  pb.ty = Ty::of(Ty::Pkt);
-  pb.value = b.create<np::WordToPktOp>(l, np::PacketType::get(ctx), word);
-  scopes.back()[s.name] = pb;
+  Binding bd;
+  bd.ty = ty;
+  bd.value = bound;
+  scopes.back()[s.name] = bd;
   genBlock(s.body);
   scopes.pop_back();
   if (!s.elseBody.empty()) {
@@ -649,17 +655,7 @@ void BodyGen::genStmt(const Stmt &s) {
     auto ifOp = b.create<mlir::scf::IfOp>(l, tr.getOk(), !s.elseBody.empty());
     mlir::OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    scopes.emplace_back();
-    Binding bd;
-    bd.ty = call.ty;
-    bd.value = tr.getValue();
-    scopes.back()[s.name] = bd;
-    genBlock(s.body);
-    scopes.pop_back();
-    if (!s.elseBody.empty()) {
-      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      genBlock(s.elseBody);
-    }
+    genIfLetArms(s, ifOp, call.ty, tr.getValue());
     return;
   }
   case Stmt::For:

@@ -299,8 +299,10 @@ Value BodyGen::genCall(const Expr &e) {
     b.create<np::DeviceSendOp>(l, arg(0), arg(1));
     return nullptr;
   case Builtin::Strip:
+  case Builtin::Pull:
     return b.create<np::PktPullOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::Unstrip:
+  case Builtin::Push:
     return b.create<np::PktPushOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::Truncate:
     b.create<np::PktTruncateOp>(l, arg(0), arg(1));
@@ -374,10 +376,6 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::PktCopy:
     b.create<np::PktCopyOp>(l, arg(0), arg(1), arg(2), arg(3), arg(4));
     return nullptr;
-  case Builtin::Push:
-    return b.create<np::PktPushOp>(l, b.getI1Type(), arg(0), arg(1));
-  case Builtin::Pull:
-    return b.create<np::PktPullOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::Put:
     return b.create<np::PktPutOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::Take:

@@ -253,12 +253,15 @@ void nprt_exec_advance(nprt_inst *self, int64_t t) {
      * after it. */
     ex->clock_started = true;
     ex->now = t;
-    for (uint32_t i = 0; i < g->n_insts; ++i)
+    for (uint32_t i = 0; i < g->n_insts; ++i) {
       g->insts[i]->timer_deadline = t + (int64_t)g->insts[i]->timer_period;
+      ex->has_timers |= g->insts[i]->timer != NULL;
+    }
   }
   if (t < ex->now) /* a trace out of order: time does not go back */
     t = ex->now;
-  for (;;) {
+  /* Every packet read comes here: a program without timers scans nothing. */
+  for (; ex->has_timers;) {
     /* The earliest deadline up to `t` of an instance that can run its
      * timer now (waiting, or the caller); ties in instance order. */
     nprt_inst *due = NULL;

@@ -67,6 +67,7 @@ struct nprt_exec {
    * packet read, or a timer's deadline while it runs. */
   int64_t now;
   bool clock_started;
+  bool has_timers;   /* some instance has a timer (set when the clock starts) */
   nprt_inst *next;   /* to run next, or NULL */
   nprt_inst **stack; /* senders that handed a value over, innermost last */
   uint32_t stack_n;

@@ -149,29 +149,20 @@ private:
   }
 };
 
-void runInit(nprt_inst *self) {
+/// The instance a body runs for: its state object names it.
+Instance &instanceOf(nprt_inst *self) {
   Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
-  Instance &in = r->instance(self);
-  in.run(*in.init, self, std::nullopt);
+  return r->instance(self);
 }
-void runHandler(nprt_inst *self) {
-  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
-  Instance &in = r->instance(self);
-  in.run(*in.handler, self, std::nullopt);
+
+/// The entry point of the body `Body` (init, handler, timer, fini).
+template <Region *Instance::*Body> void runBody(nprt_inst *self) {
+  Instance &in = instanceOf(self);
+  in.run(*(in.*Body), self, std::nullopt);
 }
-void runTimer(nprt_inst *self) {
-  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
-  Instance &in = r->instance(self);
-  in.run(*in.timer, self, std::nullopt);
-}
-void runFini(nprt_inst *self) {
-  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
-  Instance &in = r->instance(self);
-  in.run(*in.fini, self, std::nullopt);
-}
+
 void runSignal(nprt_inst *self, int64_t arg) {
-  Runner *r = static_cast<const Cookie *>(nprt_state(self))->runner;
-  Instance &in = r->instance(self);
+  Instance &in = instanceOf(self);
   in.run(*in.signal, self, arg);
 }
 
@@ -598,12 +589,12 @@ LogicalResult Runner::build(ModuleOp module) {
     d.in_ports = keep(ins);
     d.out_ports = keep(outs);
     d.placement = keep(cast<StringAttr>(program.getPlacements()[i]).str());
-    d.init = inst->init ? runInit : nullptr;
-    d.handler = runHandler;
+    d.init = inst->init ? runBody<&Instance::init> : nullptr;
+    d.handler = runBody<&Instance::handler>;
     d.signal = inst->signal ? runSignal : nullptr;
-    d.timer = inst->timer ? runTimer : nullptr;
+    d.timer = inst->timer ? runBody<&Instance::timer> : nullptr;
     d.timer_period = inst->timerPeriod;
-    d.fini = inst->fini ? runFini : nullptr;
+    d.fini = inst->fini ? runBody<&Instance::fini> : nullptr;
     d.state_size = sizeof(Cookie);
     d.state_init = &cookies[i];
     descs.push_back(d);
