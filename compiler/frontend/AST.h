@@ -57,6 +57,7 @@ struct Ty {
     Array,  // elem[len]; len 0 while it depends on a parameter
     Port,   // a port (or port array when len != 0) carrying elem
     Queue,  // a FIFO of elem (packets) in state; len 0 until elaborated
+    Prefix, // an IPv4 prefix: an i64 holding len << 32 | addr
   } kind = Error;
   bool isSigned = false;
   unsigned width = 0;
@@ -155,6 +156,7 @@ struct Field {
   Loc loc;
   std::string name;
   TypeRefPtr type;
+  ExprPtr defaultValue; // structs only: used when a constructor omits it
 };
 
 struct PortDecl {
@@ -268,6 +270,10 @@ struct Module {
   std::vector<MatchDecl> matches;
   std::vector<FnDecl> fns;
 };
+
+/// Deep copies, without Sema's annotations.
+ExprPtr cloneExpr(const Expr &e);
+TypeRefPtr cloneType(const TypeRef &t);
 
 /// Prints the AST as indented text (`npcc --target=ast`).
 void dump(const Module &m, std::string &out);

@@ -176,7 +176,9 @@ struct Dumper {
       line(std::string(r.isHeader ? "Header " : "Struct ") + r.name, r.loc);
       ++depth;
       for (const Field &f : r.fields)
-        line("Field " + f.name + ": " + type(f.type.get()), f.loc);
+        line("Field " + f.name + ": " + type(f.type.get()) +
+                 (f.defaultValue ? " = " + expr(f.defaultValue.get()) : ""),
+             f.loc);
       --depth;
     }
     for (const ElementDecl &e : m.elements) {

@@ -86,6 +86,7 @@ private:
   void emitQueueDrain(mlir::Location l, const std::string &queue, uint64_t n);
   Value genHeaderField(const Expr &view, const std::string &field,
                        Value newValue);
+  Value prefixField(mlir::Location l, Value v, llvm::StringRef field);
 
   // Storage helpers
   Value stateRef(const std::string &sym);
@@ -95,7 +96,7 @@ private:
   void guardedStore(Value memref, Value index, Value v);
   Value storageOf(const Expr &e, std::string &fieldOut, Value &indexOut);
   Value allocLocal(const Ty &t, uint64_t len);
-  Value constArray(const Expr &name);
+  Value constArray(const Expr &name, const std::string &field);
 
   // Ports
   std::optional<std::string> portName(const Expr &portExpr, Value *dynIndex);

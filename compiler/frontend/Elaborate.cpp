@@ -39,11 +39,14 @@ std::string CValue::key() const {
     return i ? "true" : "false";
   case Str:
     return "\"" + s + "\"";
-  case List: {
-    std::string k = "[";
+  case Prefix:
+    return "p" + std::to_string(i);
+  case List:
+  case Record: {
+    std::string k = kind == List ? "[" : record->name + "(";
     for (const CValue &v : list)
       k += v.key() + ",";
-    return k + "]";
+    return k + (kind == List ? "]" : ")");
   }
   }
   return "";
@@ -52,12 +55,14 @@ std::string CValue::key() const {
 mlir::Attribute CValue::toAttr(mlir::Builder &b) const {
   switch (kind) {
   case Int:
+  case Prefix:
     return b.getI64IntegerAttr((int64_t)i);
   case Bool:
     return b.getBoolAttr(i != 0);
   case Str:
     return b.getStringAttr(s);
-  case List: {
+  case List:
+  case Record: {
     llvm::SmallVector<mlir::Attribute> as;
     for (const CValue &v : list)
       as.push_back(v.toAttr(b));
@@ -213,7 +218,58 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     }
     return r;
   }
+  case Expr::Field: {
+    auto base = evalImpl(*e.args[0], report, what);
+    if (!base)
+      return base;
+    if (base->kind == CValue::Prefix) {
+      uint64_t addr = base->i & 0xffffffff, len = base->i >> 32;
+      r.i = e.text == "addr"  ? addr
+            : e.text == "len" ? len
+                              : (0xffffffffull << (32 - len)) & 0xffffffff;
+      return r;
+    }
+    if (base->kind == CValue::Record)
+      for (size_t k = 0; k < base->record->fields.size(); ++k)
+        if (base->record->fields[k].name == e.text)
+          return base->list[k];
+    return fail();
+  }
+  case Expr::Index: {
+    auto base = evalImpl(*e.args[0], report, what);
+    if (!base || base->kind != CValue::List)
+      return base ? fail() : base;
+    auto index = evalImpl(*e.args[1], report, what);
+    if (!index)
+      return index;
+    if (index->i >= base->list.size()) {
+      if (report)
+        sema.error(e.args[1]->loc)
+            << "index " << index->i << " is out of bounds of an array of "
+            << base->list.size();
+      return std::nullopt;
+    }
+    return base->list[index->i];
+  }
   case Expr::Call:
+    if (e.text == "prefix" && e.args.size() == 2) {
+      auto addr = evalImpl(*e.args[0], report, what);
+      auto len = addr ? evalImpl(*e.args[1], report, what) : addr;
+      if (!len)
+        return len;
+      if (len->i > 32) {
+        if (report)
+          sema.error(e.args[1]->loc)
+              << "prefix length " << len->i << " is not 0..32";
+        return std::nullopt;
+      }
+      r.kind = CValue::Prefix;
+      r.i = len->i << 32 | (addr->i & 0xffffffff);
+      return r;
+    }
+    if (const RecordDecl *rec = sema.lookupRecord(e.text);
+        rec && !rec->isHeader)
+      return evalConstructor(e, *rec, report, what);
     if (e.text == "len" && e.args.size() == 1 &&
         e.args[0]->kind == Expr::Name) {
       auto it = env.find(e.args[0]->text);
@@ -230,6 +286,73 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     return fail();
   default:
     return fail();
+  }
+}
+
+/// A struct built at compile time. Arguments were not necessarily checked
+/// by Sema (instance arguments are evaluated directly), so defaults are
+/// filled here by the same rule as Sema::checkConstructor.
+std::optional<CValue> ConstEval::evalConstructor(const Expr &e,
+                                                 const RecordDecl &rec,
+                                                 bool report,
+                                                 llvm::StringRef what) {
+  size_t n = rec.fields.size(), given = e.args.size();
+  size_t defaulted = llvm::count_if(
+      rec.fields, [](const Field &f) { return f.defaultValue != nullptr; });
+  if (given > n || given + defaulted < n) {
+    if (report)
+      sema.error(e.loc) << "'" << rec.name << "' has " << n << " field"
+                        << (n == 1 ? "" : "s") << " (" << defaulted
+                        << " with a default), " << given << " given";
+    return std::nullopt;
+  }
+  CValue r;
+  r.kind = CValue::Record;
+  r.record = &rec;
+  r.loc = e.loc;
+  size_t skip = n - given, next = 0;
+  for (const Field &f : rec.fields) {
+    bool useDefault = skip && f.defaultValue;
+    if (useDefault)
+      --skip;
+    const Expr &x = useDefault ? *f.defaultValue : *e.args[next++];
+    auto v = useDefault ? ConstEval(sema, Env()).evalImpl(x, report, what)
+                        : evalImpl(x, report, what);
+    if (!v)
+      return v;
+    Ty ft = sema.resolve(*f.type, false);
+    if (!CValue::fits(*v, ft)) {
+      if (report)
+        sema.error(x.loc) << "field '" << f.name << "' of '" << rec.name
+                          << "' is of type '" << ft.str() << "'";
+      return std::nullopt;
+    }
+    if (ft.kind == Ty::Int)
+      v->i = wrapTo(v->i, ft);
+    r.list.push_back(*v);
+  }
+  return r;
+}
+
+bool CValue::fits(const CValue &v, const Ty &t) {
+  switch (t.kind) {
+  case Ty::Int:
+    return v.kind == Int &&
+           (t.width >= 64 || t.isSigned || (v.i >> t.width) == 0);
+  case Ty::Bool:
+    return v.kind == Bool;
+  case Ty::Str:
+    return v.kind == Str;
+  case Ty::Prefix:
+    return v.kind == Prefix;
+  case Ty::Record:
+    return v.kind == Record && v.record == t.record;
+  case Ty::Array:
+    return v.kind == List && (!t.len || t.len == v.list.size()) &&
+           llvm::all_of(v.list,
+                        [&](const CValue &x) { return fits(x, *t.elem); });
+  default:
+    return false;
   }
 }
 
@@ -320,6 +443,7 @@ public:
   std::map<std::string, std::string> graphSymbols; // key -> symbol
 
 private:
+  bool checkArg(const CValue &v, const Ty &t, const Param &p, const Expr &arg);
   bool bindArgs(const std::vector<Param> &params, const InstanceDecl &inst,
                 const Env &callerEnv, Env &out);
   std::string specializeElement(const ElementDecl &e, Env env,
@@ -348,6 +472,25 @@ private:
 };
 
 } // namespace
+
+/// Whether argument value `v` suits parameter `p` of type `t`; reports why
+/// not at the argument.
+bool Elaborator::checkArg(const CValue &v, const Ty &t, const Param &p,
+                          const Expr &arg) {
+  if (t.kind == Ty::Int && v.kind == CValue::Int && !CValue::fits(v, t)) {
+    sema.error(arg.loc) << "argument " << (int64_t)v.i
+                        << " does not fit in parameter '" << p.name
+                        << "' of type '" << t.str() << "'";
+    return false;
+  }
+  if (t.kind == Ty::Int ? v.kind == CValue::Int : CValue::fits(v, t))
+    return true;
+  sema.errorWithNote(arg.loc,
+                     "argument for parameter '" + p.name +
+                         "' must be of type '" + t.str() + "'",
+                     p.loc, "parameter declared here");
+  return false;
+}
 
 bool Elaborator::bindArgs(const std::vector<Param> &params,
                           const InstanceDecl &inst, const Env &callerEnv,
@@ -383,22 +526,7 @@ bool Elaborator::bindArgs(const std::vector<Param> &params,
       ok = false;
       continue;
     }
-    bool typeOk = (t.kind == Ty::Int && v->kind == CValue::Int) ||
-                  (t.kind == Ty::Bool && v->kind == CValue::Bool) ||
-                  (t.kind == Ty::Str && v->kind == CValue::Str);
-    if (typeOk && t.kind == Ty::Int && t.width < 64 && !t.isSigned &&
-        (v->i >> t.width) != 0) {
-      sema.error(arg->loc) << "argument " << (int64_t)v->i
-                           << " does not fit in parameter '" << p.name
-                           << "' of type '" << t.str() << "'";
-      ok = false;
-      continue;
-    }
-    if (!typeOk) {
-      sema.errorWithNote(arg->loc,
-                         "argument for parameter '" + p.name +
-                             "' must be of type '" + t.str() + "'",
-                         p.loc, "parameter declared here");
+    if (!checkArg(*v, t, p, *arg)) {
       ok = false;
       continue;
     }
@@ -414,11 +542,8 @@ bool Elaborator::bindArgs(const std::vector<Param> &params,
         ok = false;
         continue;
       }
-      if ((t.kind == Ty::Str) != (v->kind == CValue::Str)) {
-        sema.error(inst.args[i]->loc)
-            << "argument must be of type '" << t.str() << "'";
+      if (!checkArg(*v, t, params.back(), *inst.args[i]))
         ok = false;
-      }
       list.list.push_back(*v);
     }
     out[params.back().name] = list;

@@ -35,6 +35,7 @@ mlir::Type npcc::toMLIRType(mlir::MLIRContext *ctx, const Ty &t) {
   case Ty::Int:
     return mlir::IntegerType::get(ctx, t.width);
   case Ty::IntLit:
+  case Ty::Prefix:
     return mlir::IntegerType::get(ctx, 64);
   case Ty::Pkt:
     return np::PacketType::get(ctx);
@@ -851,37 +852,57 @@ void BodyGen::genSelect(const Stmt &s) {
 
 /// Finds the memref (and field/index) an lvalue or rvalue names, for
 /// variables, state and arrays. Returns null for packet-backed values.
-/// A module constant array indexed at run time: a read-only copy in the
-/// element's state (`const.NAME`), made on first use.
-Value BodyGen::constArray(const Expr &name) {
-  const ast::ConstDecl *c = sema.lookupConst(name.text);
-  if (!c || name.ty.kind != Ty::Array)
+/// A constant array (a module constant or an array parameter) indexed at
+/// run time: a read-only copy in the element's state, made on first use,
+/// `const.NAME` or, for arrays of structs, `const.NAME.FIELD` per field.
+Value BodyGen::constArray(const Expr &name, const std::string &field) {
+  if (name.ty.kind != Ty::Array)
     return nullptr;
-  auto value = ce.eval(*c->value, "array constant");
+  auto value = ce.tryEval(name);
   if (!value || value->kind != CValue::List || value->list.empty())
     return nullptr;
-  if (auto size = ce.eval(*c->type->size, "array size");
-      size && size->i != value->list.size()) {
-    sema.error(c->value->loc)
-        << "'" << c->name << "' has " << size->i << " elements, its literal "
-        << value->list.size();
+  if (const ast::ConstDecl *c = sema.lookupConst(name.text);
+      c && !lookup(name.text)) {
+    if (auto size = ce.eval(*c->type->size, "array size");
+        size && size->i != value->list.size()) {
+      sema.error(c->value->loc)
+          << "'" << c->name << "' has " << size->i << " elements, its literal "
+          << value->list.size();
+      return nullptr;
+    }
+  }
+  const Ty *et = name.ty.elem.get();
+  Ty fieldTy;
+  size_t fieldIndex = 0;
+  if (et->kind == Ty::Record) {
+    const auto &fields = et->record->fields;
+    auto it = llvm::find_if(
+        fields, [&](const ast::Field &f) { return f.name == field; });
+    if (it == fields.end())
+      return nullptr;
+    fieldIndex = it - fields.begin();
+    fieldTy = sema.resolve(*it->type, false);
+    et = &fieldTy;
+  } else if (!field.empty()) {
     return nullptr;
   }
-  std::string sym = "const." + name.text;
+  std::string sym = "const." + name.text + (field.empty() ? "" : "." + field);
   auto element =
       b.getInsertionBlock()->getParentOp()->getParentOfType<np::ElementOp>();
   if (!element.lookupSymbol<np::StateOp>(sym)) {
-    mlir::Type et = toMLIRType(ctx, *name.ty.elem);
-    unsigned w = et.getIntOrFloatBitWidth();
+    mlir::Type mt = toMLIRType(ctx, *et);
+    unsigned w = mt.getIntOrFloatBitWidth();
     llvm::SmallVector<mlir::APInt> vals;
     for (const CValue &x : value->list)
-      vals.push_back(mlir::APInt(64, x.i).trunc(w));
+      vals.push_back(
+          mlir::APInt(64, et == &fieldTy ? x.list[fieldIndex].i : x.i)
+              .trunc(w));
     int64_t n = (int64_t)vals.size();
     auto init = mlir::DenseElementsAttr::get(
-        mlir::RankedTensorType::get({n}, et), vals);
+        mlir::RankedTensorType::get({n}, mt), vals);
     mlir::OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&element.getBodyRegion().front());
-    b.create<np::StateOp>(loc(c->loc), sym, mlir::MemRefType::get({n}, et),
+    b.create<np::StateOp>(loc(name.loc), sym, mlir::MemRefType::get({n}, mt),
                           init);
   }
   return stateRef(sym);
@@ -900,8 +921,8 @@ Value BodyGen::storageOf(const Expr &e, std::string &field, Value &index) {
   if (base->kind != Expr::Name)
     return nullptr;
   Binding *bd = lookup(base->text);
-  if (!bd && field.empty())
-    return constArray(*base);
+  if ((!bd || bd->kind == Binding::Const) && index)
+    return constArray(*base, field);
   if (!bd)
     return nullptr;
   if (bd->kind == Binding::Var)

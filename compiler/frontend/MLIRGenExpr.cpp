@@ -63,9 +63,15 @@ Value BodyGen::gen(const Expr &e) {
       }
       return loadScalar(stateRef(bd->state));
     case Binding::Const:
-      if (bd->cval.kind == CValue::List || bd->cval.kind == CValue::Str) {
+      if (bd->cval.kind == CValue::Str) {
         sema.error(e.loc) << "'" << e.text
-                          << "' holds strings; use it with classify or len";
+                          << "' holds a string; use it as an argument";
+        return constInt(l, b.getI32Type(), 0);
+      }
+      if (bd->cval.kind == CValue::List || bd->cval.kind == CValue::Record) {
+        sema.error(e.loc) << "'" << e.text << "' is an aggregate; "
+                          << (bd->cval.kind == CValue::List ? "index it"
+                                                            : "use its fields");
         return constInt(l, b.getI32Type(), 0);
       }
       return constInt(l, toMLIRType(ctx, e.ty), bd->cval.i);
@@ -223,6 +229,21 @@ Value BodyGen::genHeaderField(const Expr &view, const std::string &field,
                                 bitOff, hn, fn);
 }
 
+/// A prefix is `len << 32 | addr` in an i64; its mask is all ones shifted
+/// left by 32 - len, cut to 32 bits (len 0 shifts by 32: no bits).
+Value BodyGen::prefixField(mlir::Location l, Value v, llvm::StringRef field) {
+  mlir::Type i64 = b.getI64Type();
+  if (field == "addr")
+    return b.create<mlir::arith::TruncIOp>(l, b.getI32Type(), v);
+  Value len = b.create<mlir::arith::ShRUIOp>(l, v, constInt(l, i64, 32));
+  if (field == "len")
+    return b.create<mlir::arith::TruncIOp>(l, b.getI8Type(), len);
+  Value shift = b.create<mlir::arith::SubIOp>(l, constInt(l, i64, 32), len);
+  Value ones =
+      b.create<mlir::arith::ShLIOp>(l, constInt(l, i64, 0xffffffff), shift);
+  return b.create<mlir::arith::TruncIOp>(l, b.getI32Type(), ones);
+}
+
 Value BodyGen::genField(const Expr &e) {
   mlir::Location l = loc(e.loc);
   const Expr &base = *e.args[0];
@@ -230,6 +251,10 @@ Value BodyGen::genField(const Expr &e) {
     return genHeaderField(base, e.text, {});
   if (base.ty.kind == Ty::Pkt)
     return b.create<np::MetaGetOp>(l, toMLIRType(ctx, e.ty), gen(base), e.text);
+  if (auto c = ce.tryEval(e))
+    return constInt(l, toMLIRType(ctx, e.ty), c->i);
+  if (base.ty.kind == Ty::Prefix)
+    return prefixField(l, gen(base), e.text);
   std::string field;
   Value index;
   Value m = storageOf(e, field, index);
@@ -293,6 +318,18 @@ Value BodyGen::genCall(const Expr &e) {
       return i32(l, n);
     }
     return b.create<np::PktLenOp>(l, b.getI32Type(), arg(0));
+  case Builtin::Prefix: {
+    if (auto c = ce.tryEval(e))
+      return constInt(l, b.getI64Type(), c->i);
+    // A length above 32 would make a prefix no table accepts: clamp it.
+    Value len = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), arg(1));
+    len =
+        b.create<mlir::arith::MinUIOp>(l, len, constInt(l, b.getI64Type(), 32));
+    Value addr = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), arg(0));
+    Value hi =
+        b.create<mlir::arith::ShLIOp>(l, len, constInt(l, b.getI64Type(), 32));
+    return b.create<mlir::arith::OrIOp>(l, hi, addr);
+  }
   case Builtin::DeviceRecv:
     return b.create<np::DeviceRecvOp>(l, np::PacketType::get(ctx), arg(0));
   case Builtin::DeviceSend:

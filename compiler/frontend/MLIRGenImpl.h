@@ -24,14 +24,18 @@ namespace npcc {
 
 /// A value known at compile time: parameters, constants, array sizes.
 struct CValue {
-  enum Kind { Int, Bool, Str, List } kind = Int;
+  // Prefix: i = len << 32 | addr. Record: list holds the fields in order.
+  enum Kind { Int, Bool, Str, List, Prefix, Record } kind = Int;
   uint64_t i = 0;
   std::string s;
   std::vector<CValue> list;
+  const ast::RecordDecl *record = nullptr;
   ast::Loc loc;
 
   std::string key() const; // canonical text, used to deduplicate
   mlir::Attribute toAttr(mlir::Builder &b) const;
+  /// Whether `v` is a value of type `t` (integers: unsigned ones fit).
+  static bool fits(const CValue &v, const ast::Ty &t);
 };
 
 using Env = llvm::StringMap<CValue>;
@@ -48,6 +52,9 @@ public:
 private:
   std::optional<CValue> evalImpl(const ast::Expr &e, bool report,
                                  llvm::StringRef what);
+  std::optional<CValue> evalConstructor(const ast::Expr &e,
+                                        const ast::RecordDecl &rec, bool report,
+                                        llvm::StringRef what);
   Sema &sema;
   const Env &env;
 };

@@ -17,7 +17,9 @@ importDecl : 'import' STRING ';' ;
 constDecl : 'const' ID ':' type '=' expr ';' ;
 structDecl : 'struct' ID '{' (fieldDecl ';')* '}' ;
 headerDecl : 'header' ID '{' (fieldDecl ';')* '}' ;
-fieldDecl : ID ':' type ;
+// A struct field may have a default, used when a constructor call or a
+// Click argument leaves it out.
+fieldDecl : ID ':' type ('=' expr)? ;
 
 elementDecl : 'element' ID '(' paramList? ')' '{' elementItem* '}' ;
 paramList : param (',' param)* ;
@@ -95,6 +97,7 @@ expr
 primary
   : INT                                                      # intLit
   | DURATION                                                 # durationLit
+  | PREFIX                                                   # prefixLit
   | IPV4                                                     # ipv4Lit
   | MAC                                                      # macLit
   | ('true' | 'false')                                       # boolLit
@@ -115,6 +118,8 @@ type
 
 // Addresses are integer literals: 18.26.4.24 is a u32, 00:00:c0:ae:67:ef
 // a u48 (six groups of two hex digits, so `c ? 1:2` stays a conditional).
+// A prefix 18.26.4.0/24 is a value of type prefix.
+PREFIX : DEC '.' DEC '.' DEC '.' DEC '/' DEC ;
 IPV4 : DEC '.' DEC '.' DEC '.' DEC ;
 MAC : HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ':' HEX2 ;
 // A duration is an integer literal in nanoseconds: 1s, 100ms, 10us, 5ns.

@@ -195,8 +195,11 @@ private:
     r.loc = l;
     r.isHeader = isHeader;
     r.name = std::move(name);
-    for (auto *f : fs)
+    for (auto *f : fs) {
       r.fields.push_back({loc(f), f->ID()->getText(), type(f->type())});
+      if (f->expr())
+        r.fields.back().defaultValue = expr(f->expr());
+    }
     return r;
   }
 
@@ -558,6 +561,23 @@ private:
     return e;
   }
 
+  /// `a.b.c.d/n` as the constructor call `prefix(a.b.c.d, n)`, the form
+  /// the Click front end produces too.
+  ExprPtr prefixLit(const std::string &text, Loc l) {
+    size_t slash = text.find('/');
+    auto e = make(Expr::Call, l);
+    e->text = "prefix";
+    e->args.push_back(addressLit(text.substr(0, slash), '.', 10, l));
+    Loc lenLoc = l;
+    lenLoc.col += slash + 1;
+    auto len = make(Expr::IntLit, lenLoc);
+    if (llvm::StringRef(text).drop_front(slash + 1).getAsInteger(10,
+                                                                 len->value))
+      len->text = "overflow";
+    e->args.push_back(std::move(len));
+    return e;
+  }
+
   /// An element has at most one block of each kind.
   void once(bool seen, llvm::StringRef what, Loc at, Loc first) {
     if (!seen)
@@ -606,6 +626,8 @@ private:
       return durationLit(p->getText(), l);
     if (auto *p = dynamic_cast<P::Ipv4LitContext *>(c))
       return addressLit(p->getText(), '.', 10, l);
+    if (auto *p = dynamic_cast<P::PrefixLitContext *>(c))
+      return prefixLit(p->getText(), l);
     if (auto *p = dynamic_cast<P::MacLitContext *>(c))
       return addressLit(p->getText(), ':', 16, l);
     if (auto *p = dynamic_cast<P::BoolLitContext *>(c)) {

@@ -63,6 +63,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("pull", Builtin::Pull)
       .Case("put", Builtin::Put)
       .Case("take", Builtin::Take)
+      .Case("prefix", Builtin::Prefix)
       .Default(Builtin::None);
 }
 
@@ -241,10 +242,10 @@ Ty Sema::resolve(const TypeRef &t, bool report) {
     if (elem.kind == Ty::Error)
       return elem;
     if (elem.kind != Ty::Int && elem.kind != Ty::Bool &&
-        elem.kind != Ty::Record) {
+        elem.kind != Ty::Record && elem.kind != Ty::Prefix) {
       if (report)
-        error(t.loc) << "array elements must be integers, bools or structs, "
-                        "not '"
+        error(t.loc) << "array elements must be integers, bools, prefixes or "
+                        "structs, not '"
                      << elem.str() << "'";
       return Ty();
     }
@@ -262,6 +263,8 @@ Ty Sema::resolve(const TypeRef &t, bool report) {
     return Ty::of(Ty::Pkt);
   if (t.name == "str")
     return Ty::of(Ty::Str);
+  if (t.name == "prefix")
+    return Ty::of(Ty::Prefix);
   if (const RecordDecl *r = records.lookup(t.name)) {
     Ty rt = Ty::of(r->isHeader ? Ty::Header : Ty::Record);
     rt.record = r;
@@ -330,6 +333,13 @@ void Sema::checkRecord(const RecordDecl &r) {
     } else if (t.kind == Ty::Record) {
       error(f.type->loc) << "nested struct field '" << f.name
                          << "' is not supported; flatten the struct";
+    }
+    if (f.defaultValue) {
+      if (r.isHeader)
+        error(f.defaultValue->loc)
+            << "header fields come from the packet; they have no default";
+      else if (t.kind != Ty::Error)
+        coerce(*f.defaultValue, t);
     }
   }
   if (r.isHeader && bits % 8 != 0)
@@ -867,7 +877,8 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
         t = Ty::of(Ty::Bool);
       break;
     }
-    if ((op == "==" || op == "!=") && a.kind == Ty::Bool) {
+    if ((op == "==" || op == "!=") &&
+        (a.kind == Ty::Bool || a.kind == Ty::Prefix)) {
       if (coerce(*e.args[1], a))
         t = Ty::of(Ty::Bool);
       break;
@@ -1022,6 +1033,14 @@ Ty Sema::checkField(Expr &e) {
                  << "'; metadata fields are in_port, paint, out_port, anno";
     return Ty();
   }
+  case Ty::Prefix:
+    if (e.text == "addr" || e.text == "mask")
+      return Ty::integer(32, false);
+    if (e.text == "len")
+      return Ty::integer(8, false);
+    error(e.loc) << "a prefix has the fields addr, len and mask, not '"
+                 << e.text << "'";
+    return Ty();
   case Ty::Header:
   case Ty::Record:
     for (const Field &f : base.record->fields)
@@ -1068,6 +1087,8 @@ Ty Sema::checkCall(Expr &e) {
   case Builtin::None:
     if (const FnDecl *f = fns.lookup(e.text))
       return checkFnCall(e, *f);
+    if (const RecordDecl *r = records.lookup(e.text); r && !r->isHeader)
+      return checkConstructor(e, *r);
     error(e.loc) << "unknown function '" << e.text << "'";
     return Ty();
   case Builtin::TryRecv:
@@ -1308,6 +1329,17 @@ Ty Sema::checkCall(Expr &e) {
       return a;
     return Ty();
   }
+  case Builtin::Prefix: {
+    if (!arity(2) || !coerce(*e.args[0], u32) ||
+        !coerce(*e.args[1], Ty::integer(8, false)))
+      return Ty();
+    const Expr &len = *e.args[1];
+    if (len.kind == Expr::IntLit && len.value > 32) {
+      error(len.loc) << "prefix length " << len.value << " is not 0..32";
+      return Ty();
+    }
+    return Ty::of(Ty::Prefix);
+  }
   case Builtin::Classify: {
     if (!arity(2))
       return Ty();
@@ -1322,6 +1354,44 @@ Ty Sema::checkCall(Expr &e) {
   }
   }
   return Ty();
+}
+
+/// `S(a, b, ...)` builds a struct value, one argument per field in order.
+/// With fewer arguments, fields that have defaults are left out, first
+/// ones first, until the counts match (Click's `ADDR/MASK [GW] PORT`). The
+/// call is rewritten to name every field, defaults copied in.
+Ty Sema::checkConstructor(Expr &e, const RecordDecl &r) {
+  size_t n = r.fields.size(), given = e.args.size();
+  size_t defaulted = llvm::count_if(
+      r.fields, [](const Field &f) { return f.defaultValue != nullptr; });
+  if (given > n || given + defaulted < n) {
+    auto d = error(e.loc);
+    d << "'" << r.name << "' has " << n << " field" << (n == 1 ? "" : "s");
+    if (defaulted)
+      d << " (" << defaulted << " with a default)";
+    d << ", " << given << " given";
+    return Ty();
+  }
+  size_t skip = n - given;
+  std::vector<ExprPtr> args;
+  auto next = e.args.begin();
+  bool ok = true;
+  for (const Field &f : r.fields) {
+    Ty ft = resolve(*f.type, false);
+    if (skip && f.defaultValue) {
+      --skip;
+      args.push_back(cloneExpr(*f.defaultValue));
+    } else {
+      args.push_back(std::move(*next++));
+    }
+    ok &= coerce(*args.back(), ft);
+  }
+  e.args = std::move(args);
+  if (!ok)
+    return Ty();
+  Ty t = Ty::of(Ty::Record);
+  t.record = &r;
+  return t;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1533,12 +1603,15 @@ bool Sema::run() {
   scopes.emplace_back();
   for (ConstDecl &c : module.consts) {
     Ty t = resolve(*c.type);
-    bool scalarArray = t.kind == Ty::Array && t.elem &&
-                       (t.elem->kind == Ty::Int || t.elem->kind == Ty::Bool);
-    if (t.kind != Ty::Int && t.kind != Ty::Bool && t.kind != Ty::Error &&
-        !scalarArray)
+    auto plain = [](const Ty &x) {
+      return x.kind == Ty::Int || x.kind == Ty::Bool || x.kind == Ty::Prefix ||
+             x.kind == Ty::Record;
+    };
+    bool scalarArray = t.kind == Ty::Array && t.elem && plain(*t.elem);
+    if (!plain(t) && t.kind != Ty::Error && !scalarArray)
       error(c.type->loc) << "constant '" << c.name
-                         << "' must be an integer, a bool or an array of them";
+                         << "' must be an integer, a bool, a prefix, a "
+                            "struct or an array of them";
     else if (scalarArray && c.value->kind != Expr::ArrayLit)
       error(c.value->loc)
           << "an array constant is an array literal [a, b, ...]";

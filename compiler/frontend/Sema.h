@@ -66,6 +66,7 @@ enum class Builtin {
   Pull,    // = strip
   Put,     // n zero bytes at the end
   Take,    // n bytes off the end
+  Prefix,  // prefix(addr, len): an IPv4 prefix (also written a.b.c.d/len)
 };
 Builtin lookupBuiltin(llvm::StringRef name);
 
@@ -142,6 +143,7 @@ private:
   void checkMatch(ast::MatchDecl &m);
   void checkFn(ast::FnDecl &f);
   ast::Ty checkFnCall(ast::Expr &e, const ast::FnDecl &f);
+  ast::Ty checkConstructor(ast::Expr &e, const ast::RecordDecl &r);
   /// `e` names a packet queue of the element's state (for `what`).
   bool queueOperand(ast::Expr &e, llvm::StringRef what);
   void checkRecursion();

@@ -42,6 +42,8 @@ std::string Ty::str() const {
     return "pkt";
   case Str:
     return "str";
+  case Prefix:
+    return "prefix";
   case Header:
   case Record:
     return record ? record->name : "?";
