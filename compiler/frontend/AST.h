@@ -35,10 +35,11 @@ using Block = std::vector<StmtPtr>;
 
 /// A type as written: a name (`u16`, `pkt`, `IPv4`) or `[elem; size]`.
 struct TypeRef {
-  enum Kind { Named, Array, Queue } kind = Named; // Queue: name<elem, size>
+  // Queue: a container in state, name<elem, size> or name<key, elem, size>
+  enum Kind { Named, Array, Queue } kind = Named;
   Loc loc;
   std::string name;
-  TypeRefPtr elem;
+  TypeRefPtr key, elem;
   ExprPtr size;
 };
 
@@ -58,12 +59,15 @@ struct Ty {
     Port,   // a port (or port array when len != 0) carrying elem
     Queue,  // a FIFO of elem (packets) in state; len 0 until elaborated
     Prefix, // an IPv4 prefix: an i64 holding len << 32 | addr
+    Lpm,    // longest-prefix-match table in state: prefix -> elem, len slots
+    Hash,   // exact-match table in state: key -> elem, len entries
   } kind = Error;
   bool isSigned = false;
   unsigned width = 0;
   uint64_t len = 0;
   const RecordDecl *record = nullptr;
   std::shared_ptr<Ty> elem;
+  std::shared_ptr<Ty> key; // Hash
 
   static Ty integer(unsigned w, bool s) {
     Ty t;

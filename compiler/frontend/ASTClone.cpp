@@ -17,6 +17,8 @@ TypeRefPtr npcc::ast::cloneType(const TypeRef &t) {
   c->kind = t.kind;
   c->loc = t.loc;
   c->name = t.name;
+  if (t.key)
+    c->key = cloneType(*t.key);
   if (t.elem)
     c->elem = cloneType(*t.elem);
   if (t.size)

@@ -23,6 +23,9 @@ struct Dumper {
       return "_";
     if (t->kind == TypeRef::Array)
       return "[" + type(t->elem.get()) + "; " + expr(t->size.get()) + "]";
+    if (t->kind == TypeRef::Queue)
+      return t->name + "<" + (t->key ? type(t->key.get()) + ", " : "") +
+             type(t->elem.get()) + ", " + expr(t->size.get()) + ">";
     return t->name;
   }
   std::string expr(const Expr *e) {

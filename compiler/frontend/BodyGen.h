@@ -82,11 +82,28 @@ private:
   /// body with the name bound to `bound`, then the else-body.
   void genIfLetArms(const Stmt &s, mlir::scf::IfOp ifOp, const Ty &ty,
                     Value bound);
+  void genIfLetArms(const Stmt &s, mlir::scf::IfOp ifOp, const Binding &bd);
   Value queueLength(const Expr &queue);
   void emitQueueDrain(mlir::Location l, const std::string &queue, uint64_t n);
   Value genHeaderField(const Expr &view, const std::string &field,
                        Value newValue);
   Value prefixField(mlir::Location l, Value v, llvm::StringRef field);
+
+  // Tables (MLIRGenTable.cpp)
+  struct TableInfo {
+    Ty ty;
+    Value mem;
+    np::TableKind kind;
+    unsigned keyWords, valueWords;
+  };
+  TableInfo tableInfo(const Expr &table);
+  Value tableOp(mlir::Location l, const TableInfo &t, np::TableOpKind op,
+                mlir::ValueRange args);
+  llvm::SmallVector<Value> scalarsOf(const Expr &e);
+  bool storeTableWords(const TableInfo &t, unsigned first, const Expr &e,
+                       unsigned words);
+  Value genTableCall(const Expr &e);
+  void genLookup(const Stmt &s);
 
   // Storage helpers
   Value stateRef(const std::string &sym);

@@ -127,18 +127,30 @@ bool BodyGen::emit(np::ElementOp element) {
     Ty t = sema.resolve(*v.type, false);
     uint64_t len = 1;
     Ty elem = t;
-    if (t.kind == Ty::Queue) {
-      // Packets as words in a ring: slots 0..N-1, then the head and the
-      // count.
-      auto n = ce.eval(*v.type->size, "queue capacity");
+    if (t.kind == Ty::Queue || t.kind == Ty::Lpm || t.kind == Ty::Hash) {
+      // A container is one i64 memref: a queue holds packets as words in a
+      // ring (slots 0..N-1, then the head and the count); a table is
+      // np.table's slot and libnprt's region.
+      bool queue = t.kind == Ty::Queue;
+      auto n =
+          ce.eval(*v.type->size, queue ? "queue capacity" : "table capacity");
       if (!n)
         continue;
       if (n->i == 0 || n->i > (1u << 20)) {
-        sema.error(v.type->size->loc)
-            << "queue capacity must be 1.." << (1u << 20);
+        sema.error(v.type->size->loc) << (queue ? "queue" : "table")
+                                      << " capacity must be 1.." << (1u << 20);
         continue;
       }
-      auto mt = mlir::MemRefType::get({(int64_t)n->i + 2}, b.getI64Type());
+      uint64_t words = n->i + 2;
+      if (!queue) {
+        auto kind =
+            t.kind == Ty::Lpm ? np::TableKind::Lpm : np::TableKind::Hash;
+        unsigned kw = t.kind == Ty::Lpm ? 1 : sema.tableWords(*t.key);
+        unsigned vw = t.kind == Ty::Lpm ? 1 : sema.tableWords(*t.elem);
+        words = np::TableOp::slotWords(kind, kw, vw) +
+                np::TableOp::regionWords(kind, n->i, kw, vw);
+      }
+      auto mt = mlir::MemRefType::get({(int64_t)words}, b.getI64Type());
       b.create<np::StateOp>(loc(v.loc), v.name, mt, nullptr);
       Binding bd;
       bd.kind = Binding::State;
@@ -146,7 +158,8 @@ bool BodyGen::emit(np::ElementOp element) {
       bd.ty.len = n->i;
       bd.state = v.name;
       scopes.back()[v.name] = bd;
-      queues.push_back({v.name, n->i});
+      if (queue)
+        queues.push_back({v.name, n->i});
       continue;
     }
     if (t.kind == Ty::Array) {
@@ -351,10 +364,15 @@ void BodyGen::genDequeue(const Stmt &s) {
 
 void BodyGen::genIfLetArms(const Stmt &s, mlir::scf::IfOp ifOp, const Ty &ty,
                            Value bound) {
-  scopes.emplace_back();
   Binding bd;
   bd.ty = ty;
   bd.value = bound;
+  genIfLetArms(s, ifOp, bd);
+}
+
+void BodyGen::genIfLetArms(const Stmt &s, mlir::scf::IfOp ifOp,
+                           const Binding &bd) {
+  scopes.emplace_back();
   scopes.back()[s.name] = bd;
   genBlock(s.body);
   scopes.pop_back();
@@ -547,7 +565,7 @@ void BodyGen::genLocal(const Stmt &s) {
   if (t.kind == Ty::IntLit)
     t = Ty::integer(s.init->value > 0xffffffffu ? 64 : 32, false);
   bd.ty = t;
-  if (s.kind == Stmt::Let) {
+  if (s.kind == Stmt::Let && t.kind != Ty::Record) {
     if (s.init->kind == Expr::HeaderView) {
       bd.kind = Binding::Header;
       bd.pkt = gen(*s.init->args[0]);
@@ -581,9 +599,18 @@ void BodyGen::genLocal(const Stmt &s) {
     elem = *t.elem;
   }
   if (elem.kind == Ty::Record) {
+    // A struct variable initialised from a struct value: field by field.
+    llvm::SmallVector<Value> init;
+    if (s.init && t.kind == Ty::Record)
+      init = scalarsOf(*s.init);
+    size_t k = 0;
     for (const Field &f : elem.record->fields) {
       Value m = allocLocal(sema.resolve(*f.type, false), len);
       bd.fields[f.name] = m;
+      if (k < init.size()) {
+        storeScalar(m, init[k++]);
+        continue;
+      }
       for (uint64_t k = 0; k < len; ++k) {
         mlir::Location l = loc(s.loc);
         auto ft = mlir::cast<mlir::MemRefType>(m.getType()).getElementType();
@@ -641,6 +668,10 @@ void BodyGen::genStmt(const Stmt &s) {
     const Expr &call = *s.init;
     if (lookupBuiltin(call.text) == Builtin::Dequeue) {
       genDequeue(s);
+      return;
+    }
+    if (lookupBuiltin(call.text) == Builtin::Lookup) {
+      genLookup(s);
       return;
     }
     Value dyn;

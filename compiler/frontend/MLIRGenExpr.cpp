@@ -305,6 +305,8 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::Len:
     if (e.args[0]->ty.kind == Ty::Queue)
       return queueLength(*e.args[0]);
+    if (e.args[0]->ty.kind == Ty::Lpm || e.args[0]->ty.kind == Ty::Hash)
+      return genTableCall(e);
     if (e.args[0]->ty.kind == Ty::Array) {
       if (auto c = ce.tryEval(e))
         return i32(l, c->i);
@@ -318,6 +320,10 @@ Value BodyGen::genCall(const Expr &e) {
       return i32(l, n);
     }
     return b.create<np::PktLenOp>(l, b.getI32Type(), arg(0));
+  case Builtin::Insert:
+  case Builtin::Remove:
+  case Builtin::Clear:
+    return genTableCall(e);
   case Builtin::Prefix: {
     if (auto c = ce.tryEval(e))
       return constInt(l, b.getI64Type(), c->i);
@@ -422,6 +428,8 @@ Value BodyGen::genCall(const Expr &e) {
       return inlineCall(e, *f);
     break;
   case Builtin::TryRecv:
+  case Builtin::Dequeue: // only in if-let, which Sema checks
+  case Builtin::Lookup:
   case Builtin::Accept:
     break;
   }

@@ -30,8 +30,10 @@ elementItem
 portDecl : dir=('in' | 'out') ID ('[' expr ']')? ':' type ';' ;
 stateBlock : 'state' '{' stateVar* '}' ;
 stateVar : ID ':' (type | queueType) ('=' expr)? ';' ;
-// `queue<pkt, 64>`: a FIFO of packets in state (only there).
-queueType : ID '<' type ',' expr '>' ;
+// Containers, only in state: `queue<pkt, 64>` (a FIFO of packets),
+// `lpm<V, 1024>` (longest-prefix match) and `hash<K, V, 4096>` (exact
+// match), the last expression being the capacity.
+queueType : ID '<' type (',' type)? ',' expr '>' ;
 initBlock : 'init' block ;
 handlerBlock : 'handler' block ;
 signalBlock : 'signal' '(' ID ':' type ')' block ;

@@ -347,7 +347,10 @@ private:
     t->loc = loc(c);
     t->kind = TypeRef::Queue;
     t->name = c->ID()->getText();
-    t->elem = type(c->type());
+    auto types = c->type();
+    if (types.size() == 2)
+      t->key = type(types[0]);
+    t->elem = type(types.back());
     t->size = expr(c->expr());
     return t;
   }

@@ -64,6 +64,10 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("put", Builtin::Put)
       .Case("take", Builtin::Take)
       .Case("prefix", Builtin::Prefix)
+      .Case("insert", Builtin::Insert)
+      .Case("remove", Builtin::Remove)
+      .Case("lookup", Builtin::Lookup)
+      .Case("clear", Builtin::Clear)
       .Default(Builtin::None);
 }
 
@@ -223,20 +227,8 @@ static bool parseIntTypeName(llvm::StringRef name, unsigned &width,
 }
 
 Ty Sema::resolve(const TypeRef &t, bool report) {
-  if (t.kind == TypeRef::Queue) {
-    Ty elem = resolve(*t.elem, report);
-    if (elem.kind == Ty::Error)
-      return elem;
-    if (t.name != "queue" || elem.kind != Ty::Pkt) {
-      if (report)
-        error(t.loc) << "unknown type '" << t.name << "<" << elem.str()
-                     << ", ...>'; state holds packets as 'queue<pkt, N>'";
-      return Ty();
-    }
-    Ty q = Ty::of(Ty::Queue);
-    q.elem = std::make_shared<Ty>(elem);
-    return q;
-  }
+  if (t.kind == TypeRef::Queue)
+    return resolveContainer(t, report);
   if (t.kind == TypeRef::Array) {
     Ty elem = resolve(*t.elem, report);
     if (elem.kind == Ty::Error)
@@ -273,6 +265,75 @@ Ty Sema::resolve(const TypeRef &t, bool report) {
   if (report)
     error(t.loc) << "unknown type '" << t.name << "'";
   return Ty();
+}
+
+/// 64-bit words a table key or value of type `t` takes: fields are packed
+/// in order, a field that does not fit in what is left of a word starts the
+/// next one. 0 for a type a table cannot hold.
+unsigned Sema::tableWords(const Ty &t) {
+  auto bits = [&](const Ty &x) -> unsigned {
+    if (x.kind == Ty::Int)
+      return x.width;
+    if (x.kind == Ty::Bool)
+      return 1;
+    if (x.kind == Ty::Prefix)
+      return 64;
+    return 0;
+  };
+  if (t.kind != Ty::Record)
+    return bits(t) ? 1 : 0;
+  unsigned words = 0, used = 64;
+  for (const Field &f : t.record->fields) {
+    unsigned w = bits(resolve(*f.type, false));
+    if (!w)
+      return 0;
+    if (used + w > 64) {
+      ++words;
+      used = 0;
+    }
+    used += w;
+  }
+  return words;
+}
+
+/// `queue<pkt, N>`, `lpm<V, N>` and `hash<K, V, N>`: containers in state.
+Ty Sema::resolveContainer(const TypeRef &t, bool report) {
+  Ty elem = resolve(*t.elem, report);
+  Ty key = t.key ? resolve(*t.key, report) : Ty::of(Ty::Void);
+  if (elem.kind == Ty::Error || key.kind == Ty::Error)
+    return Ty();
+  Ty c;
+  if (t.name == "queue" && !t.key && elem.kind == Ty::Pkt) {
+    c = Ty::of(Ty::Queue);
+  } else if (t.name == "lpm" && !t.key) {
+    if (tableWords(elem) != 1) {
+      if (report)
+        error(t.elem->loc) << "an lpm value is an integer, bool, prefix or "
+                              "struct of at most 64 bits, not '"
+                           << elem.str() << "'";
+      return Ty();
+    }
+    c = Ty::of(Ty::Lpm);
+  } else if (t.name == "hash" && t.key) {
+    unsigned kw = tableWords(key), vw = tableWords(elem);
+    if (kw == 0 || kw > 4 || vw == 0 || vw > 8) {
+      if (report)
+        error(t.loc) << "a hash key is an integer, bool, prefix or struct of "
+                        "at most 4 words, a value one of at most 8 words; '"
+                     << key.str() << "' takes " << kw << ", '" << elem.str()
+                     << "' " << vw;
+      return Ty();
+    }
+    c = Ty::of(Ty::Hash);
+    c.key = std::make_shared<Ty>(key);
+  } else {
+    if (report)
+      error(t.loc) << "unknown type '" << t.name << "<...>'; state holds "
+                   << "'queue<pkt, N>', 'lpm<V, N>' or 'hash<K, V, N>'";
+    return Ty();
+  }
+  c.elem = std::make_shared<Ty>(elem);
+  return c;
 }
 
 //===----------------------------------------------------------------------===//
@@ -418,9 +479,12 @@ void Sema::checkElement(ElementDecl &e) {
     else if (t.kind == Ty::Header || t.kind == Ty::Str)
       error(v.type->loc) << "state '" << v.name << "' cannot be of type '"
                          << t.str() << "'";
-    if (v.init && t.kind == Ty::Queue) {
-      error(v.init->loc) << "a queue starts empty; remove the initialiser of '"
-                         << v.name << "'";
+    if (v.init &&
+        (t.kind == Ty::Queue || t.kind == Ty::Lpm || t.kind == Ty::Hash)) {
+      error(v.init->loc) << "a " << (t.kind == Ty::Queue ? "queue" : "table")
+                         << " starts empty; remove the initialiser of '"
+                         << v.name << "'"
+                         << (t.kind == Ty::Queue ? "" : " (fill it in 'init')");
     } else if (v.init) {
       if (t.kind == Ty::Record)
         error(v.init->loc) << "struct state is zero-initialised; remove the "
@@ -549,8 +613,8 @@ void Sema::checkStmt(Stmt &s) {
                    << "' cannot be a 'var'; bind it with 'let'";
     if (t.kind == Ty::Void)
       error(s.init->loc) << "expression has no value";
-    if (s.kind == Stmt::Let && (t.kind == Ty::Array || t.kind == Ty::Record))
-      error(s.loc) << "arrays and structs are bound with 'var'";
+    if (s.kind == Stmt::Let && t.kind == Ty::Array)
+      error(s.loc) << "arrays are bound with 'var'";
     declare(s.name,
             {s.kind == Stmt::Let ? Symbol::Let : Symbol::Var, t, s.loc});
     return;
@@ -588,12 +652,18 @@ void Sema::checkStmt(Stmt &s) {
     Expr &c = *s.init;
     Builtin which =
         c.kind == Expr::Call ? lookupBuiltin(c.text) : Builtin::None;
-    if ((which != Builtin::TryRecv && which != Builtin::Dequeue) ||
-        c.args.size() != 1) {
-      error(c.loc) << "'if let' needs 'try_recv(port)' or 'dequeue(queue)'";
+    if (which == Builtin::Lookup && c.args.size() == 2) {
+      const Ty *t = tableOperand(*c.args[0], "lookup");
+      if (t)
+        coerce(*c.args[1],
+               t->kind == Ty::Lpm ? Ty::integer(32, false) : *t->key);
+      c.ty = t ? *t->elem : Ty();
+    } else if ((which != Builtin::TryRecv && which != Builtin::Dequeue) ||
+               c.args.size() != 1) {
+      error(c.loc) << "'if let' needs 'try_recv(port)', 'dequeue(queue)' or "
+                      "'lookup(table, key)'";
       return;
-    }
-    if (which == Builtin::Dequeue) {
+    } else if (which == Builtin::Dequeue) {
       c.ty = queueOperand(*c.args[0], "dequeue") ? Ty::of(Ty::Pkt) : Ty();
       if (currentFn)
         error(c.loc) << "'dequeue' is not allowed in a function: packets "
@@ -1131,7 +1201,8 @@ Ty Sema::checkCall(Expr &e) {
     Ty a = checkExpr(*e.args[0]);
     if (a.kind == Ty::Pkt || a.kind == Ty::Error)
       return u32;
-    if ((a.kind == Ty::Array || a.kind == Ty::Queue) &&
+    if ((a.kind == Ty::Array || a.kind == Ty::Queue || a.kind == Ty::Lpm ||
+         a.kind == Ty::Hash) &&
         e.args[0]->kind == Expr::Name)
       return u32;
     error(e.loc) << "'len' needs a packet or an array, found '" << a.str()
@@ -1157,6 +1228,27 @@ Ty Sema::checkCall(Expr &e) {
   case Builtin::Dequeue:
     error(e.loc) << "'dequeue' is used as 'if let p = dequeue(queue) {...}'";
     return Ty();
+  case Builtin::Lookup:
+    error(e.loc) << "'lookup' is used as 'if let v = lookup(table, key) "
+                    "{...}'";
+    return Ty();
+  case Builtin::Insert:
+  case Builtin::Remove: {
+    bool ins = b == Builtin::Insert;
+    if (!arity(ins ? 3 : 2))
+      return Ty();
+    const Ty *t = tableOperand(*e.args[0], e.text);
+    if (!t)
+      return Ty();
+    coerce(*e.args[1], t->kind == Ty::Lpm ? Ty::of(Ty::Prefix) : *t->key);
+    if (ins)
+      coerce(*e.args[2], *t->elem);
+    return Ty::of(Ty::Bool);
+  }
+  case Builtin::Clear:
+    if (arity(1))
+      tableOperand(*e.args[0], "clear");
+    return Ty::of(Ty::Void);
   case Builtin::RecvAny: {
     if (!arity(1))
       return Ty();
@@ -1500,6 +1592,20 @@ bool Sema::queueOperand(Expr &e, llvm::StringRef what) {
     return false;
   }
   return true;
+}
+
+/// The type of a table of the element's state named by `e`, or null.
+const Ty *Sema::tableOperand(Expr &e, llvm::StringRef what) {
+  checkExpr(e);
+  if (e.ty.kind == Ty::Error)
+    return nullptr;
+  if ((e.ty.kind != Ty::Lpm && e.ty.kind != Ty::Hash) || e.kind != Expr::Name) {
+    error(e.loc) << "'" << what << "' needs a table of the element's state "
+                 << "(lpm<V, N> or hash<K, V, N>), found '" << e.ty.str()
+                 << "'";
+    return nullptr;
+  }
+  return &e.ty;
 }
 
 Ty Sema::checkFnCall(Expr &e, const FnDecl &f) {

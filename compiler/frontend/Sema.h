@@ -67,6 +67,11 @@ enum class Builtin {
   Put,     // n zero bytes at the end
   Take,    // n bytes off the end
   Prefix,  // prefix(addr, len): an IPv4 prefix (also written a.b.c.d/len)
+  // Tables in state (lpm<V, N>, hash<K, V, N>).
+  Insert, // insert(t, key, value) -> bool: false when full
+  Remove, // remove(t, key) -> bool: false when absent
+  Lookup, // if let v = lookup(t, key) { ... }
+  Clear,  // clear(t)
 };
 Builtin lookupBuiltin(llvm::StringRef name);
 
@@ -104,6 +109,8 @@ public:
 
   /// Resolves a written type. Array sizes are not evaluated here (len 0).
   ast::Ty resolve(const ast::TypeRef &t, bool report = true);
+  /// 64-bit words a key or value of type `t` takes in a table (0: none).
+  unsigned tableWords(const ast::Ty &t);
 
   /// Bit offset and width of `field` in header `h`; false if absent.
   static bool headerField(const ast::RecordDecl &h, llvm::StringRef field,
@@ -136,6 +143,7 @@ private:
   };
   using Scope = llvm::StringMap<Symbol>;
 
+  ast::Ty resolveContainer(const ast::TypeRef &t, bool report);
   void checkDuplicates();
   void checkRecord(const ast::RecordDecl &r);
   void checkElement(ast::ElementDecl &e);
@@ -146,6 +154,7 @@ private:
   ast::Ty checkConstructor(ast::Expr &e, const ast::RecordDecl &r);
   /// `e` names a packet queue of the element's state (for `what`).
   bool queueOperand(ast::Expr &e, llvm::StringRef what);
+  const ast::Ty *tableOperand(ast::Expr &e, llvm::StringRef what);
   void checkRecursion();
   void checkBlock(ast::Block &b);
   void popScope();

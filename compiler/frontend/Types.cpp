@@ -20,7 +20,10 @@ bool Ty::operator==(const Ty &o) const {
   case Array:
   case Port:
   case Queue:
+  case Lpm:
     return len == o.len && elem && o.elem && *elem == *o.elem;
+  case Hash:
+    return len == o.len && *elem == *o.elem && *key == *o.key;
   default:
     return true;
   }
@@ -52,8 +55,13 @@ std::string Ty::str() const {
   case Port:
     return "port of " + elem->str();
   case Queue:
-    return "queue<" + elem->str() + ", " + (len ? std::to_string(len) : "N") +
-           ">";
+  case Lpm:
+  case Hash:
+    return std::string(kind == Queue ? "queue<"
+                       : kind == Lpm ? "lpm<"
+                                     : "hash<") +
+           (key ? key->str() + ", " : "") + elem->str() + ", " +
+           (len ? std::to_string(len) : "N") + ">";
   }
   return "?";
 }

@@ -258,6 +258,32 @@ struct PrintLowering : NPPattern<np::PrintOp> {
   }
 };
 
+/// np.table: one call of nprt_table_op on the state array behind the
+/// memref (np.state_field's lowering left it under a cast).
+struct TableLowering : NPPattern<np::TableOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::TableOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto cast = adaptor.getTable().getDefiningOp<UnrealizedConversionCastOp>();
+    if (!cast || cast.getNumOperands() != 1)
+      return rw.notifyMatchFailure(op, "table is not a state field");
+    Location loc = op.getLoc();
+    SmallVector<abi::Arg> args = {
+        cast.getOperand(0),         (uint64_t)op.getKind(),
+        (uint64_t)op.getOp(),       (uint64_t)op.getCapacity(),
+        (uint64_t)op.getKeyWords(), (uint64_t)op.getValueWords()};
+    for (unsigned k = 0; k < 2; ++k)
+      args.push_back(k < adaptor.getArgs().size()
+                         ? abi::Arg(adaptor.getArgs()[k])
+                         : abi::Arg((uint64_t)0));
+    Value r = abi::call(rw, loc, Fn::nprt_table_op, args);
+    if (op.getResult().getType().isInteger(1))
+      r = rw.create<emitc::CastOp>(loc, rw.getI1Type(), r);
+    rw.replaceOp(op, r);
+    return success();
+  }
+};
+
 } // namespace
 
 void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
@@ -283,5 +309,5 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::PktToWordOp, Fn::nprt_pkt_word, false>,
                CallLowering<np::WordToPktOp, Fn::nprt_word_pkt, false>,
                PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
-               NowLowering>(tc, patterns.getContext(), info);
+               NowLowering, TableLowering>(tc, patterns.getContext(), info);
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/interp/GraphRun.h"
+#include "targets/interp/RefTable.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -39,6 +40,7 @@ namespace {
 struct Buffer {
   std::vector<uint64_t> words;
   unsigned width = 64;
+  std::unique_ptr<RefTable> table; // np.table on this state, made on use
 };
 
 uint64_t maskTo(uint64_t v, unsigned width) {
@@ -484,6 +486,16 @@ void Instance::exec(Operation &op) {
         nprt_print_val(self, o.getLabel().str().c_str(), v, o.getIsSigned());
       })
       .Case([&](np::NowOp) { out(nprt_now(self)); })
+      .Case([&](np::TableOp t) {
+        Buffer &b = buffer(t.getTable());
+        if (!b.table)
+          b.table = std::make_unique<RefTable>();
+        auto args = t.getArgs();
+        out(b.table->run((unsigned)t.getKind(), (unsigned)t.getOp(),
+                         t.getCapacity(), t.getKeyWords(), t.getValueWords(),
+                         b.words.data(), args.size() > 0 ? get(args[0]) : 0,
+                         args.size() > 1 ? get(args[1]) : 0));
+      })
       // Packets are words already.
       .Case([&](np::PktToWordOp) { out(in(0)); })
       .Case([&](np::WordToPktOp) { out(in(0)); })
@@ -506,22 +518,22 @@ void Instance::exec(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 bool supported(Operation *op) {
-  return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
-             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
-             arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
-             arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
-             arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
-             arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp,
-             arith::IndexCastOp, arith::IndexCastUIOp, scf::IfOp, scf::ForOp,
-             scf::WhileOp, scf::YieldOp, scf::ConditionOp, memref::AllocaOp,
-             memref::LoadOp, memref::StoreOp, np::StateFieldOp, np::RecvOp,
-             np::TryRecvOp, np::SendOp, np::SelectOp, np::DropOp, np::CloneOp,
-             np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp, np::PktLenOp,
-             np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
-             np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
-             np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp,
-             np::PktPutOp, np::PktTakeOp, np::PrintPktOp, np::PrintOp,
-             np::NowOp, np::PktToWordOp, np::WordToPktOp, np::YieldOp>(op);
+  return isa<
+      arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+      arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
+      arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
+      arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
+      arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
+      arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp,
+      arith::IndexCastUIOp, scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
+      scf::ConditionOp, memref::AllocaOp, memref::LoadOp, memref::StoreOp,
+      np::StateFieldOp, np::RecvOp, np::TryRecvOp, np::SendOp, np::SelectOp,
+      np::DropOp, np::CloneOp, np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp,
+      np::PktLenOp, np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
+      np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
+      np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp, np::PktPutOp,
+      np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::NowOp, np::PktToWordOp,
+      np::WordToPktOp, np::TableOp, np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {

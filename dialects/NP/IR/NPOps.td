@@ -19,5 +19,6 @@ class NP_Op<string mnemonic, list<Trait> traits = []>
 include "dialects/NP/IR/NPStructureOps.td"
 include "dialects/NP/IR/NPGraphOps.td"
 include "dialects/NP/IR/NPPacketOps.td"
+include "dialects/NP/IR/NPTableOps.td"
 
 #endif // NPCC_DIALECTS_NP_IR_NPOPS_TD
