@@ -208,6 +208,8 @@ void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
     nprt_graph_set_state(g, id, d->state_size, d->state_init);
     nprt_graph_set_timer(g, id, d->timer, d->timer_period);
     g->insts[id]->fini = d->fini;
+    g->insts[id]->handlers = d->handlers;
+    g->insts[id]->n_handlers = d->n_handlers;
   }
   for (uint32_t i = 0; i < program->n_channels; ++i) {
     const nprt_channel_desc *c = &program->channels[i];

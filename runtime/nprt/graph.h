@@ -96,6 +96,12 @@ struct nprt_inst {
   bool used_device; /* called nprt_device_recv: exempt from the idle rule */
 
   void *state_obj; /* the instance's state object (nprt_state), or NULL */
+  const nprt_handler_desc *handlers; /* read and write handlers */
+  uint32_t n_handlers;
+  /* The arguments of the write handler running, and the value of the read
+   * handler running (nprt_handler_arg, nprt_handler_result). */
+  uint64_t handler_args[NPRT_MAX_HANDLER_ARGS];
+  uint64_t handler_result;
   /* What nprt_pkt_new returns when the pool is exhausted: an empty packet
    * that is never freed or sent (see nprt/abi.def). */
   nprt_pkt standin;

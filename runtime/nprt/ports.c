@@ -281,6 +281,14 @@ nprt_pkt *nprt_pkt_new(nprt_inst *self, uint32_t len) {
 
 void *nprt_state(nprt_inst *self) { return self->state_obj; }
 
+uint64_t nprt_handler_arg(nprt_inst *self, uint32_t k) {
+  return k < NPRT_MAX_HANDLER_ARGS ? self->handler_args[k] : 0;
+}
+
+void nprt_handler_result(nprt_inst *self, uint64_t v) {
+  self->handler_result = v;
+}
+
 void nprt_fault(nprt_inst *self, uint32_t kind) {
   (void)kind;
   ++self->faults;

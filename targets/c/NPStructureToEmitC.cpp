@@ -284,6 +284,8 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
             e.hasState ? "sizeof(" + e.prefix + "_state)" : std::string("0");
         v["state_init"] = e.hasInitImage ? "&" + e.prefix + "_state_init"
                                          : std::string("NULL");
+        v["handlers"] = "NULL";
+        v["n_handlers"] = "0u";
         os << "  " << designated("nprt_instance_desc", v) << ",\n";
       }
       os << "};\n";

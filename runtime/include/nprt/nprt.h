@@ -27,6 +27,19 @@ typedef struct nprt_inst nprt_inst;
 typedef void (*nprt_fn)(nprt_inst *self);
 typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
 
+/* Value kinds of handler parameters and results (nprt_handler_desc): an
+ * unsigned or signed integer of a width (1..64), a bool, or an IPv4 prefix
+ * (len << 32 | addr); NPRT_VAL_DEFAULT marks a parameter with a default. */
+#define NPRT_VAL_UINT 0x000u
+#define NPRT_VAL_INT 0x100u
+#define NPRT_VAL_BOOL 0x200u
+#define NPRT_VAL_PREFIX 0x300u
+#define NPRT_VAL_KIND_MASK 0x300u
+#define NPRT_VAL_WIDTH_MASK 0xffu
+#define NPRT_VAL_DEFAULT 0x1000u
+/* Parameters of one write handler, at most. */
+#define NPRT_MAX_HANDLER_ARGS 16u
+
 /* Result kinds of nprt/abi.def as C types. */
 #define NPRT_ABI_RESULT_VOID void
 #define NPRT_ABI_RESULT_BOOL bool
