@@ -178,6 +178,18 @@ struct StateVar {
   ExprPtr init;
 };
 
+/// A read handler (`read NAME -> T { ... }`) or write handler
+/// (`write NAME(params) { ... }`) of an element: Click's handlers.
+struct ControlDecl {
+  Loc loc;
+  bool isWrite = false;
+  std::string name;
+  std::vector<Param> params; // write
+  TypeRefPtr result;         // read
+  Block body;
+  Loc bodyEnd;
+};
+
 struct ElementDecl {
   Loc loc;
   std::string name;
@@ -192,6 +204,7 @@ struct ElementDecl {
   ExprPtr timerPeriod; // nanoseconds
   std::string signalArg;
   TypeRefPtr signalType;
+  std::vector<ControlDecl> controls;
 };
 
 struct InstanceDecl {

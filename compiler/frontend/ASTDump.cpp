@@ -209,6 +209,12 @@ struct Dumper {
         line("Timer every " + expr(e.timerPeriod.get()), e.timerLoc);
         block(e.timer);
       }
+      for (const ControlDecl &c : e.controls) {
+        line(c.isWrite ? "Write " + c.name + "(" + params(c.params) + ")"
+                       : "Read " + c.name + " -> " + type(c.result.get()),
+             c.loc);
+        block(c.body);
+      }
       --depth;
     }
     for (const GraphDecl &g : m.graphs) {

@@ -103,6 +103,7 @@ private:
   bool storeTableWords(const TableInfo &t, unsigned first, const Expr &e,
                        unsigned words);
   Value genTableCall(const Expr &e);
+  void emitControl(const ast::ControlDecl &c);
   void genLookup(const Stmt &s);
 
   // Storage helpers

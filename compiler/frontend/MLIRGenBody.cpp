@@ -241,6 +241,8 @@ bool BodyGen::emit(np::ElementOp element) {
     for (auto &[name, n] : queues)
       emitQueueDrain(loc(e.loc), name, n);
   }
+  for (const ast::ControlDecl &c : e.controls)
+    emitControl(c);
   if (e.hasTimer) {
     auto period = ce.eval(*e.timerPeriod, "timer period");
     if (period && period->i == 0)
@@ -251,6 +253,62 @@ bool BodyGen::emit(np::ElementOp element) {
     }
   }
   return !failed();
+}
+
+/// The runtime's value kind (NPRT_VAL_*) of a handler parameter or result.
+static uint32_t valueKind(const Ty &t) {
+  if (t.kind == Ty::Bool)
+    return 0x200;
+  if (t.kind == Ty::Prefix)
+    return 0x300;
+  return t.width | (t.isSigned ? 0x100 : 0);
+}
+
+/// A read or write handler: its parameters come from np.handler_arg, a
+/// read handler's `return e` fills a slot np.handler_result reads at the
+/// end.
+void BodyGen::emitControl(const ast::ControlDecl &c) {
+  llvm::SmallVector<int32_t> kinds;
+  llvm::SmallVector<int64_t> defaults;
+  std::vector<Ty> types;
+  for (const ast::Param &p : c.params) {
+    Ty t = sema.resolve(*p.type, false);
+    types.push_back(t);
+    uint32_t k = valueKind(t);
+    int64_t d = 0;
+    if (p.defaultValue) {
+      if (auto v =
+              ConstEval(sema, Env()).eval(*p.defaultValue, "default value"))
+        d = (int64_t)v->i;
+      k |= 0x1000;
+    }
+    kinds.push_back((int32_t)k);
+    defaults.push_back(d);
+  }
+  Ty rt = c.isWrite ? Ty() : sema.resolve(*c.result, false);
+  auto op =
+      b.create<np::ControlOp>(loc(c.loc), c.name, c.isWrite,
+                              c.isWrite ? 0 : valueKind(rt), kinds, defaults);
+  mlir::OpBuilder::InsertionGuard guard(b);
+  mlir::Block &block = op.getBodyRegion().front();
+  b.setInsertionPoint(block.getTerminator());
+  scopes.emplace_back();
+  for (size_t k = 0; k < c.params.size(); ++k) {
+    Binding bd;
+    bd.ty = types[k];
+    bd.value = b.create<np::HandlerArgOp>(
+        loc(c.params[k].loc), toMLIRType(ctx, types[k]), (int32_t)k);
+    scopes.back()[c.params[k].name] = bd;
+  }
+  Value savedSlot = resultSlot;
+  resultSlot = c.isWrite ? Value() : allocLocal(rt, 1);
+  emitBody(op.getBodyRegion(), c.body);
+  if (!c.isWrite) {
+    b.setInsertionPoint(block.getTerminator());
+    b.create<np::HandlerResultOp>(loc(c.bodyEnd), loadScalar(resultSlot));
+  }
+  resultSlot = savedSlot;
+  scopes.pop_back();
 }
 
 void BodyGen::emitBody(mlir::Region &region, const Block &body,
@@ -424,8 +482,8 @@ Value BodyGen::allocLocal(const Ty &t, uint64_t len) {
   // Allocas go to the start of the body so loops do not grow the stack.
   mlir::OpBuilder::InsertionGuard guard(b);
   mlir::Operation *bodyOp = b.getInsertionBlock()->getParentOp();
-  while (
-      !mlir::isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp>(bodyOp))
+  while (!mlir::isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
+                    np::FiniOp, np::ControlOp>(bodyOp))
     bodyOp = bodyOp->getParentOp();
   b.setInsertionPointToStart(&bodyOp->getRegion(0).front());
   return b.create<mlir::memref::AllocaOp>(bodyOp->getLoc(), mt);

@@ -26,6 +26,7 @@ paramList : param (',' param)* ;
 param : ID ':' type (ellipsis='...')? ('=' expr)? ;
 elementItem
   : portDecl | stateBlock | initBlock | handlerBlock | signalBlock | timerBlock
+  | readHandler | writeHandler
   ;
 portDecl : dir=('in' | 'out') ID ('[' expr ']')? ':' type ';' ;
 stateBlock : 'state' '{' stateVar* '}' ;
@@ -38,6 +39,10 @@ initBlock : 'init' block ;
 handlerBlock : 'handler' block ;
 signalBlock : 'signal' '(' ID ':' type ')' block ;
 timerBlock : 'timer' 'every' expr block ;
+// Click's handlers: `read count -> u64 { return n; }` answers a value,
+// `write reset() { n = 0; }` takes arguments parsed from text.
+readHandler : 'read' ID '->' type block ;
+writeHandler : 'write' ID '(' paramList? ')' block ;
 
 graphDecl : 'graph' ID '(' paramList? ')' '{' graphItem* '}' ;
 graphItem : portDecl | instanceDecl | connection ;

@@ -271,6 +271,24 @@ private:
         e.timerPeriod = expr(t->expr());
         e.timer = block(t->block());
         e.timerEnd = loc(t->block()->getStop());
+      } else if (auto *r = item->readHandler()) {
+        ControlDecl c;
+        c.loc = loc(r);
+        c.name = r->ID()->getText();
+        c.result = type(r->type());
+        c.body = block(r->block());
+        c.bodyEnd = loc(r->block()->getStop());
+        e.controls.push_back(std::move(c));
+      } else if (auto *w = item->writeHandler()) {
+        ControlDecl c;
+        c.loc = loc(w);
+        c.isWrite = true;
+        c.name = w->ID()->getText();
+        if (w->paramList())
+          c.params = params(w->paramList());
+        c.body = block(w->block());
+        c.bodyEnd = loc(w->block()->getStop());
+        e.controls.push_back(std::move(c));
       }
     }
     return e;

@@ -526,7 +526,56 @@ void Sema::checkElement(ElementDecl &e) {
     scopes.pop_back();
     inTimer = false;
   }
+  llvm::StringMap<Loc> controlNames;
+  for (ControlDecl &c : e.controls) {
+    if (c.name == "name" || c.name == "class" || c.name == "handlers")
+      error(c.loc) << "every element has a read handler '" << c.name
+                   << "'; choose another name";
+    auto [it, fresh] = controlNames.try_emplace(c.name, c.loc);
+    if (!fresh)
+      errorWithNote(c.loc, "handler '" + c.name + "' is defined twice",
+                    it->second, "first defined here");
+    checkControl(c);
+  }
   currentElement = nullptr;
+}
+
+static bool alwaysReturns(const Block &b);
+
+/// A read or write handler: scalar parameters and result (they travel as
+/// text), a body that never blocks, and a value on every path of a read.
+void Sema::checkControl(ControlDecl &c) {
+  auto scalar = [](const Ty &t) {
+    return t.kind == Ty::Int || t.kind == Ty::Bool || t.kind == Ty::Prefix ||
+           t.kind == Ty::Error;
+  };
+  currentControl = &c;
+  scopes.emplace_back();
+  if (c.params.size() > 16)
+    error(c.loc) << "a write handler takes at most 16 parameters";
+  for (Param &p : c.params) {
+    Ty t = resolve(*p.type);
+    if (!scalar(t) || p.variadic)
+      error(p.type->loc) << "a handler parameter is an integer, a bool or a "
+                            "prefix, not '"
+                         << t.str() << (p.variadic ? "...'" : "'");
+    if (p.defaultValue)
+      coerce(*p.defaultValue, t);
+    declare(p.name, {Symbol::Let, t, p.loc});
+  }
+  if (!c.isWrite) {
+    Ty t = resolve(*c.result);
+    if (!scalar(t))
+      error(c.result->loc) << "a read handler answers an integer, a bool or "
+                              "a prefix, not '"
+                           << t.str() << "'";
+  }
+  checkBlock(c.body);
+  if (!c.isWrite && !alwaysReturns(c.body))
+    error(c.bodyEnd) << "read handler '" << c.name
+                     << "' must return a value on every path";
+  popScope();
+  currentControl = nullptr;
 }
 
 static const char *exitKeyword(Stmt::Kind k) {
@@ -669,6 +718,9 @@ void Sema::checkStmt(Stmt &s) {
         error(c.loc) << "'dequeue' is not allowed in a function: packets "
                         "passed to a function are borrowed, not owned";
     } else {
+      if (currentControl)
+        error(c.loc) << "a read or write handler cannot receive; it runs "
+                        "between activations";
       const Ty *elem = expectPort(*c.args[0], /*wantInput=*/true);
       c.ty = elem ? *elem : Ty();
     }
@@ -720,7 +772,15 @@ void Sema::checkStmt(Stmt &s) {
     if (inMatch)
       error(s.loc) << "'return' is not allowed in a match program; use "
                       "'fail' or 'accept'";
-    if (currentFn && currentFn->result) {
+    if (currentControl) {
+      if (!currentControl->isWrite && !s.init)
+        error(s.loc) << "read handler '" << currentControl->name
+                     << "' must return a value";
+      else if (!currentControl->isWrite)
+        coerce(*s.init, resolve(*currentControl->result, false));
+      else if (s.init)
+        error(s.init->loc) << "a write handler returns no value";
+    } else if (currentFn && currentFn->result) {
       if (!s.init)
         error(s.loc) << "function '" << currentFn->name
                      << "' must return a value";
@@ -1008,6 +1068,9 @@ Ty Sema::checkExpr(Expr &e, const Ty *expected) {
     if (inTimer)
       error(e.loc) << "a timer cannot wait to receive; it runs while the "
                       "handler waits (poll with 'if let ... try_recv')";
+    if (currentControl)
+      error(e.loc) << "a read or write handler cannot receive; it runs "
+                      "between activations";
     if (const Ty *elem = expectPort(*e.args[0], /*wantInput=*/true))
       t = *elem;
     break;

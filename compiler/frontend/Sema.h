@@ -179,6 +179,8 @@ private:
   /// with the location of each call.
   llvm::StringMap<std::vector<std::pair<std::string, ast::Loc>>> calls;
   const ast::FnDecl *currentFn = nullptr;
+  const ast::ControlDecl *currentControl = nullptr; // read/write handler
+  void checkControl(ast::ControlDecl &c);
   std::vector<Scope> scopes;
   const ast::ElementDecl *currentElement = nullptr;
   bool inHandler = false;

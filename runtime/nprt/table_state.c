@@ -48,8 +48,8 @@ static uint32_t hash_op(uint64_t *slot, void *t, uint32_t op, uint32_t cap,
 }
 
 uint32_t nprt_table_op(void *state, uint32_t kind, uint32_t op,
-                       uint32_t capacity, uint32_t kw, uint32_t vw,
-                       uint32_t a0, uint32_t a1) {
+                       uint32_t capacity, uint32_t kw, uint32_t vw, uint32_t a0,
+                       uint32_t a1) {
   uint64_t *slot = (uint64_t *)state;
   if (kind == 0)
     return lpm_op(slot, slot + 1, op, capacity, a0, a1);

@@ -88,7 +88,8 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
       if (dense && !(dense.isSplat() && dense.getSplatValue<APInt>().isZero()))
         e.hasInitImage = true;
     } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
-                   np::FiniOp>(op)) {
+                   np::FiniOp, np::ControlOp>(op)) {
+      e.numControls += isa<np::ControlOp>(op);
       e.hasInit |= isa<np::InitOp>(op);
       e.hasFini |= isa<np::FiniOp>(op);
       e.hasSignal |= isa<np::SignalOp>(op);

@@ -258,6 +258,30 @@ struct PrintLowering : NPPattern<np::PrintOp> {
   }
 };
 
+struct HandlerArgLowering : NPPattern<np::HandlerArgOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::HandlerArgOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value v = abi::call(rw, loc, Fn::nprt_handler_arg,
+                        {enclosingInstance(op), (uint64_t)op.getIndex()});
+    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
+    return success();
+  }
+};
+
+struct HandlerResultLowering : NPPattern<np::HandlerResultOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::HandlerResultOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    abi::call(rw, loc, Fn::nprt_handler_result,
+              {enclosingInstance(op), widen(rw, loc, adaptor.getValue())});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 /// np.table: one call of nprt_table_op on the state array behind the
 /// memref (np.state_field's lowering left it under a cast).
 struct TableLowering : NPPattern<np::TableOp> {
@@ -309,5 +333,6 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::PktToWordOp, Fn::nprt_pkt_word, false>,
                CallLowering<np::WordToPktOp, Fn::nprt_word_pkt, false>,
                PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
-               NowLowering, TableLowering>(tc, patterns.getContext(), info);
+               NowLowering, TableLowering, HandlerArgLowering,
+               HandlerResultLowering>(tc, patterns.getContext(), info);
 }

@@ -90,6 +90,9 @@ void printInitializer(llvm::raw_ostream &os, ArrayRef<int64_t> shape,
   os << "}";
 }
 
+std::string designated(StringRef strct,
+                       const llvm::StringMap<std::string> &values);
+
 struct ElementLowering : NPPattern<np::ElementOp> {
   using NPPattern::NPPattern;
 
@@ -106,22 +109,27 @@ struct ElementLowering : NPPattern<np::ElementOp> {
     auto stateObjType =
         emitc::PointerType::get(emitc::OpaqueType::get(ctx, stateType));
 
+    std::string controls; // the nprt_handler_desc initialisers
+    unsigned numControls = 0;
     for (Operation &body : llvm::make_early_inc_range(*element.getBody())) {
-      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
-               np::FiniOp>(body))
+      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp, np::FiniOp,
+               np::ControlOp>(body))
         continue;
-      StringRef suffix = isa<np::InitOp>(body)      ? "init"
-                         : isa<np::HandlerOp>(body) ? "handler"
-                         : isa<np::TimerOp>(body)   ? "timer"
-                         : isa<np::FiniOp>(body)    ? "fini"
-                                                    : "signal";
+      std::string suffix = isa<np::InitOp>(body)      ? "init"
+                           : isa<np::HandlerOp>(body) ? "handler"
+                           : isa<np::TimerOp>(body)   ? "timer"
+                           : isa<np::FiniOp>(body)    ? "fini"
+                                                      : "signal";
+      if (auto c = dyn_cast<np::ControlOp>(body)) {
+        suffix = "control_" + std::to_string(numControls++);
+        controls += describeControl(rw, loc, c, e.prefix + "_" + suffix);
+      }
       Region &region = body.getRegion(0);
       SmallVector<Type> args;
       for (Type t : region.getArgumentTypes())
         args.push_back(getTypeConverter()->convertType(t));
-      auto fn =
-          rw.create<emitc::FuncOp>(body.getLoc(), e.prefix + "_" + suffix.str(),
-                                   rw.getFunctionType(args, {}));
+      auto fn = rw.create<emitc::FuncOp>(body.getLoc(), e.prefix + "_" + suffix,
+                                         rw.getFunctionType(args, {}));
       fn.setSpecifiersAttr(rw.getStrArrayAttr({"static"}));
       rw.inlineRegionBefore(region, fn.getBody(), fn.end());
       if (failed(rw.convertRegionTypes(&fn.getBody(), *getTypeConverter())))
@@ -135,8 +143,41 @@ struct ElementLowering : NPPattern<np::ElementOp> {
         cast->setAttr(StateObjectAttr, rw.getUnitAttr());
       }
     }
+    if (numControls)
+      rw.create<emitc::VerbatimOp>(
+          loc, rw.getStringAttr("static const nprt_handler_desc " + e.prefix +
+                                "_handlers[] = {\n" + controls + "};"));
     rw.eraseOp(element);
     return success();
+  }
+
+  /// The nprt_handler_desc of handler `c` whose function is `fn`, after
+  /// the arrays of its parameters' value kinds and defaults.
+  std::string describeControl(ConversionPatternRewriter &rw, Location loc,
+                              np::ControlOp c, const std::string &fn) const {
+    llvm::StringMap<std::string> v;
+    v["name"] = cString(c.getName());
+    v["write"] = c.getWrite() ? "true" : "false";
+    v["fn"] = fn;
+    v["result"] = std::to_string(c.getResultKind()) + "u";
+    size_t n = c.getParamKinds().size();
+    v["n_params"] = std::to_string(n) + "u";
+    v["params"] = v["defaults"] = "NULL";
+    if (n) {
+      std::string kinds, defaults;
+      for (size_t k = 0; k < n; ++k) {
+        kinds += (k ? ", " : "") + std::to_string(c.getParamKinds()[k]) + "u";
+        defaults += (k ? ", " : "") +
+                    std::to_string((uint64_t)c.getParamDefaults()[k]) + "ull";
+      }
+      rw.create<emitc::VerbatimOp>(
+          loc, rw.getStringAttr("static const uint32_t " + fn + "_kinds[] = {" +
+                                kinds + "};\nstatic const uint64_t " + fn +
+                                "_defaults[] = {" + defaults + "};"));
+      v["params"] = fn + "_kinds";
+      v["defaults"] = fn + "_defaults";
+    }
+    return "  " + designated("nprt_handler_desc", v) + ",\n";
   }
 
   /// `typedef struct {...} T;` and, if any state starts non-zero, a
@@ -284,8 +325,9 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
             e.hasState ? "sizeof(" + e.prefix + "_state)" : std::string("0");
         v["state_init"] = e.hasInitImage ? "&" + e.prefix + "_state_init"
                                          : std::string("NULL");
-        v["handlers"] = "NULL";
-        v["n_handlers"] = "0u";
+        v["handlers"] =
+            e.numControls ? e.prefix + "_handlers" : std::string("NULL");
+        v["n_handlers"] = std::to_string(e.numControls) + "u";
         os << "  " << designated("nprt_instance_desc", v) << ",\n";
       }
       os << "};\n";

@@ -32,6 +32,8 @@ struct NPLoweringInfo {
     uint64_t timerPeriod = 0;
     /// The NPL element name and the comma-separated port names.
     std::string name, inPorts, outPorts;
+    /// Read and write handlers (np.control), in order.
+    unsigned numControls = 0;
   };
   llvm::DenseMap<mlir::Operation *, Element> elements;
   /// The element of each instance of the np.program, by instance index.

@@ -27,6 +27,7 @@
 
 #include "nprt/host.h"
 
+#include <array>
 #include <cstdlib>
 #include <deque>
 #include <memory>
@@ -86,6 +87,12 @@ struct Instance {
   Region *init = nullptr, *handler = nullptr, *signal = nullptr;
   Region *timer = nullptr, *fini = nullptr;
   uint64_t timerPeriod = 0;
+  // Read and write handlers (np.control), their descriptions for the
+  // runtime and the arrays those point to.
+  std::vector<Region *> controls;
+  std::vector<nprt_handler_desc> controlDescs;
+  std::deque<std::vector<uint32_t>> kinds;
+  std::deque<std::vector<uint64_t>> defaults;
   llvm::StringMap<unsigned> inPorts, outPorts;
   llvm::StringMap<Buffer> state;
   llvm::DenseMap<Value, uint64_t> values;
@@ -162,6 +169,21 @@ template <Region *Instance::*Body> void runBody(nprt_inst *self) {
   Instance &in = instanceOf(self);
   in.run(*(in.*Body), self, std::nullopt);
 }
+
+/// The entry point of read or write handler `K` of an instance.
+template <unsigned K> void runControl(nprt_inst *self) {
+  Instance &in = instanceOf(self);
+  in.run(*in.controls[K], self, std::nullopt);
+}
+
+constexpr unsigned kMaxControls = 32;
+template <unsigned... K>
+constexpr std::array<nprt_fn, sizeof...(K)>
+controlEntries(std::integer_sequence<unsigned, K...>) {
+  return {runControl<K>...};
+}
+constexpr auto kControlEntries =
+    controlEntries(std::make_integer_sequence<unsigned, kMaxControls>());
 
 void runSignal(nprt_inst *self, int64_t arg) {
   Instance &in = instanceOf(self);
@@ -486,6 +508,12 @@ void Instance::exec(Operation &op) {
         nprt_print_val(self, o.getLabel().str().c_str(), v, o.getIsSigned());
       })
       .Case([&](np::NowOp) { out(nprt_now(self)); })
+      .Case([&](np::HandlerArgOp a) {
+        out(nprt_handler_arg(self, a.getIndex()));
+      })
+      .Case([&](np::HandlerResultOp r) {
+        nprt_handler_result(self, get(r.getValue()));
+      })
       .Case([&](np::TableOp t) {
         Buffer &b = buffer(t.getTable());
         if (!b.table)
@@ -581,12 +609,33 @@ LogicalResult Runner::build(ModuleOp module) {
       } else if (auto body = dyn_cast<np::TimerOp>(op)) {
         inst->timer = &body.getBodyRegion();
         inst->timerPeriod = body.getPeriod();
+      } else if (auto body = dyn_cast<np::ControlOp>(op)) {
+        if (inst->controls.size() == kMaxControls) {
+          body.emitError("the reference interpreter runs at most ")
+              << kMaxControls << " handlers per element";
+          ok = false;
+          continue;
+        }
+        nprt_handler_desc h{};
+        h.name = keep(body.getName().str());
+        h.write = body.getWrite();
+        h.fn = kControlEntries[inst->controls.size()];
+        h.result = body.getResultKind();
+        auto &k = inst->kinds.emplace_back(body.getParamKinds().begin(),
+                                           body.getParamKinds().end());
+        auto &d = inst->defaults.emplace_back(body.getParamDefaults().begin(),
+                                              body.getParamDefaults().end());
+        h.n_params = k.size();
+        h.params = k.empty() ? nullptr : k.data();
+        h.defaults = d.empty() ? nullptr : d.data();
+        inst->controls.push_back(&body.getBodyRegion());
+        inst->controlDescs.push_back(h);
       }
     }
     element.walk([&](Operation *op) {
       if (op == element.getOperation() ||
           isa<np::PortOp, np::StateOp, np::InitOp, np::HandlerOp, np::SignalOp,
-              np::TimerOp, np::FiniOp>(op) ||
+              np::TimerOp, np::FiniOp, np::ControlOp>(op) ||
           supported(op))
         return;
       op->emitError("the reference interpreter cannot run '")
@@ -607,6 +656,9 @@ LogicalResult Runner::build(ModuleOp module) {
     d.timer = inst->timer ? runBody<&Instance::timer> : nullptr;
     d.timer_period = inst->timerPeriod;
     d.fini = inst->fini ? runBody<&Instance::fini> : nullptr;
+    d.handlers =
+        inst->controlDescs.empty() ? nullptr : inst->controlDescs.data();
+    d.n_handlers = inst->controlDescs.size();
     d.state_size = sizeof(Cookie);
     d.state_init = &cookies[i];
     descs.push_back(d);

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace npcc::np;
@@ -50,9 +51,20 @@ FiniOp ElementOp::getFini() { return findFirst<FiniOp>(getBody()); }
 
 LogicalResult ElementOp::verify() {
   Operation *first[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
+  llvm::StringMap<Operation *> controls;
   for (Operation &op : *getBody()) {
     if (isa<PortOp, StateOp>(op))
       continue;
+    if (auto c = dyn_cast<ControlOp>(op)) {
+      auto [it, fresh] = controls.try_emplace(c.getName(), &op);
+      if (!fresh) {
+        InFlightDiagnostic diag = c.emitOpError("handler '")
+                                  << c.getName() << "' is defined twice";
+        diag.attachNote(it->second->getLoc()) << "first defined here";
+        return diag;
+      }
+      continue;
+    }
     int kind = isa<InitOp>(op)      ? 0
                : isa<HandlerOp>(op) ? 1
                : isa<SignalOp>(op)  ? 2
@@ -63,7 +75,8 @@ LogicalResult ElementOp::verify() {
       InFlightDiagnostic diag = emitOpError()
                                 << "may contain only 'np.port', 'np.state', "
                                    "'np.init', 'np.handler', 'np.signal', "
-                                   "'np.timer' and 'np.fini', found '"
+                                   "'np.timer', 'np.fini' and 'np.control', "
+                                   "found '"
                                 << op.getName() << "'";
       diag.attachNote(op.getLoc()) << "found here";
       return diag;
@@ -214,6 +227,38 @@ void FiniOp::build(OpBuilder &builder, OperationState &state) {
   ensureTerminator(*state.addRegion(), builder, state.location);
 }
 
+void ControlOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                      bool write, uint32_t resultKind,
+                      ArrayRef<int32_t> paramKinds,
+                      ArrayRef<int64_t> paramDefaults) {
+  state.addAttribute(getNameAttrName(state.name), builder.getStringAttr(name));
+  if (write)
+    state.addAttribute(getWriteAttrName(state.name), builder.getUnitAttr());
+  state.addAttribute(getResultKindAttrName(state.name),
+                     builder.getI32IntegerAttr(resultKind));
+  state.addAttribute(getParamKindsAttrName(state.name),
+                     builder.getDenseI32ArrayAttr(paramKinds));
+  state.addAttribute(getParamDefaultsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(paramDefaults));
+  ensureTerminator(*state.addRegion(), builder, state.location);
+}
+
+LogicalResult ControlOp::verify() {
+  if (getName().empty())
+    return emitOpError("needs a name");
+  if (getParamKinds().size() != getParamDefaults().size())
+    return emitOpError("needs one default per parameter kind");
+  if (!getWrite() && !getParamKinds().empty())
+    return emitOpError("a read handler takes no parameters");
+  if (getParamKinds().size() > 16)
+    return emitOpError("takes at most 16 parameters");
+  bool hasResult = false;
+  getBody()->walk([&](HandlerResultOp) { hasResult = true; });
+  if (getWrite() && hasResult)
+    return emitOpError("a write handler gives no result");
+  return success();
+}
+
 void SignalOp::build(OpBuilder &builder, OperationState &state) {
   Region *body = state.addRegion();
   body->emplaceBlock().addArgument(builder.getI64Type(), state.location);
@@ -264,6 +309,10 @@ BlockArgument FiniOp::getSelf() { return selfOf(*getBody()); }
 LogicalResult FiniOp::verifyRegions() {
   return verifyBodyArguments(*this, {}, "no arguments");
 }
+BlockArgument ControlOp::getSelf() { return selfOf(*getBody()); }
+LogicalResult ControlOp::verifyRegions() {
+  return verifyBodyArguments(*this, {}, "no arguments");
+}
 LogicalResult TimerOp::verifyRegions() {
   return verifyBodyArguments(*this, {}, "no arguments");
 }
@@ -276,7 +325,8 @@ LogicalResult StateFieldOp::verify() {
   auto arg = dyn_cast<BlockArgument>(getSelf());
   Operation *body = arg ? arg.getOwner()->getParentOp() : nullptr;
   if (!arg || arg.getArgNumber() != 0 ||
-      !isa_and_nonnull<InitOp, HandlerOp, SignalOp, TimerOp, FiniOp>(body) ||
+      !isa_and_nonnull<InitOp, HandlerOp, SignalOp, TimerOp, FiniOp, ControlOp>(
+          body) ||
       !body->isAncestor(*this))
     return emitOpError() << "operand must be the '!np.self' argument of the "
                             "enclosing init, handler or signal body";

@@ -285,9 +285,73 @@ def NP_FiniOp : NP_BodyOp<"fini"> {
   }];
 }
 
+def NP_ControlOp : NP_BodyOp<"control"> {
+  let summary = "a read or write handler of an element (Click's handlers)";
+  let description = [{
+    A body run on request, between activations, by `-h ELEMENT.NAME` or the
+    control socket: a read handler (no `write`) gives a value with
+    `np.handler_result`, a write handler reads its arguments with
+    `np.handler_arg`. Value kinds (`result_kind`, `param_kinds`) use the
+    runtime's NPRT_VAL_* encoding (width, | 0x100 signed, 0x200 bool, 0x300
+    prefix, | 0x1000 when the parameter has a default, given in
+    `param_defaults`). It must not block: no receive, send or select.
+
+    Example:
+
+    ```mlir
+    np.control attributes {name = "count", result_kind = 64 : i32} {
+      ...
+      np.handler_result %n : i64
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, UnitAttr:$write, I32Attr:$result_kind,
+                       DenseI32ArrayAttr:$param_kinds,
+                       DenseI64ArrayAttr:$param_defaults);
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name, "bool":$write,
+                                 "uint32_t":$resultKind,
+                                 "::llvm::ArrayRef<int32_t>":$paramKinds,
+                                 "::llvm::ArrayRef<int64_t>":$paramDefaults)>];
+  let hasVerifier = 1;
+}
+
+def NP_HandlerArgOp : NP_Op<"handler_arg", [Pure, HasParent<"ControlOp">]> {
+  let summary = "an argument of the write handler running";
+  let description = [{
+    Argument `index` of the enclosing write handler, parsed by the runtime
+    from text by its value kind and truncated to the result type.
+
+    Example:
+
+    ```mlir
+    %a = np.handler_arg 0 : i32
+    ```
+  }];
+  let arguments = (ins I32Attr:$index);
+  let results = (outs AnySignlessInteger:$value);
+  let assemblyFormat = "$index attr-dict `:` type($value)";
+}
+
+def NP_HandlerResultOp : NP_Op<"handler_result"> {
+  let summary = "the value of the read handler running";
+  let description = [{
+    Sets the value the enclosing read handler answers with; the last one
+    set before the body ends counts.
+
+    Example:
+
+    ```mlir
+    np.handler_result %n : i64
+    ```
+  }];
+  let arguments = (ins AnySignlessInteger:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
 def NP_YieldOp : NP_Op<"yield", [
     Pure, ReturnLike, Terminator,
-    ParentOneOf<["InitOp", "HandlerOp", "SignalOp", "TimerOp", "FiniOp"]>]> {
+    ParentOneOf<["InitOp", "HandlerOp", "SignalOp", "TimerOp", "FiniOp",
+                 "ControlOp"]>]> {
   let summary = "terminator of the init, handler and signal regions";
   let description = [{
     Ends the body of `np.init`, `np.handler` and `np.signal`. It is implied

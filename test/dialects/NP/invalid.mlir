@@ -4,7 +4,7 @@
 // np.element
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler', 'np.signal', 'np.timer' and 'np.fini', found 'arith.constant'}}
+// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler', 'np.signal', 'np.timer', 'np.fini' and 'np.control', found 'arith.constant'}}
 np.element @E {
   %c = arith.constant 0 : i32 // expected-note {{found here}}
   np.handler {}
@@ -625,5 +625,49 @@ np.element @E {
     %done = arith.constant true
     // expected-error @+1 {{'np.exit_loop_if' op expects parent op 'scf.for'}}
     np.exit_loop_if %done
+  }
+}
+
+// -----
+
+np.element @TwoCounts {
+  // expected-note @+1 {{first defined here}}
+  np.control attributes {name = "count", result_kind = 32 : i32, param_kinds = array<i32>, param_defaults = array<i64>} {
+  }
+  // expected-error @+1 {{'np.control' op handler 'count' is defined twice}}
+  np.control attributes {name = "count", result_kind = 32 : i32, param_kinds = array<i32>, param_defaults = array<i64>} {
+  }
+  np.handler {
+  }
+}
+
+// -----
+
+np.element @ReadWithParams {
+  // expected-error @+1 {{'np.control' op a read handler takes no parameters}}
+  np.control attributes {name = "r", result_kind = 32 : i32, param_kinds = array<i32: 32>, param_defaults = array<i64: 0>} {
+  }
+  np.handler {
+  }
+}
+
+// -----
+
+np.element @WriteWithResult {
+  // expected-error @+1 {{'np.control' op a write handler gives no result}}
+  np.control attributes {name = "w", write, result_kind = 0 : i32, param_kinds = array<i32>, param_defaults = array<i64>} {
+    %c = arith.constant 1 : i32
+    np.handler_result %c : i32
+  }
+  np.handler {
+  }
+}
+
+// -----
+
+np.element @ArgOutsideControl {
+  np.handler {
+    // expected-error @+1 {{'np.handler_arg' op expects parent op 'np.control'}}
+    %a = np.handler_arg 0 : i32
   }
 }
