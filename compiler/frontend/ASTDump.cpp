@@ -40,7 +40,8 @@ struct Dumper {
     case Expr::BoolLit:
       return e->value ? "true" : "false";
     case Expr::StrLit:
-      return "\"" + e->text + "\"";
+      return "\"" + e->text + "\"" +
+             (e->define.empty() ? "" : " (define $" + e->define + ")");
     case Expr::Name:
       return e->text;
     case Expr::Unary:
@@ -176,7 +177,9 @@ struct Dumper {
       line(std::string(r.isHeader ? "Header " : "Struct ") + r.name, r.loc);
       ++depth;
       for (const Field &f : r.fields)
-        line("Field " + f.name + ": " + type(f.type.get()), f.loc);
+        line("Field " + f.name + ": " + type(f.type.get()) +
+                 (f.defaultValue ? " = " + expr(f.defaultValue.get()) : ""),
+             f.loc);
       --depth;
     }
     for (const ElementDecl &e : m.elements) {
