@@ -735,6 +735,7 @@ bool Lowerer::finish(Body &b, ast::GraphDecl &g, size_t &nIn, size_t &nOut) {
   std::map<Key, size_t> outUse;
   std::map<Key, std::vector<size_t>> inUse;
   std::vector<bool> valid(b.conns.size(), true);
+  std::set<size_t> misconnected; // has a connection to a port it lacks
   auto plural = [](size_t n, const char *w) {
     return std::to_string(n) + " " + w + (n == 1 ? "" : "s");
   };
@@ -779,8 +780,12 @@ bool Lowerer::finish(Body &b, ast::GraphDecl &g, size_t &nIn, size_t &nOut) {
       valid[c] = false;
       if (srcOk)
         outUse.emplace(Key{x.from, x.out}, c);
+      else if (x.from != kNone)
+        misconnected.insert(x.from);
       if (dstOk)
         inUse[{x.to, x.in}].push_back(c);
+      else if (x.to != kNone)
+        misconnected.insert(x.to);
       continue;
     }
     const Inst &src = b.insts[x.from];
@@ -793,6 +798,7 @@ bool Lowerer::finish(Body &b, ast::GraphDecl &g, size_t &nIn, size_t &nOut) {
       d.attachNote(toLoc(ctx, b.conns[it->second].arrow))
           << "first connection is here";
       valid[c] = false;
+      inUse[{x.to, x.in}].push_back(c);
       continue;
     }
     inUse[{x.to, x.in}].push_back(c);
@@ -809,7 +815,7 @@ bool Lowerer::finish(Body &b, ast::GraphDecl &g, size_t &nIn, size_t &nOut) {
                      << "' is not connected inside it";
   for (size_t i = 0; i < b.insts.size(); ++i) {
     const Inst &inst = b.insts[i];
-    if (inst.kind != Inst::Element)
+    if (inst.kind != Inst::Element || misconnected.count(i))
       continue;
     for (size_t k = 0; k < inst.inputs.size(); ++k)
       if (!inUse.count({i, k}))

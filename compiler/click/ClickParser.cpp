@@ -86,7 +86,7 @@ public:
       if (auto s = parseStatement(0))
         program.statements.push_back(std::move(s));
     }
-    return ok;
+    return ok && !lex.failed();
   }
 
 private:

@@ -197,8 +197,8 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
 }
 
 const std::string *npcc::readSourceText(mlir::MLIRContext *ctx,
-                                        llvm::StringRef path,
-                                        FileNames &names, std::string &text) {
+                                        llvm::StringRef path, FileNames &names,
+                                        std::string &text) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> buf = readSource(path.str(), error);
   if (!buf) {

@@ -35,9 +35,8 @@ const std::string *loadProgram(mlir::MLIRContext *ctx, llvm::StringRef path,
 /// Reads a source file that is not NPL (a Click configuration) with the
 /// same rules: a regular file or standard input for "-", within the size
 /// limit, text. Returns its stored name, or null after reporting an error.
-const std::string *readSourceText(mlir::MLIRContext *ctx,
-                                  llvm::StringRef path, FileNames &names,
-                                  std::string &text);
+const std::string *readSourceText(mlir::MLIRContext *ctx, llvm::StringRef path,
+                                  FileNames &names, std::string &text);
 
 } // namespace npcc
 

@@ -588,9 +588,9 @@ int main(int argc, char **argv) {
     click::Defines clickDefines;
     for (const std::string &d : defines) {
       auto [name, value] = llvm::StringRef(d).split('=');
-      clickDefines.push_back(
-          {name.str(),
-           llvm::StringRef(d).contains('=') ? value.str() : std::string("1")});
+      clickDefines.push_back({name.str(), llvm::StringRef(d).contains('=')
+                                              ? value.str()
+                                              : std::string("1")});
     }
     mainFile = click::loadClickProgram(&ctx, inputFile, dirs, clickDefines,
                                        names, module);
