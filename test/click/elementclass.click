@@ -59,3 +59,15 @@ sp[1] -> StripCount(14) -> StripCount(0x10) -> Sink(1);
 // FLAT-DAG: np.instance @"Outer@4/Inner@1/Paint@1" of @Paint {args = [2]}
 // FLAT-DAG: np.instance @"StripCount@7/Strip@1" of @Strip_1 {args = [16]}
 // FLAT-DAG: np.connect @"Outer@4/Inner@1/Paint@1"::@o to @"Sink@5"::@i
+
+// Every packet reaches a device, on the C target and the interpreter
+// alike; the counters inside the compounds count.
+// RUN: npgen -o %t.in.pcap --count 40 --seed 5 --mix ipv4=1,arp=1 --quiet
+// RUN: npcc %s --target=c -o %t.exe
+// RUN: %t.exe --in %t.in.pcap --out %t.c0.pcap --out %t.c1.pcap | FileCheck %s --check-prefix=STATS
+// RUN: npcc %s --target=interp --in %t.in.pcap --out %t.i0.pcap --out %t.i1.pcap --quiet
+// RUN: cmp %t.c0.pcap %t.i0.pcap
+// RUN: cmp %t.c1.pcap %t.i1.pcap
+// STATS-DAG: {{^}}StripCount@3/Counter@2{{ +}}Counter{{ +}}[[V4:[1-9][0-9]*]]{{ +}}[[V4]]{{ +}}0
+// STATS-DAG: {{^}}StripCount@7/Counter@2{{ +}}Counter{{ +}}[[ARP:[1-9][0-9]*]]{{ +}}[[ARP]]{{ +}}0
+// STATS-DAG: pool: 40 allocated, 40 freed, 0 leaked
