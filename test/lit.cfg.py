@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "npcc"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".mlir", ".np", ".test", ".mua"]
+config.suffixes = [".mlir", ".np", ".test", ".mua", ".click"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.npcc_obj_root, "test")

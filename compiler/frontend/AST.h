@@ -111,6 +111,9 @@ struct Expr {
   TypeRefPtr type;
   Ty ty;                // set by Sema
   bool checked = false; // Sema visited it (errors are reported once)
+  // A string argument of a Click configuration that is a `$NAME` define:
+  // NAME (without '$'), so that it can be overridden at run time.
+  std::string define;
 };
 
 struct SelectCase {

@@ -32,6 +32,7 @@ ExprPtr npcc::ast::cloneExpr(const Expr &e) {
   c->loc = e.loc;
   c->text = e.text;
   c->value = e.value;
+  c->define = e.define;
   for (const ExprPtr &a : e.args)
     c->args.push_back(cloneExpr(*a));
   if (e.type)

@@ -43,7 +43,8 @@ struct Dumper {
     case Expr::BoolLit:
       return e->value ? "true" : "false";
     case Expr::StrLit:
-      return "\"" + e->text + "\"";
+      return "\"" + e->text + "\"" +
+             (e->define.empty() ? "" : " (define $" + e->define + ")");
     case Expr::Name:
       return e->text;
     case Expr::Unary:

@@ -109,8 +109,10 @@ static std::unique_ptr<llvm::MemoryBuffer> readSource(const std::string &file,
 const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
                                      llvm::StringRef path,
                                      llvm::ArrayRef<std::string> searchDirs,
-                                     FileNames &names, ast::Module &out) {
-  llvm::StringSet<> loaded;
+                                     FileNames &names, ast::Module &out,
+                                     llvm::StringSet<> *sharedLoaded) {
+  llvm::StringSet<> ownLoaded;
+  llvm::StringSet<> &loaded = sharedLoaded ? *sharedLoaded : ownLoaded;
   const std::string *mainName = nullptr;
   bool ok = true;
   // Depth-first so that imported declarations come before their users.
@@ -192,4 +194,20 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
       };
   load(path.str(), nullptr);
   return ok ? mainName : nullptr;
+}
+
+const std::string *npcc::readSourceText(mlir::MLIRContext *ctx,
+                                        llvm::StringRef path, FileNames &names,
+                                        std::string &text) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buf = readSource(path.str(), error);
+  if (!buf) {
+    mlir::emitError(mlir::UnknownLoc::get(ctx))
+        << "cannot open '" << path << "': " << error;
+    return nullptr;
+  }
+  names.push_back(path == "-" ? "<stdin>" : path.str());
+  const std::string *name = &names.back();
+  text = buf->getBuffer().str();
+  return checkText(ctx, *name, text) ? name : nullptr;
 }

@@ -9,6 +9,7 @@
 #include "compiler/frontend/AST.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <deque>
 
@@ -25,9 +26,17 @@ using FileNames = std::deque<std::string>;
 /// Imports are searched relative to the importing file, then in
 /// `searchDirs` in order. Returns the stored name of the main file, or null
 /// after reporting errors (unreadable file, binary input, syntax errors).
+/// Several calls that share `loaded` load each file once between them.
 const std::string *loadProgram(mlir::MLIRContext *ctx, llvm::StringRef path,
                                llvm::ArrayRef<std::string> searchDirs,
-                               FileNames &names, ast::Module &out);
+                               FileNames &names, ast::Module &out,
+                               llvm::StringSet<> *loaded = nullptr);
+
+/// Reads a source file that is not NPL (a Click configuration) with the
+/// same rules: a regular file or standard input for "-", within the size
+/// limit, text. Returns its stored name, or null after reporting an error.
+const std::string *readSourceText(mlir::MLIRContext *ctx, llvm::StringRef path,
+                                  FileNames &names, std::string &text);
 
 } // namespace npcc
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Version.h"
+#include "compiler/click/ClickFrontend.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Limits.h"
 #include "compiler/frontend/MLIRGen.h"
@@ -48,14 +49,24 @@ namespace cl = llvm::cl;
 
 namespace {
 enum class Target { AST, MLIR, C, HLS, UCode, Interp };
+enum class Language { Auto, NPL, Click };
 
 cl::OptionCategory category("npcc options");
 /// With --target=interp, the flags for the interpreted program.
 std::vector<std::string> programArgs;
 
-cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<input .np file, or - for stdin>"),
-                               cl::Required, cl::cat(category));
+cl::opt<std::string>
+    inputFile(cl::Positional,
+              cl::desc("<input .np or .click file, or - for stdin>"),
+              cl::Required, cl::cat(category));
+cl::opt<Language> language(
+    "language",
+    cl::desc("Input language (default: Click for a .click file, else NPL)"),
+    cl::init(Language::Auto),
+    cl::values(clEnumValN(Language::NPL, "npl", "an NPL program"),
+               clEnumValN(Language::Click, "click",
+                          "a Click configuration (docs/click.md)")),
+    cl::cat(category));
 cl::opt<Target> target(
     "target", cl::desc("Stage to produce"), cl::init(Target::C),
     cl::values(clEnumValN(Target::AST, "ast", "the parsed AST, as text"),
@@ -80,7 +91,8 @@ cl::list<std::string>
     defines("D",
             cl::desc("Set constant NAME to VALUE (alone: 1 for an integer "
                      "constant, else true): overrides a declared "
-                     "'const NAME', or declares it"),
+                     "'const NAME', or declares it; in a Click "
+                     "configuration, overrides or adds define($NAME ...)"),
             cl::value_desc("NAME=VALUE"), cl::Prefix, cl::cat(category));
 
 cl::opt<bool> emitSource("S",
@@ -535,7 +547,9 @@ int main(int argc, char **argv) {
       "  npcc prog.np --target=interp --in in.pcap --out out.pcap\n"
       "                                      run it on the reference "
       "interpreter\n"
-      "  npcc prog.np --target=ast           print the parsed AST\n\n"
+      "  npcc prog.np --target=ast           print the parsed AST\n"
+      "  npcc router.click --target=c -o r   compile a Click configuration\n"
+      "                                      (-D NAME=VALUE sets $NAME)\n\n"
       "Warnings: -W<name> enables one, -Wno-<name> disables it, -Werror\n"
       "makes every warning an error, -Werror=<name> one of them. Names:\n"
       "unused-variable (on by default), unreachable-code.\n");
@@ -566,10 +580,27 @@ int main(int argc, char **argv) {
   ast::Module module;
   std::vector<std::string> dirs(includeDirs.begin(), includeDirs.end());
   dirs.push_back(NPCC_LIB_DIR);
-  const std::string *mainFile =
-      loadProgram(&ctx, inputFile, dirs, names, module);
-  if (!mainFile || !applyDefines(&ctx, names, module))
-    return 1;
+  bool isClick = language == Language::Click ||
+                 (language == Language::Auto &&
+                  llvm::StringRef(inputFile).ends_with(".click"));
+  const std::string *mainFile = nullptr;
+  if (isClick) {
+    click::Defines clickDefines;
+    for (const std::string &d : defines) {
+      auto [name, value] = llvm::StringRef(d).split('=');
+      clickDefines.push_back({name.str(), llvm::StringRef(d).contains('=')
+                                              ? value.str()
+                                              : std::string("1")});
+    }
+    mainFile = click::loadClickProgram(&ctx, inputFile, dirs, clickDefines,
+                                       names, module);
+    if (!mainFile)
+      return 1;
+  } else {
+    mainFile = loadProgram(&ctx, inputFile, dirs, names, module);
+    if (!mainFile || !applyDefines(&ctx, names, module))
+      return 1;
+  }
 
   // Text stages print to stdout unless -o says otherwise.
   if (outputFile.empty() && target != Target::C)

@@ -18,6 +18,8 @@ names the block for --extract, which tests use to run the docs' examples;
                 announced that way. Compiled with --target=c -S when it
                 declares a graph, else --target=mlir.
   npl-fragment  part of a program (statements, an expression): not compiled.
+  click         a complete Click configuration (docs/click.md): npcc
+                --target=c -S must compile it and the C must compile.
   mua           match-unit assembly: muasm must assemble it, and mudis' text
                 of the image must assemble to the same bytes.
   json          must parse as JSON.
@@ -39,7 +41,8 @@ import sys
 
 from markdown_files import all_markdown
 
-TAGS = ("npl", "npl-error", "npl-fragment", "mua", "json", "sh", "text")
+TAGS = ("npl", "npl-error", "npl-fragment", "click", "mua", "json", "sh",
+        "text")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 DIAG = re.compile(r"^(.*?):(\d+):(\d+): (error|note): (.*)$")
 EXPECT = re.compile(r"//\s*(error|note):\s*(.*?)\s*$")
@@ -176,6 +179,19 @@ class Checker:
         self.detail = "error"
         return None
 
+    def check_click(self, b):
+        src = self.file(b, "click")
+        c = src[:-len(".click")] + ".c"
+        p = self.npcc(src, "--target=c", "-S", "-o", c)
+        if p.returncode != 0:
+            return "npcc --target=c -S failed:\n" + p.stderr
+        p = run(shlex.split(self.a.cc) + ["-c", c, "-I", self.a.include,
+                                          "-o", c[:-2] + ".o"])
+        if p.returncode != 0:
+            return "the C of npcc --target=c -S does not compile:\n" + p.stderr
+        self.detail = "click,c"
+        return None
+
     def check_mua(self, b):
         src = self.file(b, "mua")
         img = src[:-4] + ".mu"
@@ -222,6 +238,7 @@ class Checker:
         if b.tag not in TAGS:
             return "unknown tag '%s'; use one of %s" % (b.tag, ", ".join(TAGS))
         fn = {"npl": self.check_npl, "npl-error": self.check_npl_error,
+              "click": self.check_click,
               "mua": self.check_mua, "json": self.check_json, "sh": self.check_sh}.get(b.tag)
         return fn(b) if fn else None
 
