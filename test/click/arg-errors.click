@@ -22,7 +22,7 @@ src -> a -> b -> f -> p -> q -> s -> t -> r -> ToDevice(0);
 // CHECK: arg-errors.click:11:34: error: parameter 'MAXLENGTH' of 'Print' is given twice
 // CHECK: arg-errors.click:11:47: error: unknown keyword 'COLOR' for 'Print'; its parameters are LABEL, MAXLENGTH
 // CHECK: arg-errors.click:12:12: error: parameter 'LABEL' of 'Print' is given by position and by keyword
-// CHECK: arg-errors.click:13:1: error: missing argument for parameter 'N' of 'Strip' (parameter 1)
+// CHECK: arg-errors.click:13:1: error: missing argument for parameter 'LENGTH' of 'Strip' (parameter 1)
 // CHECK: arg-errors.click:14:15: error: too many arguments: 'Strip' takes at most 1
 // CHECK: arg-errors.click:15:13: error: expected an IPv4 prefix (ADDR/LEN, ADDR/MASK or ADDR) for parameter 'local' of 'Routes', found '10.0.0.0/33'
 // CHECK: arg-errors.click:15:35: error: too many words for parameter 'table' of 'Routes': 'Route' has 3 fields (dst gw port)

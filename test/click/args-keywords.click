@@ -9,7 +9,7 @@ src :: FromDevice(0);
 p1 :: Print(MAXLENGTH 4);
 p2 :: Print(in, MAXLENGTH -1);
 a :: Args(KIND unreachable, E 3, 9, BIG 0x10);
-src -> p1 -> p2 -> a -> CheckLength(LIMIT 100) -> ToDevice(0);
+src -> p1 -> p2 -> a -> CheckLength(LENGTH 100) -> ToDevice(0);
 
 // CHECK-LABEL: Graph args_keywords()
 // CHECK: Instance p1 = Print("", 4) @9:1
