@@ -274,6 +274,13 @@ struct RecordDecl { // struct or header
   std::vector<Field> fields;
 };
 
+/// `annotation NAME: T;`: a named annotation every packet carries.
+struct AnnotationDecl {
+  Loc loc;
+  std::string name;
+  TypeRefPtr type;
+};
+
 struct ImportDecl {
   Loc loc;
   std::string path;
@@ -285,6 +292,7 @@ struct Module {
   std::vector<ImportDecl> imports;
   std::vector<ConstDecl> consts;
   std::vector<RecordDecl> records;
+  std::vector<AnnotationDecl> annotations;
   std::vector<ElementDecl> elements;
   std::vector<GraphDecl> graphs;
   std::vector<MatchDecl> matches;

@@ -176,6 +176,8 @@ struct Dumper {
       line("Const " + c.name + ": " + type(c.type.get()) + " = " +
                expr(c.value.get()),
            c.loc);
+    for (const AnnotationDecl &a : m.annotations)
+      line("Annotation " + a.name + ": " + type(a.type.get()), a.loc);
     for (const RecordDecl &r : m.records) {
       line(std::string(r.isHeader ? "Header " : "Struct ") + r.name, r.loc);
       ++depth;

@@ -150,8 +150,8 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
           return;
         }
         if (!from && m.imports.empty() && m.consts.empty() &&
-            m.records.empty() && m.elements.empty() && m.graphs.empty() &&
-            m.matches.empty() && m.fns.empty()) {
+            m.records.empty() && m.annotations.empty() && m.elements.empty() &&
+            m.graphs.empty() && m.matches.empty() && m.fns.empty()) {
           mlir::emitError(mlir::FileLineColLoc::get(ctx, *name, 1, 1))
               << "'" << file << "' declares nothing to compile";
           ok = false;
@@ -187,6 +187,7 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
         move(out.imports, m.imports);
         move(out.consts, m.consts);
         move(out.records, m.records);
+        move(out.annotations, m.annotations);
         move(out.elements, m.elements);
         move(out.graphs, m.graphs);
         move(out.matches, m.matches);

@@ -1044,7 +1044,12 @@ void BodyGen::genAssign(const Stmt &s) {
   if (t.kind == Expr::Field && t.args[0]->ty.kind == Ty::Pkt) {
     Value p = gen(*t.args[0]);
     Value old = s.op == "=" ? nullptr : gen(t);
-    b.create<np::MetaSetOp>(l, p, t.text, combine(old));
+    unsigned w;
+    if (isPacketMetaField(t.text, w))
+      b.create<np::MetaSetOp>(l, p, t.text, combine(old));
+    else
+      b.create<np::AnnoSetOp>(l, p, t.text, sema.lookupAnnotation(t.text)->slot,
+                              combine(old));
     return;
   }
   if (t.kind == Expr::Index && t.args[0]->ty.kind == Ty::Pkt) {

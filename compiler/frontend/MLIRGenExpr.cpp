@@ -249,8 +249,14 @@ Value BodyGen::genField(const Expr &e) {
   const Expr &base = *e.args[0];
   if (base.ty.kind == Ty::Header)
     return genHeaderField(base, e.text, {});
-  if (base.ty.kind == Ty::Pkt)
-    return b.create<np::MetaGetOp>(l, toMLIRType(ctx, e.ty), gen(base), e.text);
+  if (base.ty.kind == Ty::Pkt) {
+    unsigned w;
+    if (isPacketMetaField(e.text, w))
+      return b.create<np::MetaGetOp>(l, toMLIRType(ctx, e.ty), gen(base),
+                                     e.text);
+    return b.create<np::AnnoGetOp>(l, toMLIRType(ctx, e.ty), gen(base), e.text,
+                                   sema.lookupAnnotation(e.text)->slot);
+  }
   if (auto c = ce.tryEval(e))
     return constInt(l, toMLIRType(ctx, e.ty), c->i);
   if (base.ty.kind == Ty::Prefix)

@@ -9,7 +9,7 @@ grammar NPL;
 file : topDecl* EOF ;
 
 topDecl
-  : importDecl | constDecl | structDecl | headerDecl
+  : importDecl | constDecl | structDecl | headerDecl | annotationDecl
   | elementDecl | graphDecl | matchDecl | fnDecl
   ;
 
@@ -20,6 +20,8 @@ headerDecl : 'header' ID '{' (fieldDecl ';')* '}' ;
 // A struct field may have a default, used when a constructor call or a
 // Click argument leaves it out.
 fieldDecl : ID ':' type ('=' expr)? ;
+// A named packet annotation: `annotation dst_ip: u32;` makes `p.dst_ip`.
+annotationDecl : 'annotation' ID ':' type ';' ;
 
 elementDecl : 'element' ID '(' paramList? ')' '{' elementItem* '}' ;
 paramList : param (',' param)* ;

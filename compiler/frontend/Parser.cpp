@@ -127,6 +127,8 @@ public:
       else if (auto *h = d->headerDecl())
         m.records.push_back(
             record(loc(h), true, h->ID()->getText(), h->fieldDecl()));
+      else if (auto *a = d->annotationDecl())
+        m.annotations.push_back({loc(a), a->ID()->getText(), type(a->type())});
       else if (auto *e = d->elementDecl())
         m.elements.push_back(element(e));
       else if (auto *g = d->graphDecl())

@@ -1162,8 +1162,11 @@ Ty Sema::checkField(Expr &e) {
     unsigned w;
     if (isPacketMetaField(e.text, w))
       return Ty::integer(w, false);
+    if (const Annotation *a = lookupAnnotation(e.text))
+      return a->ty;
     error(e.loc) << "packets have no field '" << e.text
-                 << "'; metadata fields are in_port, paint, out_port, anno";
+                 << "'; metadata fields are in_port, paint, out_port, anno, "
+                    "ts, and the declared annotations";
     return Ty();
   }
   case Ty::Prefix:
@@ -1764,8 +1767,40 @@ void Sema::checkMatch(MatchDecl &m) {
   inMatch = false;
 }
 
+/// Named annotations: one word of the packet each, in declaration order.
+void Sema::checkAnnotations() {
+  constexpr unsigned kWords = 16; // NPRT_PKT_ANNOS
+  for (const AnnotationDecl &a : module.annotations) {
+    unsigned w;
+    if (isPacketMetaField(a.name, w)) {
+      error(a.loc) << "'" << a.name << "' is a metadata field of every packet";
+      continue;
+    }
+    Ty t = resolve(*a.type);
+    if (t.kind != Ty::Int && t.kind != Ty::Bool && t.kind != Ty::Prefix) {
+      if (t.kind != Ty::Error)
+        error(a.type->loc) << "an annotation is an integer, a bool or a "
+                              "prefix, not '"
+                           << t.str() << "'";
+      continue;
+    }
+    auto [it, fresh] = annotations.try_emplace(
+        a.name, Annotation{&a, t, (unsigned)annotations.size()});
+    if (!fresh) {
+      errorWithNote(a.loc, "redefinition of annotation '" + a.name + "'",
+                    it->second.decl->loc, "previous definition is here");
+      continue;
+    }
+    if (it->second.slot >= kWords) {
+      error(a.loc) << "a program declares at most " << kWords << " annotations";
+      annotations.erase(it);
+    }
+  }
+}
+
 bool Sema::run() {
   checkDuplicates();
+  checkAnnotations();
   for (const RecordDecl &r : module.records)
     checkRecord(r);
   scopes.clear();

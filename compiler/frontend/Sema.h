@@ -106,6 +106,16 @@ public:
   const ast::RecordDecl *lookupRecord(llvm::StringRef name) const;
   const ast::ConstDecl *lookupConst(llvm::StringRef name) const;
   const ast::FnDecl *lookupFn(llvm::StringRef name) const;
+  /// A named packet annotation and the word of the packet that holds it.
+  struct Annotation {
+    const ast::AnnotationDecl *decl;
+    ast::Ty ty;
+    unsigned slot;
+  };
+  const Annotation *lookupAnnotation(llvm::StringRef name) const {
+    auto it = annotations.find(name);
+    return it == annotations.end() ? nullptr : &it->second;
+  }
 
   /// Resolves a written type. Array sizes are not evaluated here (len 0).
   ast::Ty resolve(const ast::TypeRef &t, bool report = true);
@@ -145,6 +155,8 @@ private:
 
   ast::Ty resolveContainer(const ast::TypeRef &t, bool report);
   void checkDuplicates();
+  void checkAnnotations();
+  llvm::StringMap<Annotation> annotations;
   void checkRecord(const ast::RecordDecl &r);
   void checkElement(ast::ElementDecl &e);
   void checkGraphDecl(const ast::GraphDecl &g);

@@ -75,6 +75,7 @@ static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
   p->out_port = 0;
   p->anno = 0;
   p->ts = 0;
+  memset(p->annos, 0, sizeof p->annos);
   p->next = NULL;
   b->cap_len = 0;
   b->wire_len = 0;
@@ -133,6 +134,7 @@ nprt_pkt *nprt_pool_clone(nprt_pool *pool, const nprt_pkt *p) {
   q->out_port = p->out_port;
   q->anno = p->anno;
   q->ts = p->ts;
+  memcpy(q->annos, p->annos, sizeof q->annos);
   const nprt_pkt_buf *pb = nprt_pkt_to_cbuf(p);
   nprt_pkt_buf *qb = nprt_pkt_to_buf(q);
   qb->cap_len = pb->cap_len;

@@ -258,6 +258,31 @@ struct PrintLowering : NPPattern<np::PrintOp> {
   }
 };
 
+struct AnnoGetLowering : NPPattern<np::AnnoGetOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::AnnoGetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value v = abi::call(rw, loc, Fn::nprt_pkt_get_anno,
+                        {adaptor.getPkt(), (uint64_t)op.getSlot()});
+    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
+    return success();
+  }
+};
+
+struct AnnoSetLowering : NPPattern<np::AnnoSetOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::AnnoSetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    abi::call(rw, loc, Fn::nprt_pkt_set_anno,
+              {adaptor.getPkt(), (uint64_t)op.getSlot(),
+               widen(rw, loc, adaptor.getValue())});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 struct HandlerArgLowering : NPPattern<np::HandlerArgOp> {
   using NPPattern::NPPattern;
   LogicalResult matchAndRewrite(np::HandlerArgOp op, OpAdaptor,
@@ -334,5 +359,6 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::WordToPktOp, Fn::nprt_word_pkt, false>,
                PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
                NowLowering, TableLowering, HandlerArgLowering,
-               HandlerResultLowering>(tc, patterns.getContext(), info);
+               HandlerResultLowering, AnnoGetLowering, AnnoSetLowering>(
+      tc, patterns.getContext(), info);
 }

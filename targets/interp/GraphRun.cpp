@@ -508,6 +508,12 @@ void Instance::exec(Operation &op) {
         nprt_print_val(self, o.getLabel().str().c_str(), v, o.getIsSigned());
       })
       .Case([&](np::NowOp) { out(nprt_now(self)); })
+      .Case([&](np::AnnoGetOp a) {
+        out(nprt_pkt_get_anno(packet(a.getPkt()), a.getSlot()));
+      })
+      .Case([&](np::AnnoSetOp a) {
+        nprt_pkt_set_anno(packet(a.getPkt()), a.getSlot(), get(a.getValue()));
+      })
       .Case([&](np::HandlerArgOp a) {
         out(nprt_handler_arg(self, a.getIndex()));
       })
@@ -561,7 +567,8 @@ bool supported(Operation *op) {
       np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
       np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp, np::PktPutOp,
       np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::NowOp, np::PktToWordOp,
-      np::WordToPktOp, np::TableOp, np::YieldOp>(op);
+      np::WordToPktOp, np::TableOp, np::HandlerArgOp, np::HandlerResultOp,
+      np::AnnoGetOp, np::AnnoSetOp, np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {

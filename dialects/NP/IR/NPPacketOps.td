@@ -328,6 +328,47 @@ def NP_MetaSetOp : NP_Op<"meta_set"> {
   let hasVerifier = 1;
 }
 
+def NP_AnnoGetOp : NP_Op<"anno_get"> {
+  let summary = "read a named annotation of a packet";
+  let description = [{
+    Reads the annotation the program declared as `name` (`anno dst_ip:
+    u32;`), kept in word `slot` of the packet's annotation area (0..15),
+    truncated to the result type.
+
+    Example:
+
+    ```mlir
+    %a = np.anno_get %p "dst_ip" 0 : i32
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>]>:$pkt,
+                       StrAttr:$name,
+                       ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<15>]>:$slot);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$pkt $name $slot attr-dict `:` type($result)";
+}
+
+def NP_AnnoSetOp : NP_Op<"anno_set"> {
+  let summary = "write a named annotation of a packet";
+  let description = [{
+    Writes the annotation in word `slot` (zero-extending the value).
+
+    Example:
+
+    ```mlir
+    np.anno_set %p "dst_ip" 0, %a : i32
+    ```
+  }];
+  let arguments = (ins Arg<NP_PacketType, "the packet",
+                           [MemRead<NP_PacketResource>,
+                            MemWrite<NP_PacketResource>]>:$pkt,
+                       StrAttr:$name,
+                       ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<15>]>:$slot,
+                       AnySignlessInteger:$value);
+  let assemblyFormat = "$pkt $name $slot `,` $value attr-dict `:` type($value)";
+}
+
 class NP_PktResizeOp<string mnemonic> : NP_Op<mnemonic> {
   let arguments = (ins Arg<NP_PacketType, "the packet",
                            [MemRead<NP_PacketResource>,

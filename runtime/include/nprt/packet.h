@@ -26,6 +26,9 @@ extern "C" {
 
 struct nprt_pool;
 
+/* Words of named annotations a packet carries. */
+#define NPRT_PKT_ANNOS 16u
+
 typedef struct nprt_pkt {
   uint8_t *data;          /* first byte of the frame */
   uint32_t len;           /* frame bytes from data */
@@ -36,6 +39,9 @@ typedef struct nprt_pkt {
   uint32_t out_port;      /* free annotation, used by routing elements */
   uint64_t anno;          /* free 64-bit user annotation */
   int64_t ts;             /* time stamp: nanoseconds since the epoch */
+  /* Named annotations a program declares (`anno dst_ip: u32;`), one word
+   * each, zero in a new packet, copied by clone. */
+  uint64_t annos[NPRT_PKT_ANNOS];
   struct nprt_pool *pool; /* owner, NULL when heap-allocated */
   struct nprt_pkt *next;  /* free-list link */
 } nprt_pkt;
@@ -146,6 +152,16 @@ static inline void nprt_pkt_set_meta(nprt_pkt *p, uint32_t field, uint64_t v) {
     p->anno = v;
     break;
   }
+}
+
+/* Named annotation `slot` (0..NPRT_PKT_ANNOS-1; generated code only uses
+ * slots it declared). */
+static inline uint64_t nprt_pkt_get_anno(const nprt_pkt *p, uint32_t slot) {
+  return p->annos[slot % NPRT_PKT_ANNOS];
+}
+
+static inline void nprt_pkt_set_anno(nprt_pkt *p, uint32_t slot, uint64_t v) {
+  p->annos[slot % NPRT_PKT_ANNOS] = v;
 }
 
 /* Removes `n` bytes from the front (Click's Strip). Returns false, leaving

@@ -138,7 +138,7 @@ class Checker:
             if p.returncode != 0:
                 return "npcc --target=ucode failed:\n" + p.stderr
             done.append("ucode")
-        if done == ["mlir"] and not re.search(r"^\s*(element|struct|header|const|import|fn)\b",
+        if done == ["mlir"] and not re.search(r"^\s*(element|struct|header|const|import|fn|annotation)\b",
                                                b.text, re.M):
             return "an npl block declares nothing; tag a fragment npl-fragment"
         self.detail = ",".join(done)
