@@ -6,6 +6,7 @@
 // Counters with handlers of every value kind, written in C as npcc emits.
 //
 //===----------------------------------------------------------------------===//
+#include "test/unit/Handlers.h"
 #include "test/unit/HandlerProgram.h"
 #include "test/unit/TestUtil.h"
 
@@ -413,6 +414,51 @@ TEST_F(Handlers, ControlSocketServesUntilStop) {
             std::string::npos)
       << r.out;
   EXPECT_NE(access(path.c_str(), F_OK), 0) << "socket file left behind";
+}
+
+// Clients are served while the graph runs, and `stop` ends sources that
+// never end by themselves (the producer here has no input and no limit).
+TEST(HandlersControl, StopEndsAGraphThatNeverDrains) {
+  resetState();
+  nprt_graph *g = nprt_test_graph_create();
+  uint32_t p = nprt_graph_add_instance(g, "p", "Src", "", "o", nullptr, produce,
+                                       nullptr, "host");
+  uint32_t c = nprt_graph_add_instance(g, "c", "Sink", "i", "", nullptr,
+                                       consumeCount, nullptr, "host");
+  nprt_graph_connect(g, p, 0, c, 0, 4, false);
+  State[p].limit = UINT64_MAX;
+  nprt_options opts;
+  nprt_options_init(&opts, "prog", "forever");
+  opts.quiet = true;
+  std::string path = tempPath("run.sock"), spec = "unix:" + path;
+  opts.control = spec.c_str();
+  RunResult r;
+  std::thread server([&] { r = run(g, opts); });
+  bool stopped = false;
+  {
+    Client a(path);
+    EXPECT_TRUE(a.connected);
+    const std::string greeting = "Click::ControlSocket/1.3\r\n";
+    EXPECT_EQ(a.recv(greeting.size()), greeting);
+    a.send("READ list\n");
+    const std::string list =
+        "200 Read handler 'list' OK\r\nDATA 6\r\n2\np\nc\n";
+    EXPECT_EQ(a.recv(list.size()), list);
+    const std::string stopReply = "200 Write handler 'stop' OK\r\n";
+    a.send("WRITE stop\n");
+    stopped = a.recv(stopReply.size()) == stopReply;
+    EXPECT_TRUE(stopped);
+  }
+  if (!stopped)
+    kill(getpid(), SIGTERM);
+  server.join();
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  // Every value the producer sent was consumed: the graph drained.
+  EXPECT_GT(State[p].count, 0u);
+  EXPECT_EQ(nprt_test_inst(g, c).in_packets[0], State[p].count);
+  nprt_options_free(&opts);
+  nprt_test_graph_destroy(g);
 }
 
 TEST_F(Handlers, ControlSocketInUseIsAnError) {

@@ -27,6 +27,7 @@ import time
 def connect(spec):
     deadline = time.time() + 20
     while True:
+        s = None
         try:
             if spec.startswith("unix:"):
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -36,7 +37,8 @@ def connect(spec):
             s.settimeout(20)
             return s
         except OSError:
-            s.close()
+            if s:
+                s.close()
             if time.time() > deadline:
                 raise
             time.sleep(0.02)
