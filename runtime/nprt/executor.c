@@ -33,6 +33,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
 
+#include "runtime/nprt/control.h"
+#include "runtime/nprt/handlers.h"
 #include "runtime/nprt/stats.h"
 
 #include <stdlib.h>
@@ -423,12 +425,44 @@ static bool nprt_quiescent(const nprt_exec *ex) {
   return true;
 }
 
+/* Nobody could run: if everyone waits at the next barrier, moves to the
+ * next phase and returns true. */
+static bool nprt_next_phase(nprt_exec *ex) {
+  nprt_graph *g = ex->graph;
+  bool at_barrier = ex->phase < NPRT_PHASE_RUN;
+  for (uint32_t i = 0; i < g->n_insts && at_barrier; ++i) {
+    nprt_inst *in = g->insts[i];
+    at_barrier = in->state == NPRT_DONE || in->wait == NPRT_WAIT_PHASE;
+  }
+  if (!at_barrier)
+    return false;
+  ++ex->phase;
+  /* Handlers start receivers first: by the time a source sends its first
+   * value, everything downstream waits for it, and the run is depth-first
+   * from the first packet on. */
+  if (ex->phase == NPRT_PHASE_RUN)
+    for (uint32_t i = 0; i < g->n_insts; ++i)
+      if (nprt_has_inputs(g->insts[i])) {
+        nprt_step(ex, g->insts[i]);
+        nprt_run_handoffs(ex);
+      }
+  return true;
+}
+
 /* Round-robin over runnable instances (each send handing over depth-first)
  * until all terminated or the graph is drained (0), none can move (-1,
- * deadlock) or a second signal abandons the drain (-2). */
+ * deadlock) or a second signal abandons the drain (-2). With --control,
+ * the first two only end the run after `stop` or a signal: until then the
+ * scheduler blocks on the control socket and looks again after each
+ * wake-up. */
 static int nprt_schedule(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
   for (;;) {
+    /* Clients are served between rounds, when no instance is in the
+     * middle of a stretch of its body. Without --control, this branch is
+     * all it costs. */
+    if (ex->control)
+      nprt_control_tick(ex->control, ex);
     bool ran = false;
     for (uint32_t i = 0; i < g->n_insts; ++i) {
       if (nprt_check_signals(ex))
@@ -436,31 +470,15 @@ static int nprt_schedule(nprt_exec *ex) {
       ran |= nprt_step(ex, g->insts[i]);
       ran |= nprt_run_handoffs(ex);
     }
-    if (ex->n_done == g->n_insts)
-      return 0;
-    if (ran)
-      continue;
-    /* Nobody could run: either everyone waits at the next barrier, or the
-     * graph is drained, or it is stuck. */
-    bool at_barrier = ex->phase < NPRT_PHASE_RUN;
-    for (uint32_t i = 0; i < g->n_insts && at_barrier; ++i) {
-      nprt_inst *in = g->insts[i];
-      at_barrier = in->state == NPRT_DONE || in->wait == NPRT_WAIT_PHASE;
+    if (ex->n_done != g->n_insts) {
+      if (ran || nprt_next_phase(ex))
+        continue;
     }
-    if (at_barrier) {
-      ++ex->phase;
-      /* Handlers start receivers first: by the time a source sends its
-       * first value, everything downstream waits for it, and the run is
-       * depth-first from the first packet on. */
-      if (ex->phase == NPRT_PHASE_RUN)
-        for (uint32_t i = 0; i < g->n_insts; ++i)
-          if (nprt_has_inputs(g->insts[i])) {
-            nprt_step(ex, g->insts[i]);
-            nprt_run_handoffs(ex);
-          }
-      continue;
-    }
-    return nprt_quiescent(ex) ? 0 : -1;
+    /* Nothing can move: finished, drained, or stuck. */
+    int end = ex->n_done == g->n_insts || nprt_quiescent(ex) ? 0 : -1;
+    if (!ex->control || nprt_exec_stopping(ex))
+      return end;
+    nprt_control_wait(ex->control, ex);
   }
 }
 
@@ -615,6 +633,19 @@ static int nprt_check_output_paths(const nprt_options *o) {
 
 /*--- Running -------------------------------------------------------------*/
 
+static int nprt_open_control(nprt_exec *ex) {
+  const nprt_options *o = ex->opts;
+  if (!o->control)
+    return 0;
+  nprt_strbuf err = {0};
+  ex->control = nprt_control_open(o->control, &err);
+  if (!ex->control)
+    fprintf(o->err, "%s: error: %s\n", o->prog,
+            err.len ? nprt_strbuf_str(&err) : "out of memory");
+  nprt_strbuf_free(&err);
+  return ex->control ? 0 : -1;
+}
+
 static int nprt_attach_signals(nprt_exec *ex) {
   const nprt_options *o = ex->opts;
   for (uint32_t i = 0; i < o->n_signals; ++i) {
@@ -641,7 +672,7 @@ static int nprt_attach_signals(nprt_exec *ex) {
   return 0;
 }
 
-static int nprt_execute(nprt_exec *ex) {
+static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
   nprt_graph *g = ex->graph;
   const nprt_options *o = ex->opts;
   for (uint32_t i = 0; i < g->n_insts; ++i) {
@@ -677,6 +708,8 @@ static int nprt_execute(nprt_exec *ex) {
                                    : "stopped by a signal",
             sched == -2 ? "drain abandoned, queued packets counted as drops"
                         : "input stopped, packets in flight drained");
+  /* -h reads the state the run left, before fini empties the queues. */
+  nprt_handler_report_collect(ex, report);
   /* Packets the instances' state still holds (their queues) are dropped
    * and counted by the instances themselves. */
   for (uint32_t i = 0; i < g->n_insts; ++i)
@@ -744,9 +777,15 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
   struct sigaction old[3];
   nprt_catch_signals(old);
   int rc = NPRT_EXIT_ERROR;
+  nprt_handler_report report;
+  memset(&report, 0, sizeof(report));
+  /* The control socket opens before any output file, so that a port in
+   * use leaves the outputs untouched. */
   if (nprt_check_output_paths(o) == 0 && nprt_attach_signals(&ex) == 0 &&
-      nprt_open_devices(&ex) == 0) {
-    rc = nprt_execute(&ex);
+      nprt_open_control(&ex) == 0 && nprt_open_devices(&ex) == 0) {
+    rc = nprt_execute(&ex, &report);
+    nprt_control_close(ex.control);
+    ex.control = NULL;
     /* Outputs are flushed and closed before the statistics, so that the
      * status they report includes the final write. */
     if (nprt_close_devices(&ex) != 0)
@@ -757,9 +796,15 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
       rc = NPRT_EXIT_SIGNAL + ex.signo;
     if (nprt_stats_report(&ex) != 0)
       rc = NPRT_EXIT_ERROR;
+    /* Click's driver reads -h handlers after the run; a missing one is an
+     * error once the others are printed. */
+    if (nprt_handler_report_print(&report, o) != 0)
+      rc = NPRT_EXIT_ERROR;
   } else {
+    nprt_control_close(ex.control);
     nprt_close_devices(&ex);
   }
+  nprt_handler_report_free(&report);
   free(ex.in_devs);
   free(ex.out_devs);
   nprt_pool_destroy(&ex.pool);

@@ -43,6 +43,8 @@ enum {
  * did not block, so that polling instances cannot starve the others. */
 #define NPRT_MAX_BATCH 64u
 
+struct nprt_control;
+
 struct nprt_exec {
   nprt_graph *graph;
   const nprt_options *opts;
@@ -59,6 +61,12 @@ struct nprt_exec {
    * by a signal (`signo`) or a failed output device. */
   bool stop;
   int signo;
+  /* The global `stop` handler ended ingress: a normal end of the run. */
+  bool stop_requested;
+  /* --control: the listening socket and its clients, or NULL. While it is
+   * open the run does not end when the graph cannot move; it ends at
+   * `stop` or a signal. */
+  struct nprt_control *control;
   /* Depth-first order: a send to an instance waiting for that value runs it
    * at once; the sender waits on `stack` and resumes when its consumers
    * block again, so each packet goes down its whole path before the next

@@ -29,11 +29,13 @@ void nprt_options_free(nprt_options *o) {
   for (uint32_t i = 0; i < o->n_signals; ++i)
     free(o->signals[i].inst);
   free(o->signals);
+  free(o->handlers);
   free(o->ins);
   free(o->outs);
   o->signals = NULL;
+  o->handlers = NULL;
   o->ins = o->outs = NULL;
-  o->n_signals = o->n_ins = o->n_outs = 0;
+  o->n_signals = o->n_handlers = o->n_ins = o->n_outs = 0;
 }
 
 void nprt_options_usage(const nprt_options *o, FILE *f) {
@@ -49,6 +51,17 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "                             before the first handler "
           "(repeatable)\n"
           "  --stats-json FILE          write all counters as JSON to FILE\n"
+          "  -h, --handler ELEM.NAME    after the run, print the value of\n"
+          "                             read handler NAME of instance ELEM\n"
+          "                             (ELEM may be a glob pattern or an\n"
+          "                             element; NAME alone: a global\n"
+          "                             handler) (repeatable)\n"
+          "  --control PORT | --control unix:PATH\n"
+          "                             serve Click's ControlSocket protocol\n"
+          "                             on TCP port PORT of 127.0.0.1 or on\n"
+          "                             Unix socket PATH; the program then\n"
+          "                             runs until 'WRITE stop', SIGINT or\n"
+          "                             SIGTERM\n"
           "  --quiet                    do not print the statistics table\n"
           "  --help                     print this help and exit\n"
           "  --version                  print the npcc and LLVM versions the\n"
@@ -108,6 +121,45 @@ static nprt_parse_result nprt_add_dev(nprt_options *o, const char *flag,
   return NPRT_PARSE_RUN;
 }
 
+static nprt_parse_result nprt_add_handler(nprt_options *o, const char *value) {
+  if (!*value)
+    return nprt_opt_error(o, "option '-h' needs a handler name");
+  const char **v = realloc(o->handlers, (o->n_handlers + 1) * sizeof(*v));
+  if (!v)
+    return nprt_opt_error(o, "out of memory at '%s'", value);
+  v[o->n_handlers++] = value;
+  o->handlers = v;
+  return NPRT_PARSE_RUN;
+}
+
+/* PORT (1..65535, decimal) or unix:PATH; the socket opens in nprt_run. */
+static nprt_parse_result nprt_set_control(nprt_options *o, const char *value) {
+  if (o->control)
+    return nprt_opt_error(o, "--control is given twice");
+  if (strncmp(value, "unix:", 5) == 0) {
+    size_t n = strlen(value + 5);
+    if (n == 0)
+      return nprt_opt_error(o, "--control unix: needs a socket path");
+    if (n >= NPRT_MAX_UNIX_PATH)
+      return nprt_opt_error(o,
+                            "--control socket path '%s' is too long "
+                            "(at most %u bytes)",
+                            value + 5, NPRT_MAX_UNIX_PATH - 1);
+  } else {
+    unsigned long port = 0;
+    size_t digits = strspn(value, "0123456789");
+    if (digits > 0 && digits < 6 && !value[digits])
+      port = strtoul(value, NULL, 10);
+    if (port < 1 || port > 65535)
+      return nprt_opt_error(o,
+                            "--control expects a TCP port (1-65535) or "
+                            "unix:PATH, got '%s'",
+                            value);
+  }
+  o->control = value;
+  return NPRT_PARSE_RUN;
+}
+
 static nprt_parse_result nprt_add_signal(nprt_options *o, const char *value) {
   const char *eq = strchr(value, '=');
   if (!eq || eq == value || !eq[1])
@@ -134,11 +186,11 @@ static nprt_parse_result nprt_add_signal(nprt_options *o, const char *value) {
 }
 
 nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
-  static const char *const with_value[] = {"--in", "--out", "--stats-json",
-                                           "--signal"};
+  static const char *const with_value[] = {
+      "--in", "--out", "--stats-json", "--signal", "--handler", "--control"};
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    if (strcmp(arg, "--help") == 0) {
       nprt_options_usage(o, o->out);
       return NPRT_PARSE_HELP;
     }
@@ -154,6 +206,15 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
       continue;
     }
     const char *flag = NULL, *value = NULL;
+    /* -h takes a handler as Click's driver does; --help is the help. */
+    if (strcmp(arg, "-h") == 0) {
+      if (i + 1 >= argc)
+        return nprt_opt_error(o, "option '-h' needs a value");
+      nprt_parse_result r = nprt_add_handler(o, argv[++i]);
+      if (r != NPRT_PARSE_RUN)
+        return r;
+      continue;
+    }
     for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); ++k) {
       size_t n = strlen(with_value[k]);
       if (strncmp(arg, with_value[k], n) != 0)
@@ -177,6 +238,10 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
       r = nprt_add_dev(o, flag, value, &o->outs, &o->n_outs);
     else if (strcmp(flag, "--signal") == 0)
       r = nprt_add_signal(o, value);
+    else if (strcmp(flag, "--handler") == 0)
+      r = nprt_add_handler(o, value);
+    else if (strcmp(flag, "--control") == 0)
+      r = nprt_set_control(o, value);
     else if (!*value)
       return nprt_opt_error(o, "option '%s' needs a value", flag);
     else

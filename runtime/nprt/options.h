@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
- * What nprt_main understands: --in, --out, --stats-json, --signal, --quiet,
- * --help, --version, each as `--opt value` or `--opt=value`. Also the output
- *streams, so tests can run the executor without touching stdout and stderr.
+ * What nprt_main understands: --in, --out, --stats-json, --signal,
+ * -h/--handler, --control, --quiet, --help, --version, each long option as
+ * `--opt value` or `--opt=value`. Also the output streams, so tests can run
+ * the executor without touching stdout and stderr.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_OPTIONS_H
@@ -21,6 +22,8 @@ extern "C" {
 
 /* Highest accepted device number + 1. */
 #define NPRT_MAX_DEVICES 1024u
+/* Longest --control unix:PATH + 1: the size of sockaddr_un's sun_path. */
+#define NPRT_MAX_UNIX_PATH 108u
 
 typedef struct nprt_dev_file {
   uint32_t dev;
@@ -40,6 +43,11 @@ typedef struct nprt_options {
   nprt_signal_req *signals;
   uint32_t n_signals;
   const char *stats_json;
+  /* -h ELEMENT.HANDLER: read handlers printed after the run, in order. */
+  const char **handlers;
+  uint32_t n_handlers;
+  /* --control: "PORT" (TCP on 127.0.0.1) or "unix:PATH"; NULL: none. */
+  const char *control;
   bool quiet;
   /* Stack of each instance's green thread; 0: the default (256 KiB). A
    * host that runs deeper code on it (the reference interpreter) asks for

@@ -5,7 +5,11 @@
  *===----------------------------------------------------------------------===*/
 #include "test/unit/TestShim.h"
 
+#include "runtime/nprt/control.h"
 #include "runtime/nprt/executor.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 nprt_chan *nprt_test_chan_create(uint32_t depth, bool lossy) {
   return nprt_chan_create(depth, lossy);
@@ -75,3 +79,21 @@ nprt_test_inst_stats nprt_test_inst(const nprt_graph *g, uint32_t id) {
 
 uint32_t nprt_test_self_id(const nprt_inst *self) { return self->id; }
 void nprt_test_exit(nprt_inst *self) { nprt_exec_terminate(self); }
+
+char *nprt_test_control_command(nprt_graph *g, const char *line, bool *quit,
+                                bool *stop) {
+  nprt_options o;
+  nprt_options_init(&o, "prog", "test");
+  nprt_exec ex;
+  memset(&ex, 0, sizeof(ex));
+  ex.graph = g;
+  ex.opts = &o;
+  nprt_strbuf out = {0};
+  *quit = false;
+  nprt_control_command(&ex, line, strlen(line), &out, quit);
+  *stop = ex.stop_requested;
+  char *s = malloc(out.len + 1);
+  memcpy(s, nprt_strbuf_str(&out), out.len + 1);
+  nprt_strbuf_free(&out);
+  return s;
+}

@@ -53,6 +53,12 @@ typedef struct nprt_test_inst_stats {
 
 nprt_test_inst_stats nprt_test_inst(const nprt_graph *g, uint32_t id);
 
+/* Runs one control socket command line against `g` as it stands (not
+ * running), as a client would; returns the malloc'd response (free it)
+ * and sets *quit after QUIT. *stop tells whether `stop` was written. */
+char *nprt_test_control_command(nprt_graph *g, const char *line, bool *quit,
+                                bool *stop);
+
 /* From a handler: the instance id, and ending the instance. */
 uint32_t nprt_test_self_id(const nprt_inst *self);
 void nprt_test_exit(nprt_inst *self);
