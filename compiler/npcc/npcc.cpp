@@ -79,7 +79,8 @@ cl::opt<Target> target(
                clEnumValN(Target::Interp, "interp",
                           "run the program on the reference interpreter "
                           "with the executable's flags (--in, --out, "
-                          "--stats-json, --signal, --quiet, or any after "
+                          "--stats-json, --signal, --quiet, --handler, "
+                          "--control, or any after "
                           "--); a match program on --list and --headers")),
     cl::cat(category));
 cl::opt<std::string> outputFile(
@@ -370,7 +371,8 @@ static bool readCases(interp::MatchCases &cases, llvm::StringRef what) {
 /// How many arguments a flag of a compiled program takes up on npcc's
 /// command line with --target=interp (itself included); 0 if it is npcc's.
 static int programFlagArity(llvm::StringRef a) {
-  for (llvm::StringRef f : {"--in", "--out", "--stats-json", "--signal"}) {
+  for (llvm::StringRef f :
+       {"--in", "--out", "--stats-json", "--signal", "--handler", "--control"}) {
     if (a == f)
       return 2;
     if (a.starts_with(f) && a.drop_front(f.size()).starts_with("="))
