@@ -252,6 +252,16 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     return base->list[index->i];
   }
   case Expr::Call:
+    if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
+      auto a = evalImpl(*e.args[0], report, what);
+      auto b = a ? evalImpl(*e.args[1], report, what) : a;
+      if (!b)
+        return b;
+      bool sgn = e.ty.kind == Ty::Int && e.ty.isSigned;
+      bool less = sgn ? (int64_t)a->i < (int64_t)b->i : a->i < b->i;
+      r.i = (e.text == "min") == less ? a->i : b->i;
+      return r;
+    }
     if (e.text == "prefix" && e.args.size() == 2) {
       auto addr = evalImpl(*e.args[0], report, what);
       auto len = addr ? evalImpl(*e.args[1], report, what) : addr;

@@ -214,6 +214,10 @@ bool BodyGen::emit(np::ElementOp element) {
     }
     scopes.back()[v.name] = bd;
   }
+  // Bodies use the state as declared: after an error in it there is
+  // nothing sound to generate them against.
+  if (failed())
+    return false;
   if (e.hasInit) {
     auto op = b.create<np::InitOp>(loc(e.initLoc));
     emitBody(op.getBodyRegion(), e.init);
@@ -711,6 +715,13 @@ void BodyGen::genStmt(const Stmt &s) {
     genAssign(s);
     return;
   case Stmt::If: {
+    // A condition known at compile time (typically on parameters) keeps
+    // only its branch: `if noutputs > 1 { send(o[1], p); }` is valid with
+    // one output.
+    if (auto known = ce.tryEval(*s.cond)) {
+      genBlock(known->i ? s.body : s.elseBody);
+      return;
+    }
     Value c = gen(*s.cond);
     auto ifOp = b.create<mlir::scf::IfOp>(l, c, !s.elseBody.empty());
     mlir::OpBuilder::InsertionGuard g(b);

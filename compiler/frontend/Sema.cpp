@@ -916,6 +916,8 @@ void Sema::checkAssignTarget(Expr &e) {
   Ty t = checkExpr(e);
   if (t.kind == Ty::Error)
     return;
+  if (root->kind == Expr::HeaderView && root != &e)
+    return; // a field of a view made in place: writes into the packet
   if (root->kind != Expr::Name) {
     error(e.loc) << "cannot assign to this expression";
     e.ty = Ty();

@@ -103,6 +103,9 @@ struct Instance {
   // Scratch for values carried around scf.for/while, per loop depth.
   std::vector<std::vector<uint64_t>> carried;
   unsigned depth = 0;
+  // Per loop depth: np.exit_loop_if fired in this run of the loop.
+  std::vector<bool> exitSeen;
+  static constexpr unsigned kExitChecks = 64;
 
   uint64_t get(Value v) { return values.find(v)->second; }
   void set(Value v, uint64_t x) { values[v] = maskTo(x, widthOf(v.getType())); }
@@ -304,7 +307,15 @@ void Instance::exec(Operation &op) {
         uint64_t lb = in(0), ub = in(1), step = in(2);
         carry(f.getInitArgs(), f.getRegionIterArgs());
         ++depth;
+        if (exitSeen.size() <= depth)
+          exitSeen.resize(depth + 1);
+        exitSeen[depth] = false;
+        // After np.exit_loop_if fired, the remaining iterations must do
+        // nothing: run a few of them to check, not all (bounds may be 2^24).
+        unsigned checked = 0;
         for (uint64_t i = lb; (int64_t)i < (int64_t)ub; i += step) {
+          if (exitSeen[depth] && ++checked > kExitChecks)
+            break;
           set(f.getInductionVar(), i);
           carry(runBlock(*f.getBody())->getOperands(), f.getRegionIterArgs());
         }
@@ -457,7 +468,10 @@ void Instance::exec(Operation &op) {
       })
       // A hint for targets that can leave a loop early: the iterations
       // after it do nothing, so running them checks the hint.
-      .Case([&](np::ExitLoopIfOp) {})
+      .Case([&](np::ExitLoopIfOp e) {
+        if (get(e.getCond()) && depth < exitSeen.size())
+          exitSeen[depth] = true;
+      })
       .Case([&](np::PktCsumOp c) {
         // One word at a time, carries folded back at the end.
         const nprt_pkt *p = packet(c.getPkt());
