@@ -88,6 +88,7 @@ private:
   Value genHeaderField(const Expr &view, const std::string &field,
                        Value newValue);
   Value prefixField(mlir::Location l, Value v, llvm::StringRef field);
+  Value namedDevice(const Expr &call);
 
   // Tables (MLIRGenTable.cpp)
   struct TableInfo {

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -111,6 +112,7 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
   case Expr::StrLit:
     r.kind = CValue::Str;
     r.s = e.text;
+    r.define = e.define;
     return r;
   case Expr::Name: {
     auto it = env.find(e.text);
@@ -955,6 +957,48 @@ std::string Elaborator::elaborateGraph(const GraphDecl &g, Env env,
   return sym;
 }
 
+/// The files the program names become the module's `np.devices` (for the
+/// program's device table); a numbered device that is also a named file's
+/// number is an error.
+static bool recordNamedDevices(Sema &sema, mlir::ModuleOp module) {
+  if (sema.namedDevices.empty())
+    return true;
+  mlir::MLIRContext *ctx = module.getContext();
+  mlir::Builder b(ctx);
+  unsigned named[2] = {0, 0};
+  llvm::SmallVector<mlir::Attribute> devs;
+  for (const Sema::NamedDevice &d : sema.namedDevices) {
+    unsigned dev = named[d.output]++;
+    devs.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("output", b.getBoolAttr(d.output)),
+        b.getNamedAttr("dev", b.getI32IntegerAttr(dev)),
+        b.getNamedAttr("path", b.getStringAttr(d.path)),
+        b.getNamedAttr("define", b.getStringAttr(d.define)),
+        b.getNamedAttr("link_type", b.getI32IntegerAttr(d.linkType)),
+        b.getNamedAttr("snaplen", b.getI32IntegerAttr(d.snaplen)),
+    }));
+  }
+  module->setAttr("np.devices", b.getArrayAttr(devs));
+  bool ok = true;
+  module.walk([&](mlir::Operation *op) {
+    if (!mlir::isa<np::DeviceRecvOp, np::DeviceSendOp>(op) ||
+        op->hasAttr("np.file"))
+      return;
+    bool output = mlir::isa<np::DeviceSendOp>(op);
+    llvm::APInt v;
+    if (mlir::matchPattern(op->getOperand(0), mlir::m_ConstantInt(&v)) &&
+        v.getZExtValue() < named[output]) {
+      op->emitError() << (output ? "output" : "input") << " device "
+                      << v.getZExtValue()
+                      << " is also a file the program names; number "
+                         "devices from "
+                      << named[output] << " or name every one by its file";
+      ok = false;
+    }
+  });
+  return ok;
+}
+
 mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
                                                 const std::string *mainFile,
                                                 llvm::StringRef top) {
@@ -1001,6 +1045,8 @@ mlir::OwningOpRef<mlir::ModuleOp> npcc::mlirGen(Sema &sema, Module &m,
     if (auto g = module->lookupSymbol<np::GraphOp>(candidates[0].second))
       g->setAttr("top", mlir::UnitAttr::get(ctx));
   if (!emitMatchPrograms(sema, m, *module))
+    return nullptr;
+  if (!recordNamedDevices(sema, *module))
     return nullptr;
   if (failed(mlir::verify(*module)))
     return nullptr;

@@ -229,6 +229,42 @@ Value BodyGen::genHeaderField(const Expr &view, const std::string &field,
                                 bitOff, hn, fn);
 }
 
+/// The device number of a pcap file named by a constant string (Click's
+/// FromDump/ToDump), with an output's link type and snap length.
+Value BodyGen::namedDevice(const Expr &call) {
+  mlir::Location l = loc(call.loc);
+  bool send = lookupBuiltin(call.text) == Builtin::DeviceSend;
+  auto file = ce.eval(*call.args[0], "file name");
+  if (!file)
+    return nullptr;
+  uint32_t linkType = 0, snaplen = 0;
+  if (send) {
+    linkType = 1; // DLT_EN10MB
+    if (call.args.size() > 2) {
+      auto encap = ce.eval(*call.args[2], "link type");
+      if (!encap)
+        return nullptr;
+      std::string name = llvm::StringRef(encap->s).upper();
+      if (name == "IP")
+        linkType = 12; // DLT_RAW: stored as 101 in the file
+      else if (name != "ETHER") {
+        sema.error(call.args[2]->loc)
+            << "unknown link type '" << encap->s << "'; expected ETHER or IP";
+        return nullptr;
+      }
+    }
+    if (call.args.size() > 3) {
+      auto n = ce.eval(*call.args[3], "snap length");
+      if (!n)
+        return nullptr;
+      snaplen = (uint32_t)n->i;
+    }
+  }
+  int dev = sema.namedDevice(send, file->s, file->define, linkType, snaplen,
+                             call.loc);
+  return dev < 0 ? nullptr : i32(l, dev);
+}
+
 /// A prefix is `len << 32 | addr` in an i64; its mask is all ones shifted
 /// left by 32 - len, cut to 32 bits (len 0 shifts by 32: no bits).
 Value BodyGen::prefixField(mlir::Location l, Value v, llvm::StringRef field) {
@@ -343,10 +379,21 @@ Value BodyGen::genCall(const Expr &e) {
     return b.create<mlir::arith::OrIOp>(l, hi, addr);
   }
   case Builtin::DeviceRecv:
-    return b.create<np::DeviceRecvOp>(l, np::PacketType::get(ctx), arg(0));
-  case Builtin::DeviceSend:
-    b.create<np::DeviceSendOp>(l, arg(0), arg(1));
-    return nullptr;
+  case Builtin::DeviceSend: {
+    bool send = lookupBuiltin(e.text) == Builtin::DeviceSend;
+    Value dev = e.args[0]->ty.kind == Ty::Str ? namedDevice(e) : arg(0);
+    if (!dev && send)
+      return nullptr;
+    if (!dev) // reported; a stand-in keeps the body well formed
+      return b.create<np::PktNewOp>(l, np::PacketType::get(ctx), i32(l, 0));
+    mlir::Operation *op =
+        send ? b.create<np::DeviceSendOp>(l, dev, arg(1)).getOperation()
+             : b.create<np::DeviceRecvOp>(l, np::PacketType::get(ctx), dev)
+                   .getOperation();
+    if (e.args[0]->ty.kind == Ty::Str)
+      op->setAttr("np.file", b.getUnitAttr());
+    return send ? nullptr : op->getResult(0);
+  }
   case Builtin::Strip:
   case Builtin::Pull:
     return b.create<np::PktPullOp>(l, b.getI1Type(), arg(0), arg(1));

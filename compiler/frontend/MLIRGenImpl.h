@@ -28,6 +28,7 @@ struct CValue {
   enum Kind { Int, Bool, Str, List, Prefix, Record } kind = Int;
   uint64_t i = 0;
   std::string s;
+  std::string define; // Str: the Click `$NAME` it came from, if any
   std::vector<CValue> list;
   const ast::RecordDecl *record = nullptr;
   ast::Loc loc;

@@ -463,7 +463,7 @@ private:
         consumeExpr(*e.args[0], e.loc, "dropped");
         return;
       }
-      if (b == Builtin::DeviceSend && e.args.size() == 2) {
+      if (b == Builtin::DeviceSend && e.args.size() >= 2) {
         expr(*e.args[0]);
         consumeExpr(*e.args[1], e.loc, "sent");
         return;

@@ -1278,15 +1278,34 @@ Ty Sema::checkCall(Expr &e) {
     return Ty();
   }
   case Builtin::DeviceRecv:
-    if (arity(1))
-      coerce(*e.args[0], u32);
-    return pkt;
-  case Builtin::DeviceSend:
-    if (arity(2)) {
-      coerce(*e.args[0], u32);
-      coerce(*e.args[1], pkt);
+  case Builtin::DeviceSend: {
+    // A device number, or a pcap file's name (a constant string: Click's
+    // FromDump/ToDump); an output file may give its link type ("ETHER",
+    // "IP") and snap length.
+    bool send = b == Builtin::DeviceSend;
+    size_t n = e.args.size();
+    if (n < (send ? 2 : 1) || n > (send ? 4 : 1)) {
+      error(e.loc) << "'" << e.text << "' takes "
+                   << (send ? "a device or file, a packet, and optionally a "
+                              "link type and a snap length"
+                            : "a device or file");
+      return Ty();
     }
-    return Ty::of(Ty::Void);
+    Ty dev = checkExpr(*e.args[0]);
+    if (dev.kind != Ty::Str)
+      coerce(*e.args[0], u32);
+    if (send) {
+      coerce(*e.args[1], pkt);
+      if (n > 2 && checkExpr(*e.args[2]).kind != Ty::Str)
+        error(e.args[2]->loc) << "a link type is a string: \"ETHER\" or "
+                                 "\"IP\"";
+      if (n > 2 && dev.kind != Ty::Str)
+        error(e.args[2]->loc) << "only a file names its link type";
+      if (n > 3)
+        coerce(*e.args[3], u32);
+    }
+    return send ? Ty::of(Ty::Void) : pkt;
+  }
   case Builtin::Enqueue:
     if (!arity(2))
       return Ty();
@@ -1767,6 +1786,30 @@ void Sema::checkMatch(MatchDecl &m) {
                  << "' must end with 'accept(offset, length)'";
   popScope();
   inMatch = false;
+}
+
+int Sema::namedDevice(bool output, const std::string &path,
+                      const std::string &define, uint32_t linkType,
+                      uint32_t snaplen, const Loc &loc) {
+  int index = 0;
+  for (const NamedDevice &d : namedDevices) {
+    if (d.output != output)
+      continue;
+    if (d.path == path && d.define == define) {
+      if (output && (d.linkType != linkType || d.snaplen != snaplen)) {
+        errorWithNote(loc,
+                      "'" + path +
+                          "' is written with two link types or "
+                          "snap lengths",
+                      d.loc, "first written here");
+        return -1;
+      }
+      return index;
+    }
+    ++index;
+  }
+  namedDevices.push_back({output, path, define, linkType, snaplen, loc});
+  return index;
 }
 
 /// Named annotations: one word of the packet each, in declaration order.

@@ -112,6 +112,20 @@ public:
     ast::Ty ty;
     unsigned slot;
   };
+  /// A pcap file a program names (device_recv("in.pcap")): the n-th file
+  /// of a direction is device n of that direction.
+  struct NamedDevice {
+    bool output;
+    std::string path, define;
+    uint32_t linkType = 0, snaplen = 0;
+    ast::Loc loc;
+  };
+  std::vector<NamedDevice> namedDevices;
+  /// The device number of file `path` (added on first use); -1 after an
+  /// error (a file used with two link types).
+  int namedDevice(bool output, const std::string &path,
+                  const std::string &define, uint32_t linkType,
+                  uint32_t snaplen, const ast::Loc &loc);
   const Annotation *lookupAnnotation(llvm::StringRef name) const {
     auto it = annotations.find(name);
     return it == annotations.end() ? nullptr : &it->second;

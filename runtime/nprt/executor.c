@@ -572,14 +572,22 @@ static int nprt_open_devices(nprt_exec *ex) {
     else if (ex->n_in_devs && ex->in_devs[0].pcap)
       src = &ex->in_devs[0];
     nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
+    /* A link type the program gives (ToDump's ENCAP) wins; otherwise the
+     * output mirrors its input. */
+    int linktype = o->outs[i].link_type ? (int)o->outs[i].link_type
+                   : src                ? src->linktype
+                                        : DLT_EN10MB;
+    int snaplen = o->outs[i].snaplen ? (int)o->outs[i].snaplen
+                  : src              ? src->snaplen
+                                     : 65535;
     if (!d ||
-        nprt_pcap_out_open(d, o->outs[i].path, src ? src->linktype : DLT_EN10MB,
-                           src ? src->snaplen : 65535, src ? src->nano : false,
-                           err, sizeof(err)) != 0) {
+        nprt_pcap_out_open(d, o->outs[i].path, linktype, snaplen,
+                           src ? src->nano : false, err, sizeof(err)) != 0) {
       fprintf(o->err, "%s: error: %s: %s\n", o->prog, o->outs[i].path,
               d ? err : "out of memory");
       return -1;
     }
+    d->cut = o->outs[i].snaplen; /* a snap length the program gives */
   }
   return 0;
 }

@@ -31,6 +31,9 @@ int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
   if (host)
     opts.stack_bytes = host->stack_bytes;
   nprt_parse_result r = nprt_options_parse(&opts, argc, argv);
+  if (r == NPRT_PARSE_RUN)
+    r = nprt_options_add_program_devices(&opts, program->devices,
+                                         program->n_devices);
   if (r == NPRT_PARSE_HELP) {
     /* The help or version text is the output: check that it was written. */
     errno = 0;

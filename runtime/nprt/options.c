@@ -10,8 +10,11 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/options.h"
 
+#include "nprt/nprt.h"
+
 #include "compiler/Version.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,6 +35,9 @@ void nprt_options_free(nprt_options *o) {
   free(o->handlers);
   free(o->ins);
   free(o->outs);
+  free(o->defines);
+  o->defines = NULL;
+  o->n_defines = 0;
   o->signals = NULL;
   o->handlers = NULL;
   o->ins = o->outs = NULL;
@@ -116,8 +122,72 @@ static nprt_parse_result nprt_add_dev(nprt_options *o, const char *flag,
     return nprt_opt_error(o, "out of memory at '%s'", value);
   v[*n].dev = dev;
   v[*n].path = path;
+  v[*n].link_type = v[*n].snaplen = 0;
   *list = v;
   ++*n;
+  return NPRT_PARSE_RUN;
+}
+
+/* NAME=VALUE, as the click driver takes it. */
+static nprt_parse_result nprt_add_define(nprt_options *o, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  size_t n = (size_t)(eq - arg);
+  bool ident = n > 0 && !isdigit((unsigned char)arg[0]);
+  for (size_t i = 0; i < n && ident; ++i)
+    ident = isalnum((unsigned char)arg[i]) || arg[i] == '_';
+  if (!ident)
+    return nprt_opt_error(o,
+                          "'%s': expected NAME=VALUE with NAME an "
+                          "identifier",
+                          arg);
+  nprt_define *v = realloc(o->defines, (o->n_defines + 1) * sizeof(*v));
+  if (!v)
+    return nprt_opt_error(o, "out of memory at '%s'", arg);
+  v[o->n_defines++] = (nprt_define){arg, n, eq + 1, false};
+  o->defines = v;
+  return NPRT_PARSE_RUN;
+}
+
+nprt_parse_result nprt_options_add_program_devices(
+    nprt_options *o, const struct nprt_device_desc *devs, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    const nprt_device_desc *d = &devs[i];
+    const char *path = d->path;
+    for (uint32_t k = 0; k < o->n_defines; ++k) {
+      nprt_define *def = &o->defines[k];
+      if (*d->define && strlen(d->define) == def->name_len &&
+          strncmp(d->define, def->name, def->name_len) == 0) {
+        path = def->value;
+        def->used = true;
+      }
+    }
+    nprt_dev_file **list = d->output ? &o->outs : &o->ins;
+    uint32_t *count = d->output ? &o->n_outs : &o->n_ins;
+    bool given = false;
+    for (uint32_t k = 0; k < *count; ++k)
+      if ((*list)[k].dev == d->dev) {
+        given = true;
+        if (d->output) {
+          (*list)[k].link_type = d->link_type;
+          (*list)[k].snaplen = d->snaplen;
+        }
+      }
+    if (given || !path || !*path)
+      continue;
+    nprt_dev_file *v = realloc(*list, (*count + 1) * sizeof(*v));
+    if (!v)
+      return nprt_opt_error(o, "out of memory");
+    v[*count] = (nprt_dev_file){d->dev, path, d->link_type, d->snaplen};
+    *list = v;
+    ++*count;
+  }
+  for (uint32_t k = 0; k < o->n_defines; ++k)
+    if (!o->defines[k].used)
+      return nprt_opt_error(o,
+                            "'%.*s=...': the program names no file after "
+                            "'$%.*s'",
+                            (int)o->defines[k].name_len, o->defines[k].name,
+                            (int)o->defines[k].name_len, o->defines[k].name);
   return NPRT_PARSE_RUN;
 }
 
@@ -228,6 +298,12 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
           return nprt_opt_error(o, "option '%s' needs a value", flag);
         value = argv[++i];
       }
+    }
+    if (!flag && arg[0] != '-' && strchr(arg, '=')) {
+      nprt_parse_result r = nprt_add_define(o, arg);
+      if (r != NPRT_PARSE_RUN)
+        return r;
+      continue;
     }
     if (!flag)
       return nprt_opt_error(o, "unknown option '%s'", arg);

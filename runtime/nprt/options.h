@@ -28,7 +28,17 @@ extern "C" {
 typedef struct nprt_dev_file {
   uint32_t dev;
   const char *path;
+  uint32_t link_type, snaplen; /* outputs; 0: as the input's */
 } nprt_dev_file;
+
+/* NAME=VALUE on the command line: replaces the file of the devices whose
+ * path came from Click's `$NAME`. */
+typedef struct nprt_define {
+  const char *name; /* points into argv: NAME ends at '=' */
+  size_t name_len;
+  const char *value;
+  bool used;
+} nprt_define;
 
 typedef struct nprt_signal_req {
   char *inst;
@@ -42,6 +52,8 @@ typedef struct nprt_options {
   uint32_t n_ins, n_outs;
   nprt_signal_req *signals;
   uint32_t n_signals;
+  nprt_define *defines;
+  uint32_t n_defines;
   const char *stats_json;
   /* -h ELEMENT.HANDLER: read handlers printed after the run, in order. */
   const char **handlers;
@@ -68,6 +80,11 @@ typedef enum nprt_parse_result {
 } nprt_parse_result;
 
 nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv);
+/* Adds the files the program names for devices the command line left
+ * out, NAME=VALUE applied; an error if a NAME=VALUE matched no device. */
+struct nprt_device_desc;
+nprt_parse_result nprt_options_add_program_devices(
+    nprt_options *o, const struct nprt_device_desc *devs, uint32_t n);
 void nprt_options_usage(const nprt_options *o, FILE *f);
 
 #ifdef __cplusplus

@@ -123,6 +123,7 @@ int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
                        int snaplen, bool nano, char *err, size_t errlen) {
   d->path = path;
   d->nano = nano;
+  d->cut = 0;
   d->error = 0;
   d->dead = pcap_open_dead_with_tstamp_precision(
       linktype, snaplen,
@@ -176,7 +177,7 @@ int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
   }
   h.ts.tv_sec = (time_t)sec;
   h.ts.tv_usec = (suseconds_t)(d->nano ? ns : ns / 1000);
-  h.caplen = p->len;
+  h.caplen = d->cut && p->len > d->cut ? d->cut : p->len;
   /* An unchanged capture keeps its wire length (snap-length cut). */
   h.len = b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
   /* pcap_dump reports nothing: a failed write shows in the stream's error

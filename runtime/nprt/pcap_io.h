@@ -39,6 +39,7 @@ typedef struct nprt_pcap_out {
   pcap_dumper_t *dumper;
   FILE *file; /* the dumper's stream */
   bool nano;
+  uint32_t cut; /* records keep at most this many bytes; 0: all */
   int error; /* errno of the first failed write, 0 while none failed */
   uint64_t packets, bytes;
 } nprt_pcap_out;

@@ -348,7 +348,34 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
       }
       os << "};\n";
     }
+    // The files the program names (np.devices, from the front end).
+    auto devices = module->getAttrOfType<ArrayAttr>("np.devices");
+    unsigned nd = devices ? devices.size() : 0;
+    if (nd) {
+      os << "static const nprt_device_desc npcc_devices[] = {\n";
+      for (Attribute a : devices) {
+        auto d = cast<DictionaryAttr>(a);
+        auto str = [&](StringRef k) {
+          return cString(cast<StringAttr>(d.get(k)).getValue());
+        };
+        auto num = [&](StringRef k) {
+          return std::to_string(cast<IntegerAttr>(d.get(k)).getInt()) + "u";
+        };
+        llvm::StringMap<std::string> v;
+        v["output"] =
+            cast<BoolAttr>(d.get("output")).getValue() ? "true" : "false";
+        v["dev"] = num("dev");
+        v["path"] = str("path");
+        v["define"] = str("define");
+        v["link_type"] = num("link_type");
+        v["snaplen"] = num("snaplen");
+        os << "  " << designated("nprt_device_desc", v) << ",\n";
+      }
+      os << "};\n";
+    }
     llvm::StringMap<std::string> v;
+    v["devices"] = nd ? "npcc_devices" : "NULL";
+    v["n_devices"] = std::to_string(nd) + "u";
     v["name"] = cString(program.getSymName());
     v["instances"] = n ? "npcc_instances" : "NULL";
     v["n_instances"] = std::to_string(n) + "u";

@@ -154,6 +154,7 @@ private:
   std::vector<Cookie> cookies;
   std::vector<nprt_instance_desc> descs;
   std::vector<nprt_channel_desc> channels;
+  std::vector<nprt_device_desc> devices; // files the program names
   std::string programName;
   const char *keep(std::string s) {
     strings.push_back(std::move(s));
@@ -591,6 +592,21 @@ LogicalResult Runner::build(ModuleOp module) {
     return emitError(module.getLoc(), "no program to run");
   np::ProgramOp program = *programs.begin();
   programName = program.getSymName().str();
+  if (auto devs = module->getAttrOfType<ArrayAttr>("np.devices"))
+    for (Attribute a : devs) {
+      auto d = cast<DictionaryAttr>(a);
+      auto num = [&](StringRef k) {
+        return (uint32_t)cast<IntegerAttr>(d.get(k)).getInt();
+      };
+      nprt_device_desc dd{};
+      dd.output = cast<BoolAttr>(d.get("output")).getValue();
+      dd.dev = num("dev");
+      dd.path = keep(cast<StringAttr>(d.get("path")).str());
+      dd.define = keep(cast<StringAttr>(d.get("define")).str());
+      dd.link_type = num("link_type");
+      dd.snaplen = num("snaplen");
+      devices.push_back(dd);
+    }
   bool ok = true;
   unsigned n = program.getElements().size();
   cookies.resize(n);
@@ -699,6 +715,8 @@ int Runner::run(const std::vector<std::string> &args) {
   program.n_instances = descs.size();
   program.channels = channels.data();
   program.n_channels = channels.size();
+  program.devices = devices.empty() ? nullptr : devices.data();
+  program.n_devices = devices.size();
   std::vector<std::string> copies(args);
   std::vector<char *> argv;
   for (std::string &a : copies)

@@ -63,6 +63,8 @@ struct DecodedFrame {
   unsigned Len = 0;
   /// Shorter than an Ethernet header: nothing else is decoded.
   bool EtherTruncated = false;
+  /// A raw IP capture: Data is the IP packet, there is no Ethernet header.
+  bool RawIP = false;
   uint16_t EtherType = 0;
   FrameClass Class = FrameClass::Other;
   bool Broadcast = false;

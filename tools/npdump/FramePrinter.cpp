@@ -140,11 +140,15 @@ void npcc::tools::printFrame(const DecodedFrame &F, uint64_t Index,
   if (F.EtherTruncated) {
     Out += " ether truncated\n";
   } else {
-    Out += " ether ";
-    appendMac(Out, F.Data + 6);
-    Out += " > ";
-    appendMac(Out, F.Data);
-    appendf(Out, " type=0x%04x", F.EtherType);
+    if (F.RawIP) {
+      Out += " raw";
+    } else {
+      Out += " ether ";
+      appendMac(Out, F.Data + 6);
+      Out += " > ";
+      appendMac(Out, F.Data);
+      appendf(Out, " type=0x%04x", F.EtherType);
+    }
     if (F.Class == FrameClass::IPv4)
       printIPv4(F.IPv4, Out);
     else if (F.Class == FrameClass::Arp)

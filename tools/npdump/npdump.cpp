@@ -96,10 +96,13 @@ static std::string dump(const DumpOptions &O) {
       std::fclose(In);
     return O.File + ": " + ErrBuf;
   }
-  if (pcap_datalink(Pcap) != DLT_EN10MB) {
+  // Raw IP captures (Click's ToDump ENCAP IP) are decoded behind a
+  // stand-in Ethernet header and printed without one.
+  bool RawIP = pcap_datalink(Pcap) == DLT_RAW;
+  if (pcap_datalink(Pcap) != DLT_EN10MB && !RawIP) {
     std::string Error = O.File + ": unsupported link type " +
                         std::to_string(pcap_datalink(Pcap)) +
-                        " (expected Ethernet)";
+                        " (expected Ethernet or raw IP)";
     pcap_close(Pcap);
     return Error;
   }
@@ -109,11 +112,25 @@ static std::string dump(const DumpOptions &O) {
   PrintOptions Print{O.Hex, O.Time};
   std::string Out;
   uint64_t Index = 0;
+  std::vector<uint8_t> Framed; // a raw IP packet behind a stand-in header
   pcap_pkthdr *Hdr = nullptr;
   const u_char *Data = nullptr;
   int Rc;
   while ((Rc = pcap_next_ex(Pcap, &Hdr, &Data)) == 1) {
-    DecodedFrame F = decodeFrame(Data, Hdr->caplen);
+    DecodedFrame F;
+    if (RawIP) {
+      uint16_t Type = Hdr->caplen && (Data[0] >> 4) == 6 ? 0x86dd : 0x0800;
+      Framed.assign(14, 0);
+      Framed[12] = Type >> 8;
+      Framed[13] = Type & 0xff;
+      Framed.insert(Framed.end(), Data, Data + Hdr->caplen);
+      F = decodeFrame(Framed.data(), Framed.size());
+      F.RawIP = true;
+      F.Data = Data;
+      F.Len = Hdr->caplen;
+    } else {
+      F = decodeFrame(Data, Hdr->caplen);
+    }
     if (O.Summary) {
       countFrame(F, Counts, Flows);
     } else if (!O.Count) {
