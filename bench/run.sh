@@ -74,3 +74,6 @@ echo "== match unit: differential test, 1,000,000 random headers =="
 echo
 echo "== compile time: --target=c on chains of N stateful Counters =="
 "$root/bench/compile-time/run.sh"
+
+echo
+"$root/bench/pcsa.sh"

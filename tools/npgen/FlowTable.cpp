@@ -8,6 +8,8 @@
 
 #include "tools/npgen/WeightedChoice.h"
 
+#include <algorithm>
+#include <numeric>
 #include <unordered_set>
 
 using namespace npcc::tools;
@@ -17,11 +19,46 @@ static uint32_t hostIn(const IPv4Net &Net, Random &Rng) {
   return Net.Base | (static_cast<uint32_t>(Rng.next()) & Mask);
 }
 
+/// N distinct addresses of \p Net in random order: rejection sampling, or a
+/// shuffle of every host when N is more than half of them.
+static std::vector<uint32_t> drawSources(const IPv4Net &Net, uint64_t N,
+                                         Random &Rng) {
+  uint64_t Hosts = uint64_t(Net.hostMask()) + 1;
+  std::vector<uint32_t> Out;
+  Out.reserve(N);
+  if (2 * N > Hosts) {
+    // Hosts <= 2N <= 2^21 here.
+    std::vector<uint32_t> All(Hosts);
+    std::iota(All.begin(), All.end(), 0u);
+    for (uint64_t I = 0; I < N; ++I) {
+      uint64_t J = I + Rng.below(Hosts - I);
+      std::swap(All[I], All[J]);
+      Out.push_back(Net.Base | All[I]);
+    }
+    return Out;
+  }
+  std::unordered_set<uint32_t> Seen;
+  Seen.reserve(N);
+  while (Out.size() < N) {
+    uint32_t A = hostIn(Net, Rng);
+    if (Seen.insert(A).second)
+      Out.push_back(A);
+  }
+  return Out;
+}
+
 std::string FlowTable::build(const GenOptions &Opts, Random &Rng) {
   static const uint8_t Protos[] = {ProtoUdp, ProtoTcp, ProtoIcmp};
   WeightedChoice Proto(
       std::vector<double>(Opts.L4Weights.begin(), Opts.L4Weights.end()));
   RandomOrder = Opts.RandomFlowOrder;
+  Sources = Opts.DistinctSources;
+  Covered = 0;
+  std::vector<uint32_t> SourceAddrs;
+  if (Sources) {
+    Random SourceRng(Opts.Seed ^ 0x736f7572636573ULL); // "sources"
+    SourceAddrs = drawSources(Opts.SrcNet, Sources, SourceRng);
+  }
   Flows.clear();
   Flows.reserve(Opts.Flows);
   std::unordered_set<FlowKey, FlowKeyHash> Seen;
@@ -34,7 +71,8 @@ std::string FlowTable::build(const GenOptions &Opts, Random &Rng) {
              " distinct flows from --src-net, --dst-net and --l4";
     FlowKey K;
     K.Proto = Protos[Proto.pick(Rng)];
-    K.Src = hostIn(Opts.SrcNet, Rng);
+    K.Src = Sources ? SourceAddrs[Flows.size() % Sources]
+                    : hostIn(Opts.SrcNet, Rng);
     K.Dst = hostIn(Opts.DstNet, Rng);
     uint64_t Ports = Rng.next();
     // Ephemeral source ports, well-known-ish destination ports.

@@ -41,6 +41,14 @@ Frames:
                            icmp=10); each flow draws its protocol once
   --flows F                distinct IPv4 5-tuples (default 64, max 1048576)
   --flow-order ORDER       round-robin (default) or random
+  --distinct-sources N     exactly N distinct IPv4 source addresses, drawn
+                           at random from --src-net (not sequential); flow i
+                           has source i mod N, --flows defaults to N and
+                           must not be below it; N in 1..min(--count,
+                           1048576, addresses in --src-net). The first N
+                           IPv4 frames carry the N sources, each once (in
+                           both flow orders), so every source appears when
+                           the trace has N IPv4 frames or more
   --src-net A.B.C.D/N      IPv4 sources (default 10.0.0.0/8)
   --dst-net A.B.C.D/N      IPv4 destinations (default 192.168.0.0/16)
   --ttl T                  IPv4 TTL (default 64)
@@ -196,7 +204,12 @@ std::string npcc::tools::parseGenOptions(int Argc, char **Argv, GenOptions &O) {
        [&O](const std::string &V) {
          return parseNamedMix("--l4", V, L4Names, O.L4Weights);
        }},
-      Unsigned("--flows", 1, 1u << 20, O.Flows),
+      {"--flows", true,
+       [&O](const std::string &V) {
+         O.FlowsGiven = true;
+         return parseUnsigned("--flows", V, 1, MaxFlows, O.Flows);
+       }},
+      Unsigned("--distinct-sources", 1, MaxFlows, O.DistinctSources),
       {"--flow-order", true,
        [&O](const std::string &V) {
          if (V != "round-robin" && V != "random")
@@ -244,5 +257,21 @@ std::string npcc::tools::parseGenOptions(int Argc, char **Argv, GenOptions &O) {
     return "--count times --gap-ns exceeds the pcap time stamp range";
   if (O.Output == "-" && O.Report == "-")
     return "the pcap and the report cannot both go to stdout";
+  if (uint64_t N = O.DistinctSources) {
+    std::string Ns = std::to_string(N);
+    if (N > O.Count)
+      return "--distinct-sources " + Ns + " exceeds --count " +
+             std::to_string(O.Count) + " (every source needs a frame)";
+    uint64_t Hosts = uint64_t(O.SrcNet.hostMask()) + 1;
+    if (N > Hosts)
+      return "--distinct-sources " + Ns + " exceeds the " +
+             std::to_string(Hosts) + " addresses of --src-net";
+    if (!O.FlowsGiven)
+      O.Flows = N;
+    else if (O.Flows < N)
+      return "--flows " + std::to_string(O.Flows) +
+             " is below --distinct-sources " + Ns +
+             " (every source needs a flow)";
+  }
   return "";
 }

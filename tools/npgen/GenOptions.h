@@ -26,6 +26,9 @@ struct IPv4Net {
   }
 };
 
+/// The most --distinct-sources (and --flows) npgen accepts.
+constexpr uint64_t MaxFlows = 1u << 20;
+
 struct GenOptions {
   std::string Output;
   std::string Report;
@@ -38,7 +41,11 @@ struct GenOptions {
   /// Weights of udp, tcp, icmp.
   std::array<double, 3> L4Weights{60, 30, 10};
   uint64_t Flows = 64;
+  /// Whether --flows was given (otherwise --distinct-sources sets Flows).
+  bool FlowsGiven = false;
   bool RandomFlowOrder = false;
+  /// --distinct-sources: exactly this many IPv4 source addresses (0: off).
+  uint64_t DistinctSources = 0;
   IPv4Net SrcNet{0x0a000000, 8};
   IPv4Net DstNet{0xc0a80000, 16};
   std::vector<unsigned> Ttls{64};
