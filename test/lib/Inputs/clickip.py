@@ -126,6 +126,14 @@ def gen(kind):
     ts = 1700000000 * 10**9 + 5 * 10**8
     if kind == "ip":
         pkts = gen_ip()
+    elif kind == "ether":
+        me, other = "0000c0ae67ef", "0000c04f71ef"
+        pkts = []
+        for d in (me, "ffffffffffff", "01005e000001", "ffffffffff00", other, "0300c0ae67ef"):
+            for sr in (other, me):
+                pkts.append(bytes.fromhex(d + sr + "0800") + b"payload")
+        pkts.append(bytes.fromhex("0100"))                       # short
+        pkts.append(bytes.fromhex("aa" * 6 + me + "0800")[:12])
     else:
         sys.exit("unknown trace " + kind)
     return [(ts + k * 1000, p) for k, p in enumerate(pkts)]
@@ -254,6 +262,82 @@ def fix_ip_src(addr):
     return f
 
 
+def ip_lookup(routes, nout):
+    """IPRouteTable: routes 'ADDR/LEN [GW] PORT'; the first of equal
+    prefixes is kept; longest match on dst_ip; a gateway into dst_ip."""
+    table = {}
+    for r in routes:
+        w = r.split()
+        a, n = w[0].split("/")
+        n = int(n)
+        mask = (0xFFFFFFFF << (32 - n)) & 0xFFFFFFFF
+        key = (A(a) & mask, n)
+        if key not in table:
+            table[key] = (A(w[1]) if len(w) == 3 else 0, int(w[-1]))
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        for p in pkts:
+            d = p[2]["dst_ip"]
+            best = None
+            for (net, n), hop in table.items():
+                mask = (0xFFFFFFFF << (32 - n)) & 0xFFFFFFFF
+                if d & mask == net and (best is None or n > best[0]):
+                    best = (n, hop)
+            if best is None:
+                continue
+            gw, port = best[1]
+            if gw:
+                p[2]["dst_ip"] = gw
+            outs[port].append(p)
+        return outs
+    return f
+
+
+def checked(model):
+    """CheckIPHeader (no output 1) in front of model."""
+    def f(pkts):
+        return model(check_ip_header(nout=1)(pkts)[0])
+    return f
+
+
+ROUTER_ROUTES = ["18.26.4.24/32 0", "18.26.4.255/32 0", "18.26.4.0/32 0",
+                 "18.26.7.1/32 0", "18.26.7.255/32 0", "18.26.7.0/32 0",
+                 "18.26.4.77/24 1", "18.26.7.0/24 2", "18.26.4.0/24 18.26.4.1 2",
+                 "0.0.0.0/0 18.26.4.1 1"]
+
+
+def host_ether_filter(eth, drop_own=False, drop_other=True, offset=0, nout=2):
+    me = bytes.fromhex(eth.replace(":", ""))
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        for p in pkts:
+            b = bytes(p[1]) + bytes(64)
+            e = b[offset:offset + 12]
+            if drop_own and e[6:12] == me:
+                k = 1
+            elif e[:6] == me:
+                p[2]["ptype"], k = 0, 0
+            elif e[:6] == b"\xff" * 6:
+                p[2]["ptype"], k = 1, 0
+            elif e[0] & 1:
+                p[2]["ptype"], k = 2, 0
+            else:
+                p[2]["ptype"] = 3
+                k = 1 if drop_other else 0
+            if k < nout:
+                outs[k].append(p)
+        return outs
+    return f
+
+
+def shown(model):
+    def f(pkts):
+        return [[show(p) for p in out] for out in model(pkts)]
+    return f
+
+
 def concat(*fs):
     def f(pkts):
         outs = []
@@ -284,6 +368,10 @@ MODELS = {
     "SetIPAddress": strip14(set_ip_address("1.2.3.4")),
     "DropBroadcasts": concat(lambda p: strip14(drop_broadcasts)(from_len(p)),
                              lambda p: strip14(lambda q: drop_broadcasts(q)[:1])(from_len(p))),
+    "IPLookup": concat(strip14(checked(ip_lookup(ROUTER_ROUTES, 3))),
+                       strip14(checked(ip_lookup(ROUTER_ROUTES[:-1] + ["224.0.0.0/4 3"], 4)))),
+    "HostEtherFilter": concat(shown(host_ether_filter("00:00:c0:ae:67:ef")),
+                              shown(host_ether_filter("00:00:c0:ae:67:ef", True, False, nout=1))),
     "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
 }
 
