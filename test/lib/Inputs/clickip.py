@@ -338,6 +338,87 @@ def shown(model):
     return f
 
 
+def ip_gw_options(myaddr, others=()):
+    me = A(myaddr)
+    mine = [A(x) for x in others] + [me]
+
+    def f(pkts):
+        o0, o1 = [], []
+        for p in pkts:
+            b = p[1]
+            hl = (b[0] & 15) * 4
+            if hl <= 20:
+                o0.append(p)
+                continue
+            ms = (p[0] // 10**6) % 86400000
+            oi, changed, err = 20, False, None
+            byte = lambda k: b[k] if k < len(b) else 0
+            while oi < hl:
+                t = byte(oi)
+                if t == 1:
+                    oi += 1
+                    continue
+                if t == 0:
+                    break
+                xlen = byte(oi + 1)
+                if xlen < 2 or oi + xlen > hl:
+                    err = oi + 1
+                    break
+                if t == 7:
+                    changed = True
+                    q = byte(oi + 2) - 1
+                    if q >= 3 and q + 4 <= xlen:
+                        b[oi + q:oi + q + 4] = struct.pack("!I", me)
+                        b[oi + 2] += 4
+                    elif q != xlen:
+                        err = oi + 2
+                        break
+                elif t == 68:
+                    changed = True
+                    q = byte(oi + 2) - 1
+                    oflw, flg = byte(oi + 3) >> 4, byte(oi + 3) & 15
+                    if q < 4:
+                        err = oi + 2
+                        break
+                    over = False
+                    if flg == 0:
+                        if q + 4 <= xlen:
+                            b[oi + q:oi + q + 4] = struct.pack("!I", ms)
+                            b[oi + 2] += 4
+                        else:
+                            over = True
+                    elif flg == 1:
+                        if q + 8 <= xlen:
+                            b[oi + q:oi + q + 8] = struct.pack("!II", me, ms)
+                            b[oi + 2] += 8
+                        else:
+                            over = True
+                    elif flg == 3 and q + 8 <= xlen:
+                        if u32(b, oi + q) in mine:
+                            b[oi + q + 4:oi + q + 8] = struct.pack("!I", ms)
+                            b[oi + 2] += 8
+                    else:
+                        err = oi + 3
+                        break
+                    if over:
+                        if oflw < 15:
+                            b[oi + 3] = ((oflw + 1) << 4) | flg
+                        else:
+                            err = oi + 3
+                            break
+                oi += xlen
+            if err is not None:
+                p[2]["param"] = err & 0xFF
+                o1.append(p)
+                continue
+            if changed:
+                b[10:12] = b"\0\0"
+                put16(b, 10, cksum(bytes(b[:hl])))
+            o0.append(p)
+        return [o0, o1]
+    return f
+
+
 def concat(*fs):
     def f(pkts):
         outs = []
@@ -372,6 +453,7 @@ MODELS = {
                        strip14(checked(ip_lookup(ROUTER_ROUTES[:-1] + ["224.0.0.0/4 3"], 4)))),
     "HostEtherFilter": concat(shown(host_ether_filter("00:00:c0:ae:67:ef")),
                               shown(host_ether_filter("00:00:c0:ae:67:ef", True, False, nout=1))),
+    "IPGWOptions": strip14(checked(ip_gw_options("18.26.7.1", ("9.9.9.9",)))),
     "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
 }
 
