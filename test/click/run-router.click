@@ -20,7 +20,8 @@ define($ETH 00:00:c0:ae:67:ef)
 src :: FromDevice(0);
 cl :: Classifier(12/0800, 12/0806, -);
 src -> Counter -> cl;
-cl[0] -> CheckLength(150) -> ttl :: DecIPTTL -> ToDevice(0);
+cl[0] -> CheckLength(150) -> Strip(14) -> ttl :: DecIPTTL -> Unstrip(14)
+      -> ToDevice(0);
 cl[1] -> Paint(5) -> Strip(14) -> EtherEncap(0x0806, $ETH, ff:ff:ff:ff:ff:ff)
       -> out1 :: ToDevice(1);
 cl[2] -> Strip(14) -> EtherEncap(0x88b5, $ETH, DST 1:2:3:4:5:6) -> out1;

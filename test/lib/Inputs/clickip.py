@@ -1,0 +1,487 @@
+#!/usr/bin/env python3
+"""Reference models of Click's IPv4 router elements for the library's tests,
+written from Click's sources (kohler/click, elements/ip, elements/icmp,
+elements/ethernet), independently of the NPL elements.
+
+  clickip.py gen KIND OUT.pcap         write a crafted input trace (ip, ether)
+  clickip.py check MODEL IN.pcap OUT...  compare a run's outputs with the
+                                         model's (prints 'ok' lines, or the
+                                         first difference and exits 1)
+
+A packet is [ts, bytearray, anno], anno a dict of Click's annotations
+dst_ip, fix (fix_ip_src), param (icmp_param), ptype (packet_type), paint.
+The tests show the annotations by putting ShowAnno's 8 bytes in front
+(Inputs/annotest.np)."""
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clickref import read_pcap, write_pcap, cksum, ones_sum, u16, u32, put16  # noqa: E402
+
+ETH = bytes.fromhex("020000000002" "020000000001" "0800")
+
+
+def A(s):
+    return struct.unpack("!I", bytes(int(x) for x in s.split(".")))[0]
+
+
+def ipp(total=None, proto=17, ttl=64, src="10.0.0.1", dst="18.26.7.5", ident=7,
+        off=0, opts=b"", payload=b"0123456789", tos=0, version=4, ihl=None,
+        bad_sum=False):
+    if len(opts) % 4:
+        opts = opts + bytes(4 - len(opts) % 4)
+    hl = 20 + len(opts)
+    if total is None:
+        total = hl + len(payload)
+    h = bytearray(struct.pack("!BBHHHBBHII", (version << 4) | ((ihl if ihl is not None else hl // 4) & 15),
+                              tos, total, ident, off, ttl, proto, 0, A(src), A(dst))) + opts
+    put16(h, 10, cksum(bytes(h[:hl])))
+    if bad_sum:
+        h[10] ^= 0x55
+    return bytes(h) + payload
+
+
+def icmp(type_, code=0, rest=b"\0\0\0\0", data=b"quoted-data!"):
+    m = bytearray([type_, code, 0, 0]) + rest + data
+    put16(m, 2, cksum(bytes(m)))
+    return bytes(m)
+
+
+def gen_ip():
+    P = []
+    for ttl in (0, 1, 2, 64, 255):
+        P.append(ipp(ttl=ttl, src="18.26.4.9", dst="18.26.7.5", ident=ttl))
+    for d in ("18.26.4.24", "18.26.4.255", "18.26.7.1", "18.26.7.99", "1.2.3.4",
+              "255.255.255.255", "224.0.0.5", "18.26.4.0", "0.0.0.0", "18.26.4.77"):
+        P.append(ipp(dst=d))
+    for s in ("18.26.4.255", "18.26.7.255", "0.0.0.0", "255.255.255.255", "127.0.0.1",
+              "240.0.0.1", "224.1.1.1", "18.26.4.24"):
+        for d in ("18.26.7.5", "18.26.4.24", "18.26.7.1"):
+            P.append(ipp(src=s, dst=d))
+    P.append(ipp(payload=b"12345678") + bytes(18))               # Ethernet padding
+    P.append(ipp(total=22, payload=b"abcdefgh"))                 # length < bytes
+    for n in (0, 10, 19):
+        P.append(ipp()[:n])                                      # tiny
+    P.append(ipp(version=6))
+    P.append(ipp(ihl=4))
+    P.append(ipp(ihl=15))                                        # header past length
+    P.append(ipp(total=200))                                     # length > bytes
+    P.append(ipp(total=19))                                      # length < 20
+    P.append(ipp(bad_sum=True))
+    P.append(ipp(opts=bytes([1, 1, 1, 0]), total=18))            # length < hlen
+    # IP options.
+    rr = lambda ln, ptr: bytes([7, ln, ptr]) + bytes(range(1, ln - 2))
+    P.append(ipp(opts=rr(11, 4) + b"\0"))                        # RR, room for 2
+    P.append(ipp(opts=rr(11, 8) + b"\0"))                        # RR, room for 1
+    P.append(ipp(opts=rr(11, 12) + b"\0"))                       # RR full
+    P.append(ipp(opts=rr(11, 3) + b"\0"))                        # RR bad pointer
+    P.append(ipp(opts=rr(11, 5) + b"\0"))                        # RR odd pointer
+    P.append(ipp(opts=rr(11, 10) + b"\0"))                       # RR pointer past room
+    P.append(ipp(opts=bytes([1, 7, 7, 4]) + bytes(4) + bytes([1, 1, 1, 0])))  # NOP, RR
+    ts = lambda ln, ptr, oflw, flg, body=b"": bytes([68, ln, ptr, (oflw << 4) | flg]) + \
+        (body + bytes(ln))[:ln - 4]
+    P.append(ipp(opts=ts(12, 5, 0, 0)))                          # TS, room for 2
+    P.append(ipp(opts=ts(12, 13, 3, 0)))                         # TS full: overflow
+    P.append(ipp(opts=ts(12, 13, 15, 0)))                        # TS overflow at 15
+    P.append(ipp(opts=ts(12, 5, 0, 1)))                          # TS addresses
+    P.append(ipp(opts=ts(12, 9, 0, 1)))                          # TS addr, no room
+    P.append(ipp(opts=ts(20, 5, 0, 3, bytes([18, 26, 7, 1, 0, 0, 0, 0, 9, 9, 9, 9]))))
+    P.append(ipp(opts=ts(20, 5, 0, 3, bytes([9, 9, 9, 9, 0, 0, 0, 0]))))
+    P.append(ipp(opts=ts(12, 13, 0, 3)))                         # TS flag 3 full
+    P.append(ipp(opts=ts(12, 5, 0, 2)))                          # TS flag 2
+    P.append(ipp(opts=ts(12, 4, 0, 0)))                          # TS pointer 4
+    P.append(ipp(opts=bytes([131, 11, 8, 1, 2, 3, 4, 5, 6, 7, 8, 0])))     # LSRR
+    P.append(ipp(opts=bytes([137, 7, 4, 1, 2, 3, 4, 0])))        # SSRR, none used
+    P.append(ipp(opts=bytes([0x94, 4, 0, 0])))                   # router alert
+    P.append(ipp(opts=bytes([0x94, 1, 0, 0])))                   # length 1
+    P.append(ipp(opts=bytes([0x94, 9, 0, 0])))                   # length past end
+    P.append(ipp(opts=bytes([1, 1, 1, 0x44])))                   # TS, length byte in data
+    P.append(ipp(opts=bytes([7, 7, 4, 0, 0, 0, 0, 0]) + ts(12, 9, 15, 0)))  # RR, bad TS
+    # ICMP, fragments, DF.
+    P.append(ipp(proto=1, payload=icmp(8)))
+    P.append(ipp(proto=1, payload=icmp(3, 1)))
+    P.append(ipp(proto=1, payload=icmp(11)))
+    P.append(ipp(proto=1, payload=icmp(0)))
+    P.append(ipp(proto=1, payload=b"\x0b\0\0"))                  # short ICMP
+    P.append(ipp(off=0x2000, ident=99))                          # MF, first fragment
+    P.append(ipp(off=0x2005, ident=99))                          # later fragment
+    P.append(ipp(off=0x0007, ident=99))                          # last fragment
+    P.append(ipp(off=0x4000))                                    # DF
+    # Long packets.
+    big = bytes((k * 13) & 0xFF for k in range(1480))
+    P.append(ipp(payload=big))
+    P.append(ipp(payload=big, off=0x4000))
+    P.append(ipp(payload=big[:556]))                             # 576
+    P.append(ipp(payload=big[:557]))                             # 577
+    P.append(ipp(payload=big[:1000], off=0x2000 | 100))         # a middle fragment
+    P.append(ipp(payload=big[:700], opts=bytes([0x94, 4, 0, 0]) + rr(11, 4) + b"\0"))
+    P.append(ipp(payload=big[:700], opts=rr(11, 4) + b"\0"))
+    P.append(ipp(payload=big[:700], opts=bytes([0x83, 7, 4, 1, 2, 3, 4, 1])))
+    P.append(ipp(proto=1, payload=icmp(8, data=big[:700]), tos=0x10))
+    return [ETH + p for p in P]
+
+
+def gen(kind):
+    ts = 1700000000 * 10**9 + 5 * 10**8
+    if kind == "ip":
+        pkts = gen_ip()
+    elif kind == "ether":
+        me, other = "0000c0ae67ef", "0000c04f71ef"
+        pkts = []
+        for d in (me, "ffffffffffff", "01005e000001", "ffffffffff00", other, "0300c0ae67ef"):
+            for sr in (other, me):
+                pkts.append(bytes.fromhex(d + sr + "0800") + b"payload")
+        pkts.append(bytes.fromhex("0100"))                       # short
+        pkts.append(bytes.fromhex("aa" * 6 + me + "0800")[:12])
+    else:
+        sys.exit("unknown trace " + kind)
+    return [(ts + k * 1000, p) for k, p in enumerate(pkts)]
+
+
+# --- models --------------------------------------------------------------------
+
+def anno():
+    return dict(dst_ip=0, fix=0, param=0, ptype=0, paint=0)
+
+
+def show(p):
+    a = p[2]
+    return [p[0], bytearray(struct.pack("!IBBBB", a["dst_ip"], a["fix"], a["param"],
+                                        a["ptype"], a["paint"] & 0xFF)) + p[1], a]
+
+
+def strip14(model):
+    """Strip(14) -> model -> each output through Unstrip(14) -> ShowAnno."""
+    def f(pkts):
+        outs = None
+        for ts, b, a in pkts:
+            head, body = (b, bytearray()) if len(b) < 14 else (b[:14], b[14:])
+            res = model([[ts, body, a]])
+            if outs is None:
+                outs = [[] for _ in res]
+            for k, lst in enumerate(res):
+                for q in lst:
+                    outs[k].append(show([q[0], head + q[1], q[2]]))
+        return outs
+    return f
+
+
+def from_len(pkts):
+    for p in pkts:
+        n = len(p[1])
+        p[2].update(ptype=n % 5, fix=int(n % 3 == 0), param=n % 251, dst_ip=A("10.0.0.0") | (n & 0xFF))
+    return pkts
+
+
+def dec_ip_ttl(pkts):
+    o0, o1 = [], []
+    for p in pkts:
+        b = p[1]
+        if len(b) < 20 or b[8] <= 1:
+            o1.append(p)
+            continue
+        b[8] -= 1
+        c = u16(b, 10)
+        s = (~c & 0xFFFF) + 0xFEFF
+        put16(b, 10, ~(s + (s >> 16)) & 0xFFFF)
+        o0.append(p)
+    return [o0, o1]
+
+
+def check_ip_header(interfaces=(), badsrc=None, gooddst=None, checksum=True, nout=2):
+    bad_src, good_dst = [], []
+    for pfx in interfaces:
+        a, n = pfx.split("/")
+        mask = (0xFFFFFFFF << (32 - int(n))) & 0xFFFFFFFF
+        bad_src.append((A(a) & mask) | (~mask & 0xFFFFFFFF))
+        good_dst.append(A(a))
+    if interfaces:
+        bad_src += [0, 0xFFFFFFFF]
+    if badsrc is not None:
+        bad_src = [A(x) for x in badsrc]
+    if gooddst is not None:
+        good_dst = [A(x) for x in gooddst]
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        for p in pkts:
+            b = p[1]
+            plen = len(b)
+            ok = plen >= 20 and b[0] >> 4 == 4 and (b[0] & 15) * 4 >= 20
+            if ok:
+                hl, ln = (b[0] & 15) * 4, u16(b, 2)
+                ok = hl <= ln <= plen and (not checksum or ones_sum(bytes(b[:hl])) == 0xFFFF)
+            if ok and u32(b, 12) in bad_src and u32(b, 16) not in good_dst:
+                ok = False
+            if not ok:
+                if nout > 1:
+                    outs[1].append(p)
+                continue
+            del b[ln:]
+            p[2]["dst_ip"] = u32(b, 16)
+            outs[0].append(p)
+        return outs
+    return f
+
+
+def get_ip_address(off):
+    def f(pkts):
+        for p in pkts:
+            p[2]["dst_ip"] = u32(p[1], off)
+        return [pkts]
+    return f
+
+
+def set_ip_address(addr):
+    def f(pkts):
+        for p in pkts:
+            p[2]["dst_ip"] = A(addr)
+        return [pkts]
+    return f
+
+
+def drop_broadcasts(pkts):
+    o0, o1 = [], []
+    for p in pkts:
+        (o1 if p[2]["ptype"] in (1, 2) else o0).append(p)
+    return [o0, o1]
+
+
+def fix_ip_src(addr):
+    def f(pkts):
+        for p in pkts:
+            b = p[1]
+            if p[2]["fix"] and len(b) >= 20:
+                p[2]["fix"] = 0
+                b[12:16] = struct.pack("!I", A(addr))
+                b[10:12] = b"\0\0"
+                hl = (b[0] & 15) * 4
+                put16(b, 10, cksum(bytes(b[:hl]) + bytes(max(0, hl - len(b)))))
+        return [pkts]
+    return f
+
+
+def ip_lookup(routes, nout):
+    """IPRouteTable: routes 'ADDR/LEN [GW] PORT'; the first of equal
+    prefixes is kept; longest match on dst_ip; a gateway into dst_ip."""
+    table = {}
+    for r in routes:
+        w = r.split()
+        a, n = w[0].split("/")
+        n = int(n)
+        mask = (0xFFFFFFFF << (32 - n)) & 0xFFFFFFFF
+        key = (A(a) & mask, n)
+        if key not in table:
+            table[key] = (A(w[1]) if len(w) == 3 else 0, int(w[-1]))
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        for p in pkts:
+            d = p[2]["dst_ip"]
+            best = None
+            for (net, n), hop in table.items():
+                mask = (0xFFFFFFFF << (32 - n)) & 0xFFFFFFFF
+                if d & mask == net and (best is None or n > best[0]):
+                    best = (n, hop)
+            if best is None:
+                continue
+            gw, port = best[1]
+            if gw:
+                p[2]["dst_ip"] = gw
+            outs[port].append(p)
+        return outs
+    return f
+
+
+def checked(model):
+    """CheckIPHeader (no output 1) in front of model."""
+    def f(pkts):
+        return model(check_ip_header(nout=1)(pkts)[0])
+    return f
+
+
+ROUTER_ROUTES = ["18.26.4.24/32 0", "18.26.4.255/32 0", "18.26.4.0/32 0",
+                 "18.26.7.1/32 0", "18.26.7.255/32 0", "18.26.7.0/32 0",
+                 "18.26.4.77/24 1", "18.26.7.0/24 2", "18.26.4.0/24 18.26.4.1 2",
+                 "0.0.0.0/0 18.26.4.1 1"]
+
+
+def host_ether_filter(eth, drop_own=False, drop_other=True, offset=0, nout=2):
+    me = bytes.fromhex(eth.replace(":", ""))
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        for p in pkts:
+            b = bytes(p[1]) + bytes(64)
+            e = b[offset:offset + 12]
+            if drop_own and e[6:12] == me:
+                k = 1
+            elif e[:6] == me:
+                p[2]["ptype"], k = 0, 0
+            elif e[:6] == b"\xff" * 6:
+                p[2]["ptype"], k = 1, 0
+            elif e[0] & 1:
+                p[2]["ptype"], k = 2, 0
+            else:
+                p[2]["ptype"] = 3
+                k = 1 if drop_other else 0
+            if k < nout:
+                outs[k].append(p)
+        return outs
+    return f
+
+
+def shown(model):
+    def f(pkts):
+        return [[show(p) for p in out] for out in model(pkts)]
+    return f
+
+
+def ip_gw_options(myaddr, others=()):
+    me = A(myaddr)
+    mine = [A(x) for x in others] + [me]
+
+    def f(pkts):
+        o0, o1 = [], []
+        for p in pkts:
+            b = p[1]
+            hl = (b[0] & 15) * 4
+            if hl <= 20:
+                o0.append(p)
+                continue
+            ms = (p[0] // 10**6) % 86400000
+            oi, changed, err = 20, False, None
+            byte = lambda k: b[k] if k < len(b) else 0
+            while oi < hl:
+                t = byte(oi)
+                if t == 1:
+                    oi += 1
+                    continue
+                if t == 0:
+                    break
+                xlen = byte(oi + 1)
+                if xlen < 2 or oi + xlen > hl:
+                    err = oi + 1
+                    break
+                if t == 7:
+                    changed = True
+                    q = byte(oi + 2) - 1
+                    if q >= 3 and q + 4 <= xlen:
+                        b[oi + q:oi + q + 4] = struct.pack("!I", me)
+                        b[oi + 2] += 4
+                    elif q != xlen:
+                        err = oi + 2
+                        break
+                elif t == 68:
+                    changed = True
+                    q = byte(oi + 2) - 1
+                    oflw, flg = byte(oi + 3) >> 4, byte(oi + 3) & 15
+                    if q < 4:
+                        err = oi + 2
+                        break
+                    over = False
+                    if flg == 0:
+                        if q + 4 <= xlen:
+                            b[oi + q:oi + q + 4] = struct.pack("!I", ms)
+                            b[oi + 2] += 4
+                        else:
+                            over = True
+                    elif flg == 1:
+                        if q + 8 <= xlen:
+                            b[oi + q:oi + q + 8] = struct.pack("!II", me, ms)
+                            b[oi + 2] += 8
+                        else:
+                            over = True
+                    elif flg == 3 and q + 8 <= xlen:
+                        if u32(b, oi + q) in mine:
+                            b[oi + q + 4:oi + q + 8] = struct.pack("!I", ms)
+                            b[oi + 2] += 8
+                    else:
+                        err = oi + 3
+                        break
+                    if over:
+                        if oflw < 15:
+                            b[oi + 3] = ((oflw + 1) << 4) | flg
+                        else:
+                            err = oi + 3
+                            break
+                oi += xlen
+            if err is not None:
+                p[2]["param"] = err & 0xFF
+                o1.append(p)
+                continue
+            if changed:
+                b[10:12] = b"\0\0"
+                put16(b, 10, cksum(bytes(b[:hl])))
+            o0.append(p)
+        return [o0, o1]
+    return f
+
+
+def concat(*fs):
+    def f(pkts):
+        outs = []
+        for g in fs:
+            outs += g([[ts, bytearray(b), dict(a)] for ts, b, a in pkts])
+        return outs
+    return f
+
+
+def seq(*fs):
+    """Models in a chain, each feeding its output 0 to the next."""
+    def f(pkts):
+        for g in fs:
+            pkts = g(pkts)[0]
+        return [pkts]
+    return f
+
+
+MODELS = {
+    "DecIPTTL": strip14(dec_ip_ttl),
+    "CheckIPHeader": concat(
+        strip14(check_ip_header()),
+        strip14(check_ip_header(("18.26.4.24/24", "18.26.7.1/24"), nout=1)),
+        strip14(check_ip_header(badsrc=("18.26.4.9", "127.0.0.1"), gooddst=("18.26.7.1",),
+                                checksum=False, nout=1))),
+    "CheckIPHeaderClick": strip14(check_ip_header(("18.26.4.24/24", "18.26.7.1/24"))),
+    "GetIPAddress": concat(strip14(get_ip_address(16)), strip14(get_ip_address(12))),
+    "SetIPAddress": strip14(set_ip_address("1.2.3.4")),
+    "DropBroadcasts": concat(lambda p: strip14(drop_broadcasts)(from_len(p)),
+                             lambda p: strip14(lambda q: drop_broadcasts(q)[:1])(from_len(p))),
+    "IPLookup": concat(strip14(checked(ip_lookup(ROUTER_ROUTES, 3))),
+                       strip14(checked(ip_lookup(ROUTER_ROUTES[:-1] + ["224.0.0.0/4 3"], 4)))),
+    "HostEtherFilter": concat(shown(host_ether_filter("00:00:c0:ae:67:ef")),
+                              shown(host_ether_filter("00:00:c0:ae:67:ef", True, False, nout=1))),
+    "IPGWOptions": strip14(checked(ip_gw_options("18.26.7.1", ("9.9.9.9",)))),
+    "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
+}
+
+
+def check(model, inp, outs):
+    pkts = [[ts, bytearray(b), anno()] for ts, b in read_pcap(inp)]
+    want = MODELS[model](pkts)
+    bad = False
+    for k, path in enumerate(outs):
+        got = read_pcap(path)
+        exp = want[k] if k < len(want) else []
+        for j in range(max(len(got), len(exp))):
+            g = got[j][1] if j < len(got) else None
+            e = bytes(exp[j][1]) if j < len(exp) else None
+            if g != e:
+                print("DIFFERENT output %d packet %d: got %s want %s" %
+                      (k, j, g and g.hex(), e and e.hex()))
+                bad = True
+                break
+        else:
+            print("ok output %d: %d packets" % (k, len(got)))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "gen":
+        write_pcap(sys.argv[3], gen(sys.argv[2]))
+    elif sys.argv[1] == "check":
+        check(sys.argv[2], sys.argv[3], sys.argv[4:])
+    else:
+        sys.exit(__doc__)
