@@ -142,6 +142,12 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     auto a = evalImpl(*e.args[0], report, what);
     if (!a)
       return a;
+    // `len(xs) > 2 && xs[2].port > 0`: the right side only when needed.
+    if ((e.text == "&&" && !a->i) || (e.text == "||" && a->i)) {
+      r.kind = CValue::Bool;
+      r.i = a->i != 0;
+      return r;
+    }
     auto b = evalImpl(*e.args[1], report, what);
     if (!b)
       return b;

@@ -959,7 +959,7 @@ Value BodyGen::constArray(const Expr &name, const std::string &field) {
   if (name.ty.kind != Ty::Array)
     return nullptr;
   auto value = ce.tryEval(name);
-  if (!value || value->kind != CValue::List || value->list.empty())
+  if (!value || value->kind != CValue::List)
     return nullptr;
   if (const ast::ConstDecl *c = sema.lookupConst(name.text);
       c && !lookup(name.text)) {
@@ -997,6 +997,10 @@ Value BodyGen::constArray(const Expr &name, const std::string &field) {
       vals.push_back(
           mlir::APInt(64, et == &fieldTy ? x.list[fieldIndex].i : x.i)
               .trunc(w));
+    // An empty array (a variadic parameter given nothing) reads 0 at every
+    // index, as any array does out of range: one zero word stands for it.
+    if (vals.empty())
+      vals.push_back(mlir::APInt(w, 0));
     int64_t n = (int64_t)vals.size();
     auto init = mlir::DenseElementsAttr::get(
         mlir::RankedTensorType::get({n}, mt), vals);

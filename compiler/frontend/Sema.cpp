@@ -531,7 +531,9 @@ void Sema::checkElement(ElementDecl &e) {
     if (c.name == "name" || c.name == "class" || c.name == "handlers")
       error(c.loc) << "every element has a read handler '" << c.name
                    << "'; choose another name";
-    auto [it, fresh] = controlNames.try_emplace(c.name, c.loc);
+    // A read and a write handler may share a name (Click's rw handlers).
+    auto [it, fresh] =
+        controlNames.try_emplace((c.isWrite ? "w:" : "r:") + c.name, c.loc);
     if (!fresh)
       errorWithNote(c.loc, "handler '" + c.name + "' is defined twice",
                     it->second, "first defined here");

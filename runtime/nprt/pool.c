@@ -66,6 +66,9 @@ static int nprt_pool_grow(nprt_pool *pool) {
 static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
                            uint32_t room) {
   nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  /* Bytes a later push exposes read as 0, not as an earlier packet's: runs
+   * are repeatable (the interpreter and the C target see the same). */
+  memset(buf_start, 0, NPRT_PKT_HEADROOM);
   p->data = buf_start + NPRT_PKT_HEADROOM;
   p->len = len;
   p->headroom = NPRT_PKT_HEADROOM;

@@ -56,7 +56,8 @@ LogicalResult ElementOp::verify() {
     if (isa<PortOp, StateOp>(op))
       continue;
     if (auto c = dyn_cast<ControlOp>(op)) {
-      auto [it, fresh] = controls.try_emplace(c.getName(), &op);
+      auto [it, fresh] = controls.try_emplace(
+          (c.getWrite() ? "w:" : "r:") + c.getName().str(), &op);
       if (!fresh) {
         InFlightDiagnostic diag = c.emitOpError("handler '")
                                   << c.getName() << "' is defined twice";
