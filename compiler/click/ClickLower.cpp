@@ -339,10 +339,44 @@ namespace {
 /// Values of the parameters of an instance, to size its port arrays.
 struct SizeEnv {
   llvm::StringMap<const Expr *> params;
-  llvm::StringMap<size_t> lists;
+  llvm::StringMap<std::vector<const Expr *>> lists; // variadic arguments
   const ModuleIndex &index;
 };
 } // namespace
+
+static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
+                                       unsigned depth);
+
+/// The argument expression `routes[2]` or `routes[2].port` stands for: an
+/// element of a variadic argument, a field of a struct constructor call
+/// (the converter fills every field), null if it cannot tell.
+static const Expr *sizeOperand(const Expr &e, const SizeEnv &env,
+                               unsigned depth) {
+  if (depth > 64)
+    return nullptr;
+  if (e.kind == Expr::Index && e.args[0]->kind == Expr::Name) {
+    auto it = env.lists.find(e.args[0]->text);
+    auto k = evalSize(*e.args[1], env, depth + 1);
+    if (it == env.lists.end() || !k || *k < 0 ||
+        (size_t)*k >= it->second.size())
+      return nullptr;
+    return it->second[*k];
+  }
+  if (e.kind == Expr::Field) {
+    const Expr *base = e.args[0]->kind == Expr::Name
+                           ? env.params.lookup(e.args[0]->text)
+                           : sizeOperand(*e.args[0], env, depth + 1);
+    if (!base || base->kind != Expr::Call)
+      return nullptr;
+    const ast::RecordDecl *r = env.index.records.lookup(base->text);
+    if (!r || r->fields.size() != base->args.size())
+      return nullptr;
+    for (size_t k = 0; k < r->fields.size(); ++k)
+      if (r->fields[k].name == e.text)
+        return base->args[k].get();
+  }
+  return nullptr;
+}
 
 static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
                                        unsigned depth) {
@@ -371,11 +405,17 @@ static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
     return std::nullopt;
   }
   case Expr::Call:
+    if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
+      auto a = sub(0), b = sub(1);
+      if (!a || !b)
+        return std::nullopt;
+      return e.text == "min" ? std::min(*a, *b) : std::max(*a, *b);
+    }
     if (e.text == "len" && e.args.size() == 1 &&
         e.args[0]->kind == Expr::Name) {
       auto it = env.lists.find(e.args[0]->text);
       if (it != env.lists.end())
-        return (int64_t)it->second;
+        return (int64_t)it->second.size();
       if (auto c = env.index.consts.lookup(e.args[0]->text))
         if (c->value->kind == Expr::ArrayLit)
           return (int64_t)c->value->args.size();
@@ -383,6 +423,11 @@ static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
     return std::nullopt;
   case Expr::Cast:
     return sub(0);
+  case Expr::Index:
+  case Expr::Field:
+    if (const Expr *v = sizeOperand(e, env, depth))
+      return evalSize(*v, SizeEnv{{}, {}, env.index}, depth + 1);
+    return std::nullopt;
   case Expr::Cond: {
     auto c = sub(0);
     if (!c)
@@ -446,9 +491,11 @@ bool Lowerer::portsOf(const ClassRef &cls, const std::vector<ExprPtr> &args,
     if (const Expr *v =
             i < args.size() ? args[i].get() : params[i].defaultValue.get())
       env.params[params[i].name] = v;
-  if (variadic)
-    env.lists[params.back().name] =
-        args.size() > nFixed ? args.size() - nFixed : 0;
+  if (variadic) {
+    auto &list = env.lists[params.back().name];
+    for (size_t i = nFixed; i < args.size(); ++i)
+      list.push_back(args[i].get());
+  }
   for (const ast::PortDecl &p : *cls.ports) {
     auto &list = p.isInput ? inputs : outputs;
     if (!p.arraySize) {
