@@ -419,6 +419,101 @@ def ip_gw_options(myaddr, others=()):
     return f
 
 
+ICMP_ERROR_TYPES = (3, 4, 5, 11, 12)
+
+
+def icmp_error(src, type_, code=0, badaddrs=(), mtu=576, pmtu=0, fix=True):
+    """ICMPError: one ID counter per model (per element here), from 1."""
+    bad = [A(x) for x in badaddrs]
+    me = A(src)
+    ctr = [1]
+
+    def unicast(a):
+        return a != 0xFFFFFFFF and a >> 28 != 0xE and a not in bad
+
+    def source_route(b, hl):
+        oi = 20
+        while oi < hl:
+            t = b[oi] if oi < len(b) else 0
+            if t == 1:
+                oi += 1
+                continue
+            if t == 0:
+                return None
+            xl = b[oi + 1] if oi + 1 < len(b) else 0
+            if xl < 2 or oi + xl > hl:
+                return None
+            ptr = b[oi + 2]
+            if t in (131, 137) and ptr >= 4 and ptr % 4 == 0 and ptr <= xl + 1:
+                return oi
+            oi += xl
+        return None
+
+    def f(pkts):
+        out = []
+        for ts, b, a in pkts:
+            hl = (b[0] & 15) * 4
+            s, d = u32(b, 12), u32(b, 16)
+            if b[9] == 1 and (hl + 4 > len(b) or b[hl] in ICMP_ERROR_TYPES):
+                continue
+            if not unicast(d) or a["ptype"] in (1, 2):
+                continue
+            if not unicast(s) or s >> 24 in (0, 127) or s >> 28 == 0xF:
+                continue
+            if u16(b, 6) & 0x1FFF:
+                continue
+            sr = source_route(b, hl)
+            if sr is not None and type_ == 5:
+                continue
+            if sr is not None and type_ == 12 and code == 0 and sr <= a["param"] < sr + b[sr + 1]:
+                sr = None
+            opt = b""
+            if sr is not None:
+                ptr = b[sr + 2]
+                o = bytearray([b[sr], ptr - 1, 4])
+                for k in range(sr + ptr - 5, sr + 2, -4):
+                    o += b[k:k + 4]
+                o.append(0)
+                opt = bytes(o)
+            hlen = 20 + len(opt)
+            quote = bytes(b[:max(0, mtu - hlen - 8)])
+            rest = bytearray(4)
+            if type_ == 12 and code == 0:
+                rest[0] = a["param"]
+            if type_ == 5:
+                rest = bytearray(struct.pack("!I", a["dst_ip"]))
+            if type_ == 3 and code == 4:
+                rest[2:4] = struct.pack("!H", pmtu)
+            m = bytearray([type_, code, 0, 0]) + rest + quote
+            put16(m, 2, cksum(bytes(m)))
+            h = bytearray(struct.pack("!BBHHHBBHII", 0x40 | hlen // 4, 0, hlen + len(m),
+                                      ctr[0] & 0xFFFF, 0, 200, 1, 0, me, s)) + opt
+            put16(h, 10, cksum(bytes(h)))
+            ctr[0] += 1
+            na = anno()
+            na.update(dst_ip=s, fix=int(fix))
+            out.append([ts, h + m, na])
+        return [out]
+    return f
+
+
+def set_param(v):
+    def f(pkts):
+        for p in pkts:
+            p[2]["param"] = v
+        return [pkts]
+    return f
+
+
+def checked_strip(model):
+    """Strip(14) -> CheckIPHeader (no output 1) -> model; outputs without
+    their first 14 bytes (new packets)."""
+    def f(pkts):
+        body = [[ts, b[14:], a] for ts, b, a in pkts]
+        return model(check_ip_header(nout=1)(body)[0])
+    return f
+
+
 def concat(*fs):
     def f(pkts):
         outs = []
@@ -454,6 +549,13 @@ MODELS = {
     "HostEtherFilter": concat(shown(host_ether_filter("00:00:c0:ae:67:ef")),
                               shown(host_ether_filter("00:00:c0:ae:67:ef", True, False, nout=1))),
     "IPGWOptions": strip14(checked(ip_gw_options("18.26.7.1", ("9.9.9.9",)))),
+    "ICMPError": concat(
+        shown(checked_strip(icmp_error("18.26.4.24", 11))),
+        lambda p: shown(checked_strip(icmp_error("18.26.4.24", 12)))(from_len(p)),
+        shown(checked_strip(seq(set_ip_address("18.26.4.1"), icmp_error("18.26.4.24", 5, 1)))),
+        shown(checked_strip(seq(set_param(22), icmp_error("18.26.4.24", 12, 0)))),
+        shown(checked_strip(icmp_error("18.26.4.24", 3, 4, ("18.26.4.255", "1.2.3.4"), 100, 1500,
+                                       False)))),
     "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
 }
 
