@@ -514,6 +514,78 @@ def checked_strip(model):
     return f
 
 
+def ip_fragmenter(mtu, honor_df=True, nout=2):
+    """IPFragmenter, with the option walk that advances (Click's never
+    does) and xorshift32 ids for DF packets (Click's are random)."""
+    rng = [2463534242]
+
+    def copied_opts(b, hl):
+        out, i, n = bytearray(), 0, hl - 20
+        o = b[20:hl]
+        while i < n:
+            t = o[i]
+            if t == 1:
+                i += 1
+                continue
+            if t == 0 or i == n - 1 or o[i + 1] < 2 or i + o[i + 1] > n:
+                break
+            if t & 0x80:
+                out += o[i:i + o[i + 1]]
+            i += o[i + 1]
+        while len(out) % 4:
+            out.append(0)
+        return bytes(out)
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        for p in pkts:
+            ts, b, a = p
+            if len(b) <= mtu:
+                outs[0].append(p)
+                continue
+            hl = (b[0] & 15) * 4
+            first = (mtu - hl) & ~7
+            in_dlen = u16(b, 2) - hl
+            opts = copied_opts(b, hl)
+            ohl = 20 + len(opts)
+            odl = (mtu - ohl) & ~7
+            df = u16(b, 6) & 0x4000
+            if (df and honor_df) or first < 8:
+                if nout > 1:
+                    outs[1].append(p)
+                continue
+            if df:
+                x = rng[0]
+                x ^= (x << 13) & 0xFFFFFFFF
+                x ^= x >> 17
+                x ^= (x << 5) & 0xFFFFFFFF
+                rng[0] = x
+                put16(b, 4, x & 0xFFFF)
+                put16(b, 6, u16(b, 6) & ~0x4000)
+            had_mf = u16(b, 6) & 0x2000
+            put16(b, 2, hl + first)
+            put16(b, 6, u16(b, 6) | 0x2000)
+            put16(b, 10, 0)
+            put16(b, 10, cksum(bytes(b[:hl])))
+            outs[0].append([ts, bytearray(b[:hl + first]), dict(a)])
+            off = first
+            while off < in_dlen:
+                dl = min(odl, in_dlen - off)
+                h = bytearray(b[:20]) + opts
+                h[0] = 0x40 | ohl // 4
+                fo = (u16(b, 6) + (off >> 3)) & 0xFFFF
+                if off + dl >= in_dlen and not had_mf:
+                    fo &= ~0x2000
+                put16(h, 6, fo)
+                put16(h, 2, ohl + dl)
+                put16(h, 10, 0)
+                put16(h, 10, cksum(bytes(h)))
+                outs[0].append([ts, h + b[hl + off:hl + off + dl], dict(a)])
+                off += dl
+        return outs
+    return f
+
+
 def concat(*fs):
     def f(pkts):
         outs = []
@@ -556,6 +628,11 @@ MODELS = {
         shown(checked_strip(seq(set_param(22), icmp_error("18.26.4.24", 12, 0)))),
         shown(checked_strip(icmp_error("18.26.4.24", 3, 4, ("18.26.4.255", "1.2.3.4"), 100, 1500,
                                        False)))),
+    "IPFragmenter": concat(
+        shown(checked_strip(ip_fragmenter(576))),
+        shown(checked_strip(ip_fragmenter(1500, nout=1))),
+        shown(checked_strip(ip_fragmenter(300, False, 1))),
+        shown(checked_strip(ip_fragmenter(60)))),
     "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
 }
 
