@@ -122,10 +122,42 @@ def gen_ip():
     return [ETH + p for p in P]
 
 
+def M(s):
+    return bytes.fromhex(s.replace(":", ""))
+
+
+def arp(op, sha, spa, tha, tpa, dst="ff:ff:ff:ff:ff:ff", src=None, hrd=1, pro=0x0800,
+        etype=0x0806, hln=6, pln=4):
+    return (M(dst) + M(src or sha) + struct.pack("!HHHBBH", etype, hrd, pro, hln, pln, op) +
+            M(sha) + struct.pack("!I", A(spa)) + M(tha) + struct.pack("!I", A(tpa)))
+
+
+def gen_arp():
+    host, z = "00:20:6a:11:22:33", "00:00:00:00:00:00"
+    P = []
+    for t in ("18.26.4.24", "18.26.7.1", "18.26.7.99", "18.26.4.25", "18.26.9.3",
+              "18.26.10.3", "18.26.200.1", "18.27.0.1", "18.26.7.5"):
+        P.append(arp(1, host, "18.26.4.9", z, t))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24") + bytes(18))          # padded
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", dst="00:00:c0:ae:67:ef",
+                 src="02:00:00:00:00:07"))                                    # unicast
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", hln=4, pln=9))       # lengths ignored
+    P.append(arp(2, host, "18.26.4.9", "00:00:c0:ae:67:ef", "18.26.4.24"))  # a reply
+    P.append(arp(3, host, "18.26.4.9", z, "18.26.4.24"))                     # RARP op
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", hrd=6))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", pro=0x86dd))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", etype=0x0800))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24")[:41])                # short
+    P.append(arp(1, "01:00:5e:00:00:01", "18.26.7.5", z, "18.26.7.1"))     # group sender
+    return P
+
+
 def gen(kind):
     ts = 1700000000 * 10**9 + 5 * 10**8
     if kind == "ip":
         pkts = gen_ip()
+    elif kind == "arp":
+        pkts = gen_arp()
     elif kind == "ether":
         me, other = "0000c0ae67ef", "0000c04f71ef"
         pkts = []
@@ -586,6 +618,40 @@ def ip_fragmenter(mtu, honor_df=True, nout=2):
     return f
 
 
+def arp_responder(entries):
+    """ARPResponder: entries 'IP[/LEN] ... ETH'; Click sorts nested
+    prefixes more specific first and keeps the later of equal ones, so the
+    answer is the longest matching prefix, the last given among equals."""
+    table = []
+    for e in entries:
+        w = e.split()
+        for x in w[:-1]:
+            a, n = (x.split("/") + ["32"])[:2]
+            n = int(n)
+            mask = (0xFFFFFFFF << (32 - n)) & 0xFFFFFFFF
+            table.append((A(a) & mask, mask, n, M(w[-1])))
+
+    def f(pkts):
+        o0, o1 = [], []
+        for ts, b, a in pkts:
+            best = None
+            if (len(b) >= 42 and u16(b, 12) == 0x0806 and u16(b, 14) == 1 and
+                    u16(b, 16) == 0x0800 and u16(b, 20) == 1):
+                tpa = u32(b, 38)
+                for net, mask, n, eth in table:
+                    if tpa & mask == net and (best is None or n >= best[0]):
+                        best = (n, eth)
+            if best is None:
+                o1.append([ts, b, a])
+                continue
+            eth = best[1]
+            r = (bytes(b[22:28]) + eth + b"\x08\x06" + struct.pack("!HHBBH", 1, 0x0800, 6, 4, 2) +
+                 eth + bytes(b[38:42]) + bytes(b[22:28]) + bytes(b[28:32]))
+            o0.append([0, bytearray(r), anno()])
+        return [o0, o1]
+    return f
+
+
 def concat(*fs):
     def f(pkts):
         outs = []
@@ -633,6 +699,13 @@ MODELS = {
         shown(checked_strip(ip_fragmenter(1500, nout=1))),
         shown(checked_strip(ip_fragmenter(300, False, 1))),
         shown(checked_strip(ip_fragmenter(60)))),
+    "ARPResponder": concat(
+        arp_responder(["18.26.4.24 00:00:c0:ae:67:ef", "18.26.7.0/24 00:00:c0:ae:67:ef"]),
+        lambda p: arp_responder(["18.26.0.0/16 02:00:00:00:00:0a", "18.26.7.0/24 02:00:00:00:00:0b",
+                                 "18.26.7.0/24 02:00:00:00:00:0c", "18.26.7.5 02:00:00:00:00:0d",
+                                 "18.26.9.0/24 18.26.10.0/24 02:00:00:00:00:0e"])(p)[:1]),
+    "ARPResponderClick": arp_responder(["18.26.4.24 00:00:c0:ae:67:ef", "18.26.7.0/24 00:00:c0:ae:67:ef",
+                                        "18.26.9.0/24 18.26.10.0/24 00:00:c0:4f:71:ef"]),
     "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
 }
 
