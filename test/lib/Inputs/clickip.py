@@ -122,10 +122,42 @@ def gen_ip():
     return [ETH + p for p in P]
 
 
+def M(s):
+    return bytes.fromhex(s.replace(":", ""))
+
+
+def arp(op, sha, spa, tha, tpa, dst="ff:ff:ff:ff:ff:ff", src=None, hrd=1, pro=0x0800,
+        etype=0x0806, hln=6, pln=4):
+    return (M(dst) + M(src or sha) + struct.pack("!HHHBBH", etype, hrd, pro, hln, pln, op) +
+            M(sha) + struct.pack("!I", A(spa)) + M(tha) + struct.pack("!I", A(tpa)))
+
+
+def gen_arp():
+    host, z = "00:20:6a:11:22:33", "00:00:00:00:00:00"
+    P = []
+    for t in ("18.26.4.24", "18.26.7.1", "18.26.7.99", "18.26.4.25", "18.26.9.3",
+              "18.26.10.3", "18.26.200.1", "18.27.0.1", "18.26.7.5"):
+        P.append(arp(1, host, "18.26.4.9", z, t))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24") + bytes(18))          # padded
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", dst="00:00:c0:ae:67:ef",
+                 src="02:00:00:00:00:07"))                                    # unicast
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", hln=4, pln=9))       # lengths ignored
+    P.append(arp(2, host, "18.26.4.9", "00:00:c0:ae:67:ef", "18.26.4.24"))  # a reply
+    P.append(arp(3, host, "18.26.4.9", z, "18.26.4.24"))                     # RARP op
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", hrd=6))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", pro=0x86dd))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24", etype=0x0800))
+    P.append(arp(1, host, "18.26.4.9", z, "18.26.4.24")[:41])                # short
+    P.append(arp(1, "01:00:5e:00:00:01", "18.26.7.5", z, "18.26.7.1"))     # group sender
+    return P
+
+
 def gen(kind):
     ts = 1700000000 * 10**9 + 5 * 10**8
     if kind == "ip":
         pkts = gen_ip()
+    elif kind == "arp":
+        pkts = gen_arp()
     elif kind == "ether":
         me, other = "0000c0ae67ef", "0000c04f71ef"
         pkts = []
@@ -419,6 +451,207 @@ def ip_gw_options(myaddr, others=()):
     return f
 
 
+ICMP_ERROR_TYPES = (3, 4, 5, 11, 12)
+
+
+def icmp_error(src, type_, code=0, badaddrs=(), mtu=576, pmtu=0, fix=True):
+    """ICMPError: one ID counter per model (per element here), from 1."""
+    bad = [A(x) for x in badaddrs]
+    me = A(src)
+    ctr = [1]
+
+    def unicast(a):
+        return a != 0xFFFFFFFF and a >> 28 != 0xE and a not in bad
+
+    def source_route(b, hl):
+        oi = 20
+        while oi < hl:
+            t = b[oi] if oi < len(b) else 0
+            if t == 1:
+                oi += 1
+                continue
+            if t == 0:
+                return None
+            xl = b[oi + 1] if oi + 1 < len(b) else 0
+            if xl < 2 or oi + xl > hl:
+                return None
+            ptr = b[oi + 2]
+            if t in (131, 137) and ptr >= 4 and ptr % 4 == 0 and ptr <= xl + 1:
+                return oi
+            oi += xl
+        return None
+
+    def f(pkts):
+        out = []
+        for ts, b, a in pkts:
+            hl = (b[0] & 15) * 4
+            s, d = u32(b, 12), u32(b, 16)
+            if b[9] == 1 and (hl + 4 > len(b) or b[hl] in ICMP_ERROR_TYPES):
+                continue
+            if not unicast(d) or a["ptype"] in (1, 2):
+                continue
+            if not unicast(s) or s >> 24 in (0, 127) or s >> 28 == 0xF:
+                continue
+            if u16(b, 6) & 0x1FFF:
+                continue
+            sr = source_route(b, hl)
+            if sr is not None and type_ == 5:
+                continue
+            if sr is not None and type_ == 12 and code == 0 and sr <= a["param"] < sr + b[sr + 1]:
+                sr = None
+            opt = b""
+            if sr is not None:
+                ptr = b[sr + 2]
+                o = bytearray([b[sr], ptr - 1, 4])
+                for k in range(sr + ptr - 5, sr + 2, -4):
+                    o += b[k:k + 4]
+                o.append(0)
+                opt = bytes(o)
+            hlen = 20 + len(opt)
+            quote = bytes(b[:max(0, mtu - hlen - 8)])
+            rest = bytearray(4)
+            if type_ == 12 and code == 0:
+                rest[0] = a["param"]
+            if type_ == 5:
+                rest = bytearray(struct.pack("!I", a["dst_ip"]))
+            if type_ == 3 and code == 4:
+                rest[2:4] = struct.pack("!H", pmtu)
+            m = bytearray([type_, code, 0, 0]) + rest + quote
+            put16(m, 2, cksum(bytes(m)))
+            h = bytearray(struct.pack("!BBHHHBBHII", 0x40 | hlen // 4, 0, hlen + len(m),
+                                      ctr[0] & 0xFFFF, 0, 200, 1, 0, me, s)) + opt
+            put16(h, 10, cksum(bytes(h)))
+            ctr[0] += 1
+            na = anno()
+            na.update(dst_ip=s, fix=int(fix))
+            out.append([ts, h + m, na])
+        return [out]
+    return f
+
+
+def set_param(v):
+    def f(pkts):
+        for p in pkts:
+            p[2]["param"] = v
+        return [pkts]
+    return f
+
+
+def checked_strip(model):
+    """Strip(14) -> CheckIPHeader (no output 1) -> model; outputs without
+    their first 14 bytes (new packets)."""
+    def f(pkts):
+        body = [[ts, b[14:], a] for ts, b, a in pkts]
+        return model(check_ip_header(nout=1)(body)[0])
+    return f
+
+
+def ip_fragmenter(mtu, honor_df=True, nout=2):
+    """IPFragmenter, with the option walk that advances (Click's never
+    does) and xorshift32 ids for DF packets (Click's are random)."""
+    rng = [2463534242]
+
+    def copied_opts(b, hl):
+        out, i, n = bytearray(), 0, hl - 20
+        o = b[20:hl]
+        while i < n:
+            t = o[i]
+            if t == 1:
+                i += 1
+                continue
+            if t == 0 or i == n - 1 or o[i + 1] < 2 or i + o[i + 1] > n:
+                break
+            if t & 0x80:
+                out += o[i:i + o[i + 1]]
+            i += o[i + 1]
+        while len(out) % 4:
+            out.append(0)
+        return bytes(out)
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        for p in pkts:
+            ts, b, a = p
+            if len(b) <= mtu:
+                outs[0].append(p)
+                continue
+            hl = (b[0] & 15) * 4
+            first = (mtu - hl) & ~7
+            in_dlen = u16(b, 2) - hl
+            opts = copied_opts(b, hl)
+            ohl = 20 + len(opts)
+            odl = (mtu - ohl) & ~7
+            df = u16(b, 6) & 0x4000
+            if (df and honor_df) or first < 8:
+                if nout > 1:
+                    outs[1].append(p)
+                continue
+            if df:
+                x = rng[0]
+                x ^= (x << 13) & 0xFFFFFFFF
+                x ^= x >> 17
+                x ^= (x << 5) & 0xFFFFFFFF
+                rng[0] = x
+                put16(b, 4, x & 0xFFFF)
+                put16(b, 6, u16(b, 6) & ~0x4000)
+            had_mf = u16(b, 6) & 0x2000
+            put16(b, 2, hl + first)
+            put16(b, 6, u16(b, 6) | 0x2000)
+            put16(b, 10, 0)
+            put16(b, 10, cksum(bytes(b[:hl])))
+            outs[0].append([ts, bytearray(b[:hl + first]), dict(a)])
+            off = first
+            while off < in_dlen:
+                dl = min(odl, in_dlen - off)
+                h = bytearray(b[:20]) + opts
+                h[0] = 0x40 | ohl // 4
+                fo = (u16(b, 6) + (off >> 3)) & 0xFFFF
+                if off + dl >= in_dlen and not had_mf:
+                    fo &= ~0x2000
+                put16(h, 6, fo)
+                put16(h, 2, ohl + dl)
+                put16(h, 10, 0)
+                put16(h, 10, cksum(bytes(h)))
+                outs[0].append([ts, h + b[hl + off:hl + off + dl], dict(a)])
+                off += dl
+        return outs
+    return f
+
+
+def arp_responder(entries):
+    """ARPResponder: entries 'IP[/LEN] ... ETH'; Click sorts nested
+    prefixes more specific first and keeps the later of equal ones, so the
+    answer is the longest matching prefix, the last given among equals."""
+    table = []
+    for e in entries:
+        w = e.split()
+        for x in w[:-1]:
+            a, n = (x.split("/") + ["32"])[:2]
+            n = int(n)
+            mask = (0xFFFFFFFF << (32 - n)) & 0xFFFFFFFF
+            table.append((A(a) & mask, mask, n, M(w[-1])))
+
+    def f(pkts):
+        o0, o1 = [], []
+        for ts, b, a in pkts:
+            best = None
+            if (len(b) >= 42 and u16(b, 12) == 0x0806 and u16(b, 14) == 1 and
+                    u16(b, 16) == 0x0800 and u16(b, 20) == 1):
+                tpa = u32(b, 38)
+                for net, mask, n, eth in table:
+                    if tpa & mask == net and (best is None or n >= best[0]):
+                        best = (n, eth)
+            if best is None:
+                o1.append([ts, b, a])
+                continue
+            eth = best[1]
+            r = (bytes(b[22:28]) + eth + b"\x08\x06" + struct.pack("!HHBBH", 1, 0x0800, 6, 4, 2) +
+                 eth + bytes(b[38:42]) + bytes(b[22:28]) + bytes(b[28:32]))
+            o0.append([0, bytearray(r), anno()])
+        return [o0, o1]
+    return f
+
+
 def concat(*fs):
     def f(pkts):
         outs = []
@@ -454,6 +687,25 @@ MODELS = {
     "HostEtherFilter": concat(shown(host_ether_filter("00:00:c0:ae:67:ef")),
                               shown(host_ether_filter("00:00:c0:ae:67:ef", True, False, nout=1))),
     "IPGWOptions": strip14(checked(ip_gw_options("18.26.7.1", ("9.9.9.9",)))),
+    "ICMPError": concat(
+        shown(checked_strip(icmp_error("18.26.4.24", 11))),
+        lambda p: shown(checked_strip(icmp_error("18.26.4.24", 12)))(from_len(p)),
+        shown(checked_strip(seq(set_ip_address("18.26.4.1"), icmp_error("18.26.4.24", 5, 1)))),
+        shown(checked_strip(seq(set_param(22), icmp_error("18.26.4.24", 12, 0)))),
+        shown(checked_strip(icmp_error("18.26.4.24", 3, 4, ("18.26.4.255", "1.2.3.4"), 100, 1500,
+                                       False)))),
+    "IPFragmenter": concat(
+        shown(checked_strip(ip_fragmenter(576))),
+        shown(checked_strip(ip_fragmenter(1500, nout=1))),
+        shown(checked_strip(ip_fragmenter(300, False, 1))),
+        shown(checked_strip(ip_fragmenter(60)))),
+    "ARPResponder": concat(
+        arp_responder(["18.26.4.24 00:00:c0:ae:67:ef", "18.26.7.0/24 00:00:c0:ae:67:ef"]),
+        lambda p: arp_responder(["18.26.0.0/16 02:00:00:00:00:0a", "18.26.7.0/24 02:00:00:00:00:0b",
+                                 "18.26.7.0/24 02:00:00:00:00:0c", "18.26.7.5 02:00:00:00:00:0d",
+                                 "18.26.9.0/24 18.26.10.0/24 02:00:00:00:00:0e"])(p)[:1]),
+    "ARPResponderClick": arp_responder(["18.26.4.24 00:00:c0:ae:67:ef", "18.26.7.0/24 00:00:c0:ae:67:ef",
+                                        "18.26.9.0/24 18.26.10.0/24 00:00:c0:4f:71:ef"]),
     "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
 }
 
