@@ -69,7 +69,7 @@ python3 - "$frames" "$nr" "$np" <<'PY'
 import sys
 frames, router, passthrough = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 r, p = frames / router * 1e3, frames / passthrough * 1e3
-print(f"{'router (31 elements)':<28} {r:8.2f} Mpps")
+print(f"{'router.click':<28} {r:8.2f} Mpps")
 print(f"{'passthrough (same frames)':<28} {p:8.2f} Mpps")
 print(f"{'router / passthrough':<28} {r / p:8.2f}")
 PY
