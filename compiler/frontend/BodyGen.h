@@ -105,6 +105,7 @@ private:
                        unsigned words);
   Value genTableCall(const Expr &e);
   void emitControl(const ast::ControlDecl &c);
+  void genRecordAssign(const Stmt &s);
   void genLookup(const Stmt &s);
 
   // Storage helpers

@@ -1036,9 +1036,45 @@ Value BodyGen::storageOf(const Expr &e, std::string &field, Value &index) {
   return nullptr;
 }
 
+/// `x = v` for a struct: field by field, into a struct variable, state or
+/// an element of an array of structs.
+void BodyGen::genRecordAssign(const Stmt &s) {
+  const Expr &t = *s.target;
+  llvm::SmallVector<Value> values = scalarsOf(*s.init);
+  const auto &fields = t.ty.record->fields;
+  if (values.size() != fields.size())
+    return; // reported by scalarsOf
+  const Expr *base = &t;
+  Value index;
+  if (base->kind == Expr::Index) {
+    index = toIndex(gen(*base->args[1]), base->args[1]->ty);
+    base = base->args[0].get();
+  }
+  Binding *bd = base->kind == Expr::Name ? lookup(base->text) : nullptr;
+  for (size_t k = 0; k < fields.size(); ++k) {
+    Value m;
+    if (bd && bd->kind == Binding::Var)
+      m = bd->fields.lookup(fields[k].name);
+    else if (bd && bd->kind == Binding::State)
+      m = stateRef(bd->state + "." + fields[k].name);
+    if (!m) {
+      sema.error(t.loc) << "cannot assign to this struct";
+      return;
+    }
+    if (index)
+      guardedStore(m, index, values[k]);
+    else
+      storeScalar(m, values[k]);
+  }
+}
+
 void BodyGen::genAssign(const Stmt &s) {
   const Expr &t = *s.target;
   mlir::Location l = loc(s.loc);
+  if (t.ty.kind == Ty::Record) {
+    genRecordAssign(s);
+    return;
+  }
   auto combine = [&](Value old) -> Value {
     if (s.op == "=")
       return gen(*s.init);

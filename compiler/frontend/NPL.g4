@@ -67,7 +67,7 @@ stmt
   : 'let' ID (':' type)? '=' expr ';'                        # letStmt
   | 'var' ID ':' type ('=' expr)? ';'                        # varStmt
   | 'var' ID '=' expr ';'                                    # varInferStmt
-  | 'if' 'let' ID '=' expr block ('else' block)?             # ifLetStmt
+  | 'if' 'let' ID '=' expr block ('else' (ifStmt | block))?  # ifLetStmt
   | ifStmt                                                   # ifStmtAlt
   | 'for' ID 'in' expr '..' expr block                       # forStmt
   | 'unroll' ID 'in' expr '..' expr 'bound' expr block         # unrollStmt

@@ -438,6 +438,9 @@ private:
       if (s->block().size() > 1) {
         r->elseBody = block(s->block(1));
         r->elseEnd = loc(s->block(1)->getStop());
+      } else if (auto *elif = s->ifStmt()) {
+        r->elseBody.push_back(ifStmt(elif));
+        r->elseEnd = loc(elif->getStop());
       }
       return r;
     }

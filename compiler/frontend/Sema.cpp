@@ -688,7 +688,7 @@ void Sema::checkStmt(Stmt &s) {
     if (s.op != "=" && t.kind != Ty::Int)
       error(s.loc) << "'" << s.op << "' needs an integer, not '" << t.str()
                    << "'";
-    if (t.kind == Ty::Array || t.kind == Ty::Record)
+    if (t.kind == Ty::Array)
       error(s.loc) << "cannot assign a whole " << t.str()
                    << "; assign its elements";
     coerce(*s.init, t);

@@ -23,6 +23,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "nprt/host.h"
@@ -105,6 +106,7 @@ struct Instance {
   unsigned depth = 0;
   // Per loop depth: np.exit_loop_if fired in this run of the loop.
   std::vector<bool> exitSeen;
+  unsigned active = 0; // bodies running on this instance (nested: timers)
   static constexpr unsigned kExitChecks = 64;
 
   uint64_t get(Value v) { return values.find(v)->second; }
@@ -199,9 +201,22 @@ void runSignal(nprt_inst *self, int64_t arg) {
 //===----------------------------------------------------------------------===//
 
 void Instance::run(Region &body, nprt_inst *inst, std::optional<int64_t> arg) {
+  // A timer (or a handler of Click's) may run while the handler waits in a
+  // blocking call, deep in its loops: it continues above the handler's
+  // locals and loop depth, which are left as they are.
+  size_t savedLocals = usedLocals;
+  unsigned savedDepth = depth;
+  if (!active) {
+    usedLocals = 0;
+    depth = 0;
+  }
+  ++active;
+  auto restore = llvm::make_scope_exit([&] {
+    --active;
+    usedLocals = savedLocals;
+    depth = savedDepth;
+  });
   self = inst;
-  usedLocals = 0;
-  depth = 0;
   Block &b = body.front();
   // Bodies take the instance (!np.self), then the signal's value.
   for (BlockArgument a : b.getArguments()) {
