@@ -152,12 +152,38 @@ def gen_arp():
     return P
 
 
+def gen_arpq():
+    """(ms after the start, frame): IP packets for ARPQuerier's input 0 and
+    ARP frames for input 1."""
+    me, host, z = "00:00:c0:ae:67:ef", "00:20:6a:11:22:33", "00:00:00:00:00:00"
+    ip = lambda d, ms: (ms, ETH + ipp(src="18.26.7.5", dst=d, ident=ms & 0xFFFF))
+    P = [ip("18.26.4.9", 0), ip("18.26.4.9", 10), ip("18.26.4.255", 20),
+         ip("255.255.255.255", 21), ip("224.1.2.3", 22), ip("239.200.2.3", 23),
+         ip("0.0.0.0", 24), ip("18.26.4.10", 30), ip("18.26.4.9", 150),
+         ip("18.26.4.10", 160), ip("18.26.4.9", 170), ip("18.26.4.9", 180),
+         ip("18.26.4.9", 190),
+         (200, arp(2, host, "18.26.4.9", me, "18.26.4.24", dst=me)),
+         ip("18.26.4.9", 210),
+         (220, arp(2, "01:00:5e:00:00:01", "18.26.4.10", me, "18.26.4.24", dst=me)),
+         (230, arp(1, host, "18.26.4.10", z, "18.26.4.24")),
+         (240, arp(2, host, "18.26.4.11", me, "18.26.4.24", dst=me)[:41]),
+         (250, arp(2, "00:20:6a:44:55:66", "18.26.4.77", me, "18.26.4.24", dst=me)),
+         ip("18.26.4.77", 260), ip("18.26.4.10", 3500),
+         ip("18.26.4.9", 61000), ip("18.26.4.9", 61050), ip("18.26.4.12", 61100)]
+    P += [ip("18.26.4.50", 62000 + 150 * k) for k in range(26)]
+    P += [(66000, arp(2, "00:20:6a:00:00:50", "18.26.4.50", me, "18.26.4.24", dst=me)),
+          ip("18.26.4.50", 66100)]
+    return P
+
+
 def gen(kind):
     ts = 1700000000 * 10**9 + 5 * 10**8
     if kind == "ip":
         pkts = gen_ip()
     elif kind == "arp":
         pkts = gen_arp()
+    elif kind == "arpq":
+        return [(ts + ms * 10**6, p) for ms, p in gen_arpq()]
     elif kind == "ether":
         me, other = "0000c0ae67ef", "0000c04f71ef"
         pkts = []
@@ -652,6 +678,160 @@ def arp_responder(entries):
     return f
 
 
+def arp_querier(ip, eth, capacity=2048, entry_capacity=0, entry_packet_capacity=0,
+                slim_factor=2, timeout=300, broadcast=None, poll_timeout=60,
+                broadcast_poll=False, nout=2):
+    """ARPQuerier with its own ARPTable, fed by Classifier(12/0806, 12/0800):
+    ARP frames to input 1, IP frames through Strip(14) and
+    GetIPAddress(16) to input 0. Jiffies are milliseconds of the packets'
+    time; the expiry timer runs timeout s after the first packet, then
+    every timeout + 1 s."""
+    a, n = (ip.split("/") + ["32"])[:2]
+    my_ip = A(a)
+    mask = (0xFFFFFFFF << (32 - int(n))) & 0xFFFFFFFF
+    bcast = A(broadcast) if broadcast else (my_ip | (~mask & 0xFFFFFFFF))
+    if not broadcast and bcast == my_ip:
+        bcast = 0xFFFFFFFF
+    me = M(eth)
+    tj = timeout * 1000
+    HZ = 1000
+
+    class E:
+        pass
+
+    def f(pkts):
+        outs = [[] for _ in range(nout)]
+        qout = outs[nout - 1]
+        table, age = {}, []          # ip -> E; age list of E
+        st = dict(count=0, drops=0, tdrops=0, queries=0)
+        t0 = pkts[0][0] // 10**6 if pkts else 0
+        timer = [t0 + tj] if tj else [None]
+
+        def expired(e, now):
+            return tj and e.live + tj < now
+
+        def known(e, now):
+            return e.known and not expired(e, now)
+
+        def allow_poll(e, now):
+            return now >= e.polled + (2 * HZ if e.polls >= 10 else HZ // 10)
+
+        def mark_poll(e, now):
+            e.polled = now
+            e.polls = min(e.polls + 1, 255)
+
+        def slim(now):
+            while age and (expired(age[0], now) or (entry_capacity and len(table) > entry_capacity)):
+                e = age.pop(0)
+                del table[e.ip]
+                st["count"] -= len(e.q)
+                st["tdrops"] += len(e.q)
+            if capacity and st["count"] > capacity:
+                sc = capacity - capacity // slim_factor or 1
+                for e in age:
+                    while e.q and st["count"] > sc:
+                        e.q.pop(0)
+                        st["count"] -= 1
+                        st["tdrops"] += 1
+                    if st["count"] <= sc:
+                        break
+
+        def ensure(ipa, now):
+            if ipa not in table:
+                e = E()
+                e.ip, e.eth, e.known, e.polls, e.live, e.polled, e.q = ipa, b"\xff" * 6, False, 0, now, now - HZ, []
+                if entry_capacity and len(table) + 1 > entry_capacity:
+                    # Click counts the new entry first, then slims.
+                    table[None] = None
+                    slim(now)
+                    del table[None]
+                table[ipa] = e
+                age.append(e)
+            return table[ipa]
+
+        def query(p, dst_eth):
+            ts, b, an = p
+            q = (dst_eth + me + b"\x08\x06" + struct.pack("!HHBBH", 1, 0x0800, 6, 4, 1) + me +
+                 struct.pack("!I", my_ip) + bytes(6) + struct.pack("!I", an["dst_ip"]))
+            st["queries"] += 1
+            qout.append([ts, bytearray(q), anno()])
+
+        def handle_ip(p, now):
+            ts, b, an = p
+            if not my_ip:
+                st["drops"] += 1
+                return
+            b[0:0] = bytes(12) + b"\x08\x00"
+            d = an["dst_ip"]
+            e = table.get(d)
+            if e is not None and known(e, now):
+                b[0:6] = e.eth
+                if poll_timeout and now >= e.live + poll_timeout * 1000 and allow_poll(e, now):
+                    mark_poll(e, now)
+                    query(p, b"\xff" * 6 if broadcast_poll else e.eth)
+            elif d == 0xFFFFFFFF or d == bcast:
+                b[0:6] = b"\xff" * 6
+            elif d >> 28 == 0xE:
+                b[0:6] = bytes([1, 0, 0x5E, (d >> 16) & 0x7F, (d >> 8) & 0xFF, d & 0xFF])
+            elif d == 0:
+                st["drops"] += 1
+                return
+            else:
+                e = ensure(d, now)
+                if tj and e.live < now - tj:
+                    e.live = now - tj
+                    i = age.index(e)
+                    j = i + 1
+                    while j < len(age) and age[j].live < e.live:
+                        j += 1
+                    age.insert(j, e)
+                    del age[i]
+                if entry_packet_capacity and len(e.q) >= entry_packet_capacity:
+                    st["tdrops"] += 1
+                    return
+                st["count"] += 1
+                if capacity and st["count"] > capacity:
+                    slim(now)
+                e.q.append(p)
+                if allow_poll(e, now):
+                    mark_poll(e, now)
+                    query(p, b"\xff" * 6)
+                return
+            b[6:12] = me
+            outs[0].append(p)
+
+        for p in pkts:
+            ts, b, an = p
+            now = ts // 10**6
+            while timer[0] is not None and timer[0] <= now:
+                slim(timer[0])
+                timer[0] += tj + 1000
+            if u16(b, 12) == 0x0806:
+                if len(b) < 42:
+                    continue
+                sha, spa = bytes(b[22:28]), u32(b, 28)
+                if u16(b, 14) == 1 and u16(b, 16) == 0x0800 and u16(b, 20) == 2 and not sha[0] & 1:
+                    e = ensure(spa, now)
+                    e.eth, e.known, e.live, e.polls, e.polled = sha, sha != b"\xff" * 6, now, 0, now - HZ
+                    age.remove(e)
+                    age.append(e)
+                    waiting, e.q = e.q, []
+                    st["count"] -= len(waiting)
+                    for w in waiting:
+                        w[1][0:6] = sha
+                        w[1][6:12] = me
+                        outs[0].append(w)
+            elif u16(b, 12) == 0x0800:
+                body = [ts, b[14:], an]
+                an["dst_ip"] = u32(body[1], 16)
+                handle_ip(body, now)
+        if os.environ.get("ARPQ_STATS"):
+            print("count %d length %d queries %d drops %d table_drops %d" %
+                  (len(table), st["count"], st["queries"], st["drops"], st["tdrops"]))
+        return outs
+    return f
+
+
 def concat(*fs):
     def f(pkts):
         outs = []
@@ -706,6 +886,14 @@ MODELS = {
                                  "18.26.9.0/24 18.26.10.0/24 02:00:00:00:00:0e"])(p)[:1]),
     "ARPResponderClick": arp_responder(["18.26.4.24 00:00:c0:ae:67:ef", "18.26.7.0/24 00:00:c0:ae:67:ef",
                                         "18.26.9.0/24 18.26.10.0/24 00:00:c0:4f:71:ef"]),
+    "ARPQuerier": concat(
+        arp_querier("18.26.4.24/24", "00:00:c0:ae:67:ef"),
+        arp_querier("18.26.4.24", "00:00:c0:ae:67:ef", capacity=4, entry_capacity=2,
+                    entry_packet_capacity=3, timeout=2, poll_timeout=1, broadcast_poll=True,
+                    nout=1)),
+    "ARPQuerierClick": arp_querier("18.26.4.24", "00:00:c0:ae:67:ef", capacity=4, entry_capacity=2,
+                                   entry_packet_capacity=3, timeout=2, poll_timeout=1,
+                                   broadcast_poll=True, nout=1),
     "FixIPSrc": lambda p: strip14(fix_ip_src("18.26.4.24"))(from_len(p)),
 }
 
