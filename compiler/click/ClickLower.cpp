@@ -82,6 +82,7 @@ struct Inst {
   size_t ordinal = 0; // position among the scope's elements (Click@N)
   std::vector<ExprPtr> args;
   std::vector<PortRef> inputs, outputs;
+  ClassRef cls; // a library element's, to renumber its ports
 };
 
 struct Conn {
@@ -172,6 +173,7 @@ private:
   size_t createInstance(const std::string &name, bool anonymous,
                         const std::string &className, const Loc &classLoc,
                         const Config &config, const Loc &loc, Body &b);
+  void countOutputs(Body &b);
   bool portsOf(const ClassRef &cls, const std::vector<ExprPtr> &args,
                const Loc &loc, llvm::StringRef className,
                std::vector<PortRef> &inputs, std::vector<PortRef> &outputs);
@@ -581,6 +583,7 @@ size_t Lowerer::createInstance(const std::string &name, bool anonymous,
       inst.outputs.push_back({"output", (int64_t)k});
   } else {
     inst.callee = cls.libName;
+    inst.cls = cls;
     if (!converter.bind(cls.libName, *cls.params, texts, loc, inst.args)) {
       ++errors;
       inst.kind = Inst::Failed;
@@ -774,9 +777,50 @@ static ast::InstanceDecl instanceDecl(const std::string &name,
   return d;
 }
 
+/// Click gives many elements as many outputs as are connected (an optional
+/// output for rejects, ARPQuerier's queries): a library element with a
+/// `noutputs` parameter the configuration leaves out gets the number of
+/// its outputs used, at least 1, and its ports are numbered again.
+void Lowerer::countOutputs(Body &b) {
+  std::vector<size_t> used(b.insts.size(), 0);
+  for (const Conn &x : b.conns)
+    if (x.from != kNone)
+      used[x.from] = std::max(used[x.from], x.out + 1);
+  for (size_t i = 0; i < b.insts.size(); ++i) {
+    Inst &inst = b.insts[i];
+    if (inst.kind != Inst::Element || !inst.cls.params)
+      continue;
+    const auto &params = *inst.cls.params;
+    auto it = llvm::find_if(
+        params, [](const ast::Param &p) { return p.name == "noutputs"; });
+    size_t k = it - params.begin();
+    if (it == params.end() || it->variadic || !it->defaultValue ||
+        inst.args.size() > k)
+      continue;
+    for (size_t j = inst.args.size(); j < k; ++j) {
+      if (!params[j].defaultValue)
+        break;
+      inst.args.push_back(ast::cloneExpr(*params[j].defaultValue));
+    }
+    if (inst.args.size() != k)
+      continue;
+    auto n = std::make_unique<Expr>();
+    n->kind = Expr::IntLit;
+    n->loc = inst.loc;
+    n->value = std::max<size_t>(used[i], 1);
+    inst.args.push_back(std::move(n));
+    inst.inputs.clear();
+    inst.outputs.clear();
+    if (!portsOf(inst.cls, inst.args, inst.loc, inst.className, inst.inputs,
+                 inst.outputs))
+      inst.kind = Inst::Failed;
+  }
+}
+
 bool Lowerer::finish(Body &b, ast::GraphDecl &g, size_t &nIn, size_t &nOut) {
   unsigned before = errors;
   nameAnonymous(b);
+  countOutputs(b);
   nIn = nOut = 0;
   using Key = std::pair<size_t, size_t>;
   std::map<Key, size_t> outUse;

@@ -15,4 +15,4 @@ src -> p1 -> p2 -> a -> CheckLength(LENGTH 100) -> ToDevice(0);
 // CHECK: Instance p1 = Print("", 4) @9:1
 // CHECK-NEXT: Instance p2 = Print("in", (-1)) @10:1
 // CHECK-NEXT: Instance a = Args(9, 0, 0, 0, 3, Args_kind_unreachable, 16) @11:1
-// CHECK-NEXT: Instance CheckLength@5 = CheckLength(100)
+// CHECK-NEXT: Instance CheckLength@5 = CheckLength(100, 1)

@@ -18,7 +18,7 @@ cl[2] -> ToDevice(0) x -> ToDevice(1)
 // CHECK-LABEL: Graph connections() @1:1
 // CHECK-NEXT:   Instance src = FromDevice(0) @7:15
 // CHECK-NEXT:   Instance cl = Classifier("12/0800", "12/0806", "-") @8:1
-// CHECK-NEXT:   Instance len = CheckLength(60) @10:1
+// CHECK-NEXT:   Instance len = CheckLength(60, 2) @10:1
 // CHECK-NEXT:   Instance t = Tee(3) @12:28
 // CHECK-NEXT:   Instance Discard@5 = Discard() @13:11
 // CHECK-NEXT:   Instance x = Paint(1) @14:12
