@@ -366,6 +366,9 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::Remove:
   case Builtin::Clear:
     return genTableCall(e);
+  case Builtin::Finish:
+    b.create<np::FinishOp>(l);
+    return nullptr;
   case Builtin::Prefix: {
     if (auto c = ce.tryEval(e))
       return constInt(l, b.getI64Type(), c->i);

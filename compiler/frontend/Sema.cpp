@@ -68,6 +68,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("remove", Builtin::Remove)
       .Case("lookup", Builtin::Lookup)
       .Case("clear", Builtin::Clear)
+      .Case("finish", Builtin::Finish)
       .Default(Builtin::None);
 }
 
@@ -1337,6 +1338,11 @@ Ty Sema::checkCall(Expr &e) {
   case Builtin::Clear:
     if (arity(1))
       tableOperand(*e.args[0], "clear");
+    return Ty::of(Ty::Void);
+  case Builtin::Finish:
+    arity(0);
+    if (!inHandler)
+      error(e.loc) << "'finish' is only allowed in a handler";
     return Ty::of(Ty::Void);
   case Builtin::RecvAny: {
     if (!arity(1))

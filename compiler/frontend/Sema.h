@@ -72,6 +72,7 @@ enum class Builtin {
   Remove, // remove(t, key) -> bool: false when absent
   Lookup, // if let v = lookup(t, key) { ... }
   Clear,  // clear(t)
+  Finish, // finish(): the instance ends (a source that is done)
 };
 Builtin lookupBuiltin(llvm::StringRef name);
 

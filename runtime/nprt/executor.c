@@ -305,6 +305,8 @@ void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
   nprt_yield(self);
 }
 
+void nprt_finish(nprt_inst *self) { nprt_exec_terminate(self); }
+
 void nprt_exec_terminate(nprt_inst *self) {
   nprt_exec *ex = self->ex;
   for (uint32_t i = 0; i < self->n_out; ++i) {

@@ -216,6 +216,16 @@ struct CrcLowering : NPPattern<np::CrcOp> {
   }
 };
 
+struct FinishLowering : NPPattern<np::FinishOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::FinishOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    abi::call(rw, op.getLoc(), Fn::nprt_finish, {enclosingInstance(op)});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 struct NowLowering : NPPattern<np::NowOp> {
   using NPPattern::NPPattern;
   LogicalResult matchAndRewrite(np::NowOp op, OpAdaptor,
@@ -359,6 +369,6 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::WordToPktOp, Fn::nprt_word_pkt, false>,
                PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
                NowLowering, TableLowering, HandlerArgLowering,
-               HandlerResultLowering, AnnoGetLowering, AnnoSetLowering>(
-      tc, patterns.getContext(), info);
+               HandlerResultLowering, AnnoGetLowering, AnnoSetLowering,
+               FinishLowering>(tc, patterns.getContext(), info);
 }

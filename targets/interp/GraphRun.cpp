@@ -22,8 +22,8 @@
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "nprt/host.h"
@@ -538,6 +538,7 @@ void Instance::exec(Operation &op) {
         nprt_print_val(self, o.getLabel().str().c_str(), v, o.getIsSigned());
       })
       .Case([&](np::NowOp) { out(nprt_now(self)); })
+      .Case([&](np::FinishOp) { nprt_finish(self); })
       .Case([&](np::AnnoGetOp a) {
         out(nprt_pkt_get_anno(packet(a.getPkt()), a.getSlot()));
       })
@@ -598,7 +599,7 @@ bool supported(Operation *op) {
       np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp, np::PktPutOp,
       np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::NowOp, np::PktToWordOp,
       np::WordToPktOp, np::TableOp, np::HandlerArgOp, np::HandlerResultOp,
-      np::AnnoGetOp, np::AnnoSetOp, np::YieldOp>(op);
+      np::AnnoGetOp, np::AnnoSetOp, np::FinishOp, np::YieldOp>(op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {

@@ -563,6 +563,23 @@ def NP_WordToPktOp : NP_Op<"word_to_pkt", [Pure]> {
   let assemblyFormat = "$word attr-dict";
 }
 
+def NP_FinishOp : NP_Op<"finish"> {
+  let summary = "end the instance";
+  let description = [{
+    Ends the running instance as if its inputs had ended: its outputs close
+    (what they hold is still delivered) and it never runs again; nothing
+    after it in the handler runs. A source that has produced all it will
+    (Click's InfiniteSource with a LIMIT) ends this way.
+
+    Example:
+
+    ```mlir
+    np.finish
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def NP_NowOp : NP_Op<"now"> {
   let summary = "the program's clock";
   let description = [{
