@@ -74,6 +74,7 @@ private:
   Value genIndex(const Expr &e);
   Value genCast(const Expr &e);
   Value genClassify(const Expr &e);
+  Value genIPClassify(const Expr &e);
   Value inlineCall(const Expr &e, const ast::FnDecl &f);
   Value genRecvAny(const Expr &e);
   Value genEnqueue(const Expr &e);

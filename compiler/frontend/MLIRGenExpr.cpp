@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/BodyGen.h"
+#include "compiler/frontend/IPFilter.h"
 
 using namespace npcc;
 using namespace npcc::ast;
@@ -24,7 +25,7 @@ static bool isPure(const Expr &e) {
   if (e.kind == Expr::Call) {
     Builtin b = lookupBuiltin(e.text);
     if (b != Builtin::Len && b != Builtin::Min && b != Builtin::Max &&
-        b != Builtin::Classify)
+        b != Builtin::Classify && b != Builtin::IPClassify)
       return false;
   }
   for (const ExprPtr &a : e.args)
@@ -412,6 +413,8 @@ Value BodyGen::genCall(const Expr &e) {
                       e.ty.isSigned, arg(0), arg(1));
   case Builtin::Classify:
     return genClassify(e);
+  case Builtin::IPClassify:
+    return genIPClassify(e);
   case Builtin::RecvAny:
     return genRecvAny(e);
   case Builtin::Enqueue:
@@ -615,5 +618,94 @@ Value BodyGen::genClassify(const Expr &e) {
     }
     result = b.create<mlir::arith::SelectOp>(l, match, i32(l, k), result);
   }
+  return result;
+}
+
+/// Compiles Click IPClassifier patterns (IPFilter.h) into compares on the
+/// IPv4 header at byte 0 and on the transport header after it: the index
+/// of the first matching pattern, or the number of patterns.
+Value BodyGen::genIPClassify(const Expr &e) {
+  mlir::Location l = loc(e.loc);
+  Value p = gen(*e.args[0]);
+  Binding *bd = lookup(e.args[1]->text);
+  if (!bd || bd->kind != Binding::Const || bd->cval.kind != CValue::List) {
+    sema.error(e.args[1]->loc) << "'ipclassify' needs a parameter holding "
+                                  "pattern strings";
+    return i32(l, 0);
+  }
+  const auto &pats = bd->cval.list;
+  std::vector<IPFNode> trees(pats.size());
+  for (size_t k = 0; k < pats.size(); ++k) {
+    std::string err;
+    if (!parseIPFilterPattern(pats[k].s, trees[k], err)) {
+      sema.error(pats[k].loc) << "bad IPClassifier pattern: " << err;
+      return i32(l, 0);
+    }
+  }
+  Value len = b.create<np::PktLenOp>(l, b.getI32Type(), p);
+  Value len64 = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), len);
+  Value transport; // 4 * IHL, as i64
+  auto transportOffset = [&]() {
+    if (!transport) {
+      Value v = b.create<np::PktGetOp>(l, b.getIntegerType(8), p,
+                                       constInt(l, b.getI64Type(), 0), 8, 0,
+                                       nullptr, nullptr);
+      v = b.create<mlir::arith::AndIOp>(l, v,
+                                        constInt(l, b.getIntegerType(8), 15));
+      v = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), v);
+      transport = b.create<mlir::arith::ShLIOp>(
+          l, v, constInt(l, b.getI64Type(), 2));
+    }
+    return transport;
+  };
+  std::function<Value(const IPFNode &)> genNode = [&](const IPFNode &n) {
+    switch (n.kind) {
+    case IPFNode::True:
+    case IPFNode::False:
+      return constInt(l, b.getI1Type(), n.kind == IPFNode::True);
+    case IPFNode::Not:
+      return (Value)b.create<mlir::arith::XOrIOp>(
+          l, genNode(n.kids[0]), constInt(l, b.getI1Type(), 1));
+    case IPFNode::And:
+    case IPFNode::Or: {
+      Value x = genNode(n.kids[0]);
+      Value y = genNode(n.kids[1]);
+      if (n.kind == IPFNode::And)
+        return (Value)b.create<mlir::arith::AndIOp>(l, x, y);
+      return (Value)b.create<mlir::arith::OrIOp>(l, x, y);
+    }
+    case IPFNode::Test:
+      break;
+    }
+    const IPFTest &t = n.test;
+    mlir::Type ty = b.getIntegerType(t.width * 8);
+    Value off = constInt(l, b.getI64Type(), t.offset);
+    if (t.transport && t.offset)
+      off = b.create<mlir::arith::AddIOp>(l, transportOffset(), off);
+    else if (t.transport)
+      off = transportOffset();
+    Value got = b.create<np::PktGetOp>(l, ty, p, off, t.width * 8, 0, nullptr,
+                                       nullptr);
+    if (t.shift)
+      got = b.create<mlir::arith::ShRUIOp>(l, got, constInt(l, ty, t.shift));
+    if (t.mask != (t.width == 4 ? ~0u : (1u << (t.width * 8)) - 1))
+      got = b.create<mlir::arith::AndIOp>(l, got, constInt(l, ty, t.mask));
+    auto pred = t.op == IPFTest::Gt   ? mlir::arith::CmpIPredicate::ugt
+                : t.op == IPFTest::Lt ? mlir::arith::CmpIPredicate::ult
+                                      : mlir::arith::CmpIPredicate::eq;
+    Value cmp = b.create<mlir::arith::CmpIOp>(l, pred, got,
+                                              constInt(l, ty, t.value));
+    // A test on bytes past the end of the packet is false (Click's rule).
+    Value end = constInt(l, b.getI64Type(), t.offset + t.width);
+    if (t.transport)
+      end = b.create<mlir::arith::AddIOp>(l, transportOffset(), end);
+    Value inside = b.create<mlir::arith::CmpIOp>(
+        l, mlir::arith::CmpIPredicate::ule, end, len64);
+    return (Value)b.create<mlir::arith::AndIOp>(l, inside, cmp);
+  };
+  Value result = i32(l, pats.size());
+  for (size_t k = pats.size(); k-- > 0;)
+    result = b.create<mlir::arith::SelectOp>(l, genNode(trees[k]), i32(l, k),
+                                             result);
   return result;
 }

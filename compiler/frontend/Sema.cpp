@@ -40,6 +40,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("min", Builtin::Min)
       .Case("max", Builtin::Max)
       .Case("classify", Builtin::Classify)
+      .Case("ipclassify", Builtin::IPClassify)
       .Case("try_recv", Builtin::TryRecv)
       .Case("recv_any", Builtin::RecvAny)
       .Case("enqueue", Builtin::Enqueue)
@@ -1527,7 +1528,8 @@ Ty Sema::checkCall(Expr &e) {
     }
     return Ty::of(Ty::Prefix);
   }
-  case Builtin::Classify: {
+  case Builtin::Classify:
+  case Builtin::IPClassify: {
     if (!arity(2))
       return Ty();
     coerce(*e.args[0], pkt);
@@ -1536,7 +1538,7 @@ Ty Sema::checkCall(Expr &e) {
         (pats.kind != Ty::Array || pats.elem->kind != Ty::Str ||
          e.args[1]->kind != Expr::Name))
       error(e.args[1]->loc)
-          << "'classify' needs a parameter holding pattern strings";
+          << "'" << e.text << "' needs a parameter holding pattern strings";
     return u32;
   }
   }

@@ -41,6 +41,7 @@ enum class Builtin {
   Min,
   Max,
   Classify,
+  IPClassify,
   TryRecv,
   RecvAny, // recv_any(ports): the next value of any port of an array
   Enqueue, // enqueue(q, p) -> bool: p joins the queue, or is dropped if full
