@@ -11,6 +11,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <deque>
+
 using namespace npcc;
 using namespace npcc::click;
 using ast::Expr;
@@ -246,6 +248,8 @@ bool ArgConverter::bind(llvm::StringRef className,
   std::vector<ArgText> keywordValues;
   keywordValues.reserve(args.size());
   std::vector<const ArgText *> positional, rest;
+  std::deque<ArgText> listWords; // a variadic parameter's keyword words
+  std::optional<Loc> listByKeyword;
   std::vector<bool> byKeyword(nFixed, false);
   bool ok = true;
   auto paramList = [&] {
@@ -275,10 +279,16 @@ bool ArgConverter::bind(llvm::StringRef className,
     }
     size_t k = p - params.begin();
     if (p->variadic) {
-      mlir::emitError(toLoc(ctx, kwLoc))
-          << "'" << *kw << "' of '" << className
-          << "' takes a list of arguments; give them by position";
-      ok = false;
+      // `INTERFACES a/m b/m`: the keyword's words are the list.
+      std::vector<Piece> words;
+      splitWords(value, words);
+      for (Piece &w : words) {
+        if (!a.exact)
+          w.offset = a.piece.offset;
+        listWords.push_back({w, a.exact, ""});
+        rest.push_back(&listWords.back());
+      }
+      listByKeyword = kwLoc;
       continue;
     }
     if (slots[k]) {
@@ -295,6 +305,13 @@ bool ArgConverter::bind(llvm::StringRef className,
   }
   for (size_t i = 0; i < positional.size(); ++i) {
     if (i >= nFixed) {
+      if (variadic && listByKeyword) {
+        mlir::emitError(toLoc(ctx, locOf(positional[i]->piece)))
+            << "parameter '" << llvm::StringRef(params.back().name).upper()
+            << "' of '" << className << "' is given by position and by keyword";
+        ok = false;
+        break;
+      }
       if (variadic) {
         rest.push_back(positional[i]);
         continue;
