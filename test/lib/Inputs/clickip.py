@@ -17,7 +17,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clickref import read_pcap, write_pcap, cksum, ones_sum, u16, u32, put16  # noqa: E402
+from clickref import read_pcap, write_pcap, cksum, ones_sum, u16, u32, put16, compare_outputs  # noqa: E402
 
 ETH = bytes.fromhex("020000000002" "020000000001" "0800")
 
@@ -900,22 +900,7 @@ MODELS = {
 
 def check(model, inp, outs):
     pkts = [[ts, bytearray(b), anno()] for ts, b in read_pcap(inp)]
-    want = MODELS[model](pkts)
-    bad = False
-    for k, path in enumerate(outs):
-        got = read_pcap(path)
-        exp = want[k] if k < len(want) else []
-        for j in range(max(len(got), len(exp))):
-            g = got[j][1] if j < len(got) else None
-            e = bytes(exp[j][1]) if j < len(exp) else None
-            if g != e:
-                print("DIFFERENT output %d packet %d: got %s want %s" %
-                      (k, j, g and g.hex(), e and e.hex()))
-                bad = True
-                break
-        else:
-            print("ok output %d: %d packets" % (k, len(got)))
-    sys.exit(1 if bad else 0)
+    compare_outputs(outs, MODELS[model](pkts), shown=None)
 
 
 if __name__ == "__main__":

@@ -461,9 +461,10 @@ MODELS = {
 }
 
 
-def check(model, inp, outs):
-    pkts = [[ts, bytearray(b), 0] for ts, b in read_pcap(inp)]
-    want = MODELS[model](pkts)
+def compare_outputs(outs, want, shown=16):
+    """Compares each output pcap with the packets the model wants there;
+    prints one line per output (the first difference, `shown` bytes of
+    each side) and exits 1 if any differs."""
     bad = False
     for k, path in enumerate(outs):
         got = read_pcap(path)
@@ -473,12 +474,17 @@ def check(model, inp, outs):
             e = bytes(exp[j][1]) if j < len(exp) else None
             if g != e:
                 print("DIFFERENT output %d packet %d: got %s want %s" %
-                      (k, j, g and g[:16].hex(), e and e[:16].hex()))
+                      (k, j, g and g[:shown].hex(), e and e[:shown].hex()))
                 bad = True
                 break
         else:
             print("ok output %d: %d packets" % (k, len(got)))
     sys.exit(1 if bad else 0)
+
+
+def check(model, inp, outs):
+    pkts = [[ts, bytearray(b), 0] for ts, b in read_pcap(inp)]
+    compare_outputs(outs, MODELS[model](pkts))
 
 
 if __name__ == "__main__":
