@@ -79,7 +79,7 @@ cl::opt<Target> target(
                clEnumValN(Target::Interp, "interp",
                           "run the program on the reference interpreter "
                           "with the executable's flags (--in, --out, "
-                          "--stats-json, --signal, --quiet, --handler, "
+                          "--stats-json, --signal, --quiet, -h/--handler, "
                           "--control, or any after "
                           "--); a match program on --list and --headers")),
     cl::cat(category));
@@ -371,8 +371,12 @@ static bool readCases(interp::MatchCases &cases, llvm::StringRef what) {
 /// How many arguments a flag of a compiled program takes up on npcc's
 /// command line with --target=interp (itself included); 0 if it is npcc's.
 static int programFlagArity(llvm::StringRef a) {
-  for (llvm::StringRef f :
-       {"--in", "--out", "--stats-json", "--signal", "--handler", "--control"}) {
+  // `-h ELEMENT.HANDLER` is the program's, as for the executable (npcc's
+  // own help is --help then).
+  if (a == "-h")
+    return 2;
+  for (llvm::StringRef f : {"--in", "--out", "--stats-json", "--signal",
+                            "--handler", "--control"}) {
     if (a == f)
       return 2;
     if (a.starts_with(f) && a.drop_front(f.size()).starts_with("="))

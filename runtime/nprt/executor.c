@@ -47,7 +47,10 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-#define NPRT_STACK_BYTES (256u * 1024u)
+/* Pushed handlers run as calls on the sender's stack, up to
+ * NPRT_MAX_NEST deep: the stacks are larger than one element needs (the
+ * memory is reserved, not committed). */
+#define NPRT_STACK_BYTES (1024u * 1024u)
 
 volatile sig_atomic_t nprt_stop_signal;
 static volatile sig_atomic_t nprt_signals_seen;
@@ -107,9 +110,7 @@ static void nprt_yield(nprt_inst *self) {
 }
 
 static void nprt_barrier(nprt_inst *self, uint32_t phase) {
-  self->wait = NPRT_WAIT_PHASE;
-  self->wait_port = phase;
-  nprt_exec_block(self);
+  nprt_exec_wait(self, NPRT_WAIT_PHASE, phase, 0);
 }
 
 static bool nprt_inputs_exhausted(nprt_inst *self) {
@@ -199,6 +200,7 @@ static void nprt_inst_release(nprt_inst *in) {
 /* Runs `in` until it blocks, yields or terminates. */
 static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
   in->state = NPRT_READY;
+  ex->running = in;
   void *fake = NULL;
   nprt_fiber_leave_sched(in, &fake);
   if (_setjmp(ex->sched_jb) == 0) {
@@ -216,6 +218,7 @@ static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in);
 /* Runs the timer of `self` on its own stack, keeping what it waited for. */
 static void nprt_run_timer(nprt_inst *self) {
   nprt_wait_kind wait = self->wait;
+  const nprt_inst *on = self->wait_on;
   uint32_t port = self->wait_port;
   uint64_t mask = self->wait_mask, ticket = self->wait_ticket;
   self->timer_due = false;
@@ -224,6 +227,7 @@ static void nprt_run_timer(nprt_inst *self) {
   self->in_timer = false;
   self->timer_deadline += (int64_t)self->timer_period;
   self->wait = wait;
+  self->wait_on = on;
   self->wait_port = port;
   self->wait_mask = mask;
   self->wait_ticket = ticket;
@@ -243,6 +247,18 @@ void nprt_exec_block(nprt_inst *self) {
       break;
   }
   self->wait = NPRT_WAIT_NONE;
+}
+
+void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
+                    uint64_t arg) {
+  /* A pushed handler runs on its sender's stack: that stack waits. */
+  nprt_inst *f = self->ex->running;
+  f->wait = kind;
+  f->wait_on = self;
+  f->wait_port = port;
+  f->wait_mask = arg;
+  f->wait_ticket = arg;
+  nprt_exec_block(f);
 }
 
 uint64_t nprt_now(nprt_inst *self) { return (uint64_t)self->ex->now; }
@@ -293,22 +309,42 @@ void nprt_exec_advance(nprt_inst *self, int64_t t) {
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
   nprt_exec *ex = self->ex;
   nprt_inst *to = ex->graph->insts[c->dst];
-  if (to->state != NPRT_BLOCKED)
+  nprt_inst *f = ex->running;
+  if (c->dst_port < 64 && (to->push_ports >> c->dst_port & 1u) &&
+      to->state != NPRT_DONE && ex->phase == NPRT_PHASE_RUN &&
+      f->nest < NPRT_MAX_NEST) {
+    /* Push: the consumer's handler takes the value now, on this stack,
+     * even if the consumer is suspended in its own handler (a cycle
+     * re-enters it, as Click's push() does). */
+    ++f->nest;
+    ++to->iterations;
+    to->handler(to);
+    --f->nest;
+    return;
+  }
+  if (to->state != NPRT_BLOCKED || to->wait_on != to)
     return;
   bool waits = (to->wait == NPRT_WAIT_RECV && to->wait_port == c->dst_port) ||
                (to->wait == NPRT_WAIT_SELECT && c->dst_port < 64 &&
                 (to->wait_mask >> c->dst_port & 1u));
   if (!waits)
     return;
-  ex->stack[ex->stack_n++] = self;
+  ex->stack[ex->stack_n++] = f;
   ex->next = to;
-  nprt_yield(self);
+  nprt_yield(f);
 }
 
 void nprt_finish(nprt_inst *self) { nprt_exec_terminate(self); }
 
 void nprt_exec_terminate(nprt_inst *self) {
   nprt_exec *ex = self->ex;
+  if (self != ex->running) {
+    /* pushPortMask admits no handler that can end its instance. */
+    fprintf(ex->opts->err,
+            "%s: internal error: instance '%s' ended inside a pushed call\n",
+            ex->opts->prog, self->name);
+    abort();
+  }
   for (uint32_t i = 0; i < self->n_out; ++i) {
     nprt_chan *c = self->out[i].ch;
     if (c) {
@@ -339,26 +375,27 @@ static bool nprt_port_ended(const nprt_chan *c) {
 }
 
 static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
+  const nprt_inst *w = in->wait_on ? in->wait_on : in;
   const nprt_chan *c;
   if (in->timer_due && !in->in_timer)
     return true;
   switch (in->wait) {
   case NPRT_WAIT_RECV:
-    c = in->in[in->wait_port].ch;
+    c = w->in[in->wait_port].ch;
     return !c || nprt_chan_occupancy(c) != 0 || nprt_chan_closed(c);
   case NPRT_WAIT_SEND:
-    c = in->out[in->wait_port].ch;
+    c = w->out[in->wait_port].ch;
     return !c || nprt_chan_consumer_gone(c) || nprt_chan_occupancy(c) < c->cap;
   case NPRT_WAIT_TAKEN:
-    c = in->out[in->wait_port].ch;
+    c = w->out[in->wait_port].ch;
     return !c || nprt_chan_consumer_gone(c) ||
            nprt_chan_taken(c, in->wait_ticket);
   case NPRT_WAIT_SELECT: {
     bool all_ended = true;
-    for (uint32_t i = 0; i < in->n_in && i < 64; ++i) {
+    for (uint32_t i = 0; i < w->n_in && i < 64; ++i) {
       if (!(in->wait_mask >> i & 1u))
         continue;
-      c = in->in[i].ch;
+      c = w->in[i].ch;
       if (c && nprt_chan_occupancy(c) != 0)
         return true;
       all_ended = all_ended && nprt_port_ended(c);
@@ -490,38 +527,40 @@ static void nprt_report_deadlock(const nprt_exec *ex, FILE *err) {
     const nprt_inst *in = g->insts[i];
     if (in->state != NPRT_BLOCKED)
       continue;
+    /* A pushed handler that waits is named, with the stack it runs on. */
+    const nprt_inst *w = in->wait_on ? in->wait_on : in;
     switch (in->wait) {
     case NPRT_WAIT_RECV:
-      fprintf(err,
-              "deadlock: instance '%s' (%s) blocked in recv on port '%s'\n",
-              in->name, in->element, in->in[in->wait_port].name);
+      fprintf(err, "deadlock: instance '%s' (%s) blocked in recv on port '%s'",
+              w->name, w->element, w->in[in->wait_port].name);
       break;
     case NPRT_WAIT_SEND:
     case NPRT_WAIT_TAKEN:
-      fprintf(err,
-              "deadlock: instance '%s' (%s) blocked in send on port '%s'\n",
-              in->name, in->element, in->out[in->wait_port].name);
+      fprintf(err, "deadlock: instance '%s' (%s) blocked in send on port '%s'",
+              w->name, w->element, w->out[in->wait_port].name);
       break;
     case NPRT_WAIT_SELECT: {
       fprintf(err, "deadlock: instance '%s' (%s) blocked in select on ports",
-              in->name, in->element);
+              w->name, w->element);
       const char *sep = " ";
-      for (uint32_t p = 0; p < in->n_in && p < 64; ++p)
+      for (uint32_t p = 0; p < w->n_in && p < 64; ++p)
         if (in->wait_mask >> p & 1u) {
-          fprintf(err, "%s'%s'", sep, in->in[p].name);
+          fprintf(err, "%s'%s'", sep, w->in[p].name);
           sep = ", ";
         }
-      fputc('\n', err);
       break;
     }
     case NPRT_WAIT_PHASE:
     case NPRT_WAIT_NONE:
       fprintf(err,
               "deadlock: instance '%s' (%s) waits for the others to "
-              "finish init\n",
+              "finish init",
               in->name, in->element);
       break;
     }
+    if (w != in)
+      fprintf(err, " (pushed to from instance '%s')", in->name);
+    fputc('\n', err);
   }
 }
 

@@ -42,6 +42,10 @@ enum {
 /* Handler iterations an instance may run before it yields even though it
  * did not block, so that polling instances cannot starve the others. */
 #define NPRT_MAX_BATCH 64u
+/* Pushed handler calls one stack may hold; a deeper push leaves the value
+ * in its channel for the consumer's own stack (a packet cycling without
+ * end would otherwise overflow the stack, as it does Click's). */
+#define NPRT_MAX_NEST 64u
 
 struct nprt_control;
 
@@ -67,17 +71,21 @@ struct nprt_exec {
    * open the run does not end when the graph cannot move; it ends at
    * `stop` or a signal. */
   struct nprt_control *control;
-  /* Depth-first order: a send to an instance waiting for that value runs it
-   * at once; the sender waits on `stack` and resumes when its consumers
-   * block again, so each packet goes down its whole path before the next
-   * one enters, as in Click's push processing. */
   /* The program's clock (nprt_now), in ns: the time stamp of the last
    * packet read, or a timer's deadline while it runs. */
   int64_t now;
   bool clock_started;
-  bool has_timers;   /* some instance has a timer (set when the clock starts) */
-  nprt_inst *next;   /* to run next, or NULL */
-  nprt_inst **stack; /* senders that handed a value over, innermost last */
+  bool has_timers; /* some instance has a timer (set when the clock starts) */
+  /* Depth-first order, as in Click's push processing: a send runs a push
+   * consumer's handler as a call (nest deep), or switches to a consumer
+   * waiting for the value while the sender waits on `stack` and resumes
+   * when its consumers block again; each packet goes down its whole path
+   * before the next one enters. The depth of the calls is the `nest` of
+   * the instance whose stack holds them. */
+  nprt_inst *running; /* whose stack the processor is on (not the
+                       * scheduler's) */
+  nprt_inst *next;    /* to run next, or NULL */
+  nprt_inst **stack;  /* senders that handed a value over, innermost last */
   uint32_t stack_n;
   jmp_buf sched_jb;
 #ifdef NPRT_ASAN
@@ -96,13 +104,19 @@ static inline bool nprt_exec_stopping(const nprt_exec *ex) {
   return ex->stop || nprt_stop_signal != 0;
 }
 
-/* Called from port operations on the instance's own stack. */
-void nprt_exec_block(nprt_inst *self); /* waits for self->wait */
+/* Waits on the stack it runs on for self->wait (set by nprt_exec_wait). */
+void nprt_exec_block(nprt_inst *self);
+/* Called from port operations: `self` waits for `kind` on its port `port`
+ * (`arg`: the select mask, or the rendezvous ticket). When `self` runs as
+ * a pushed call, the instance whose stack it runs on waits for it. */
+void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
+                    uint64_t arg);
 /* An input device read a packet stamped `t`: timers that fall due up to
  * `t` run first, in deadline order, then the clock reads `t`. */
 void nprt_exec_advance(nprt_inst *self, int64_t t);
-/* `self` just put a value into `c`: if its consumer waits for it, the
- * consumer runs now and `self` resumes when the consumer blocks again. */
+/* `self` just put a value into `c`: a consumer of push shape (push_ports)
+ * runs its handler now as a call; any other consumer that waits for the
+ * value runs now on its own stack, and `self` resumes when it blocks. */
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c);
 _Noreturn void nprt_exec_terminate(nprt_inst *self);
 /* Reports the first failed write of output device `d` and stops ingress. */

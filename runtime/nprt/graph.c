@@ -197,6 +197,35 @@ void nprt_graph_set_timer(nprt_graph *g, uint32_t id, nprt_fn fn,
   g->insts[id]->timer_period = period;
 }
 
+/* A pushed handler that has to wait makes the stack it runs on wait, and
+ * with it every sender on that stack: a Queue pushed to from its source
+ * and blocked behind a stalled consumer would stop the source too. So a
+ * handler is pushed to only if nothing it sends to can refuse a value for
+ * long: each lossless output channel leads to an instance that is pushed
+ * to itself (on that channel's port). The largest such set, by removing
+ * offenders until none is left. */
+static void nprt_graph_settle_push(nprt_graph *g) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < g->n_insts; ++i) {
+      nprt_inst *in = g->insts[i];
+      if (!in->push_ports)
+        continue;
+      for (uint32_t k = 0; k < in->n_out; ++k) {
+        const nprt_chan *c = in->out[k].ch;
+        if (!c || c->lossy)
+          continue;
+        const nprt_inst *to = g->insts[c->dst];
+        if (c->dst_port >= 64 || !(to->push_ports >> c->dst_port & 1u)) {
+          in->push_ports = 0;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
 void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
   for (uint32_t i = 0; i < program->n_instances; ++i) {
     const nprt_instance_desc *d = &program->instances[i];
@@ -210,12 +239,14 @@ void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
     g->insts[id]->fini = d->fini;
     g->insts[id]->handlers = d->handlers;
     g->insts[id]->n_handlers = d->n_handlers;
+    g->insts[id]->push_ports = d->push_ports;
   }
   for (uint32_t i = 0; i < program->n_channels; ++i) {
     const nprt_channel_desc *c = &program->channels[i];
     nprt_graph_connect(g, c->src, c->src_port, c->dst, c->dst_port, c->depth,
                        c->lossy);
   }
+  nprt_graph_settle_push(g);
 }
 
 uint32_t nprt_graph_find(const nprt_graph *g, const char *name) {

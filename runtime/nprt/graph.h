@@ -87,6 +87,10 @@ struct nprt_inst {
 
   nprt_inst_state state;
   nprt_wait_kind wait;
+  /* The instance whose port `wait_port`/`wait_mask` name: itself, or an
+   * instance whose handler this one's stack runs as a call (push_ports)
+   * and which had to wait there. */
+  const struct nprt_inst *wait_on;
   uint32_t wait_port;
   uint64_t wait_mask;
   uint64_t wait_ticket;
@@ -94,6 +98,10 @@ struct nprt_inst {
   uint32_t batch;       /* handler iterations since it last blocked */
   bool started;
   bool used_device; /* called nprt_device_recv: exempt from the idle rule */
+  /* In-ports whose values may run `handler` as a call on the sender's
+   * stack (nprt_instance_desc.push_ports). */
+  uint64_t push_ports;
+  uint32_t nest; /* pushed handler calls in progress on this one's stack */
 
   void *state_obj; /* the instance's state object (nprt_state), or NULL */
   const nprt_handler_desc *handlers; /* read and write handlers */

@@ -5,7 +5,7 @@
  * The functions of nprt.h that generated handlers call. The fast path (a
  * ready channel) is a ring operation and a counter update: no system call,
  * no allocation. Everything that has to wait goes through
- * nprt_exec_block; everything that ends the instance through
+ * nprt_exec_wait; everything that ends the instance through
  * nprt_exec_terminate.
  *
  *===----------------------------------------------------------------------===*/
@@ -41,9 +41,7 @@ static __attribute__((noinline)) uint64_t nprt_recv_slow(nprt_inst *self,
         break;
       nprt_exec_terminate(self);
     }
-    self->wait = NPRT_WAIT_RECV;
-    self->wait_port = port;
-    nprt_exec_block(self);
+    nprt_exec_wait(self, NPRT_WAIT_RECV, port, 0);
   }
   self->progress = true;
   return v;
@@ -108,9 +106,7 @@ uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
         }
       nprt_exec_terminate(self);
     }
-    self->wait = NPRT_WAIT_SELECT;
-    self->wait_mask = mask;
-    nprt_exec_block(self);
+    nprt_exec_wait(self, NPRT_WAIT_SELECT, 0, mask);
   }
 }
 
@@ -150,9 +146,7 @@ nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v, bool is_pkt) {
       nprt_discard(self, v, is_pkt);
       return;
     }
-    self->wait = NPRT_WAIT_SEND;
-    self->wait_port = port;
-    nprt_exec_block(self);
+    nprt_exec_wait(self, NPRT_WAIT_SEND, port, 0);
   }
   self->progress = true;
   nprt_exec_handoff(self, c);
@@ -161,10 +155,7 @@ nprt_send_slow(nprt_inst *self, uint32_t port, uint64_t v, bool is_pkt) {
   /* Rendezvous: the sender completes once the receiver took the value. */
   uint64_t ticket = nprt_chan_ticket(c) - 1;
   while (!nprt_chan_taken(c, ticket) && !nprt_chan_consumer_gone(c)) {
-    self->wait = NPRT_WAIT_TAKEN;
-    self->wait_port = port;
-    self->wait_ticket = ticket;
-    nprt_exec_block(self);
+    nprt_exec_wait(self, NPRT_WAIT_TAKEN, port, ticket);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "targets/c/NPToEmitC.h"
 #include "targets/c/Passes.h"
 
+#include "dialects/NP/IR/HandlerShape.h"
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/TopGraph.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -102,6 +103,7 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
                               "np-make-state-explicit first");
     }
   }
+  e.pushPorts = np::pushPortMask(element);
   e.inPorts = llvm::join(ins, ",");
   e.outPorts = llvm::join(outs, ",");
   WalkResult r = element.walk([&](Operation *op) {

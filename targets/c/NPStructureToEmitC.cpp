@@ -328,6 +328,7 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
         v["handlers"] =
             e.numControls ? e.prefix + "_handlers" : std::string("NULL");
         v["n_handlers"] = std::to_string(e.numControls) + "u";
+        v["push_ports"] = std::to_string(e.pushPorts) + "ull";
         os << "  " << designated("nprt_instance_desc", v) << ",\n";
       }
       os << "};\n";

@@ -34,6 +34,8 @@ struct NPLoweringInfo {
     std::string name, inPorts, outPorts;
     /// Read and write handlers (np.control), in order.
     unsigned numControls = 0;
+    /// np::pushPortMask of the element, taken before its handler lowers.
+    uint64_t pushPorts = 0;
   };
   llvm::DenseMap<mlir::Operation *, Element> elements;
   /// The element of each instance of the np.program, by instance index.

@@ -14,6 +14,7 @@
 #include "targets/interp/GraphRun.h"
 #include "targets/interp/RefTable.h"
 
+#include "dialects/NP/IR/HandlerShape.h"
 #include "dialects/NP/IR/NPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -206,12 +207,19 @@ void Instance::run(Region &body, nprt_inst *inst, std::optional<int64_t> arg) {
   // locals and loop depth, which are left as they are.
   size_t savedLocals = usedLocals;
   unsigned savedDepth = depth;
+  // A pushed handler may re-enter the body it interrupted (a cycle in the
+  // graph): that activation's values come back afterwards.
+  std::optional<llvm::DenseMap<Value, uint64_t>> savedValues;
+  if (active)
+    savedValues = values;
   if (!active) {
     usedLocals = 0;
     depth = 0;
   }
   ++active;
   auto restore = llvm::make_scope_exit([&] {
+    if (savedValues)
+      values = std::move(*savedValues);
     --active;
     usedLocals = savedLocals;
     depth = savedDepth;
@@ -712,6 +720,7 @@ LogicalResult Runner::build(ModuleOp module) {
     d.handlers =
         inst->controlDescs.empty() ? nullptr : inst->controlDescs.data();
     d.n_handlers = inst->controlDescs.size();
+    d.push_ports = np::pushPortMask(element);
     d.state_size = sizeof(Cookie);
     d.state_init = &cookies[i];
     descs.push_back(d);

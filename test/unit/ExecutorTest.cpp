@@ -95,6 +95,39 @@ TEST_F(Executor, LoadsAProgramWithOneStateObjectPerInstance) {
   EXPECT_EQ(State[3].got, (std::vector<uint64_t>{1, 3, 6, 10}));
 }
 
+TEST_F(Executor, PushedCallsOnlyWhereNothingDownstreamCanHoldThemUp) {
+  // p -> a -> b -> c (c is no push handler): a pushed b would wait on c's
+  // full channel with a's and p's stack, so neither a nor b is pushed to.
+  // q -> d -> e, and d -> c lossy: both stay pushed (a lossy send never
+  // waits).
+  auto desc = [](const char *name, const char *in, const char *out, nprt_fn fn,
+                 uint64_t push) {
+    nprt_instance_desc d{};
+    d.name = name;
+    d.element = "E";
+    d.in_ports = in;
+    d.out_ports = out;
+    d.placement = "host";
+    d.handler = fn;
+    d.push_ports = push;
+    return d;
+  };
+  const nprt_instance_desc insts[] = {
+      desc("p", "", "o", produce, 0), desc("a", "i", "o", pass, 1),
+      desc("b", "i", "o", pass, 1),   desc("c", "i,j", "", consume, 0),
+      desc("q", "", "o", produce, 0), desc("d", "i", "o,l", pass, 1),
+      desc("e", "i", "", consume, 1)};
+  const nprt_channel_desc chans[] = {
+      {0, 0, 1, 0, 4, false}, {1, 0, 2, 0, 4, false}, {2, 0, 3, 0, 4, false},
+      {4, 0, 5, 0, 4, false}, {5, 0, 6, 0, 4, false}, {5, 1, 3, 1, 4, true}};
+  const nprt_program program = {"push", insts, 7, chans, 6};
+  nprt_graph_load(g, &program);
+  EXPECT_EQ(nprt_test_inst(g, 1).push_ports, 0u);
+  EXPECT_EQ(nprt_test_inst(g, 2).push_ports, 0u);
+  EXPECT_EQ(nprt_test_inst(g, 5).push_ports, 1u);
+  EXPECT_EQ(nprt_test_inst(g, 6).push_ports, 1u);
+}
+
 TEST_F(Executor, RendezvousSenderWaitsForTheReceiver) {
   // With depth 0 the producer can never run ahead: each send completes only
   // after the consumer took the value, so the two strictly alternate.

@@ -68,6 +68,7 @@ nprt_test_inst_stats nprt_test_inst(const nprt_graph *g, uint32_t id) {
   s.drops = in->drops;
   s.faults = in->faults;
   s.allocs = in->allocs;
+  s.push_ports = in->push_ports;
   for (uint32_t p = 0; p < in->n_in && p < 4; ++p)
     s.in_packets[p] = nprt_in_packets(&in->in[p]);
   for (uint32_t p = 0; p < in->n_out && p < 4; ++p) {

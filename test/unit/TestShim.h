@@ -48,6 +48,7 @@ nprt_test_chan_stats nprt_test_graph_chan(const nprt_graph *g, uint32_t i);
 
 typedef struct nprt_test_inst_stats {
   uint64_t iterations, drops, faults, allocs;
+  uint64_t push_ports; /* after nprt_graph_load settled them */
   uint64_t in_packets[4], out_packets[4], out_drops[4];
 } nprt_test_inst_stats;
 
