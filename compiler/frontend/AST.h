@@ -179,6 +179,8 @@ struct StateVar {
   std::string name;
   TypeRefPtr type;
   ExprPtr init;
+  // Declared in `shared { ... }`: one copy for all instances of the element.
+  bool shared = false;
 };
 
 /// A read handler (`read NAME -> T { ... }`) or write handler

@@ -192,7 +192,8 @@ struct Dumper {
       ++depth;
       ports(e.ports);
       for (const StateVar &v : e.state)
-        line("State " + v.name + ": " + type(v.type.get()) +
+        line(std::string(v.shared ? "Shared " : "State ") + v.name + ": " +
+                 type(v.type.get()) +
                  (v.init ? " = " + expr(v.init.get()) : ""),
              v.loc);
       if (e.hasInit) {

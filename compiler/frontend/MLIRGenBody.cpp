@@ -181,7 +181,7 @@ bool BodyGen::emit(np::ElementOp element) {
     auto declare = [&](const std::string &sym, const Ty &et,
                        mlir::ElementsAttr init) {
       auto mt = mlir::MemRefType::get({(int64_t)len}, toMLIRType(ctx, et));
-      b.create<np::StateOp>(loc(v.loc), sym, mt, init);
+      b.create<np::StateOp>(loc(v.loc), sym, mt, init, v.shared);
     };
     if (elem.kind == Ty::Record) {
       // Memory scattering: one array per field, as ClickNP does.

@@ -27,12 +27,15 @@ elementDecl : 'element' ID '(' paramList? ')' '{' elementItem* '}' ;
 paramList : param (',' param)* ;
 param : ID ':' type (ellipsis='...')? ('=' expr)? ;
 elementItem
-  : portDecl | stateBlock | initBlock | handlerBlock | signalBlock | timerBlock
-  | readHandler | writeHandler
+  : portDecl | stateBlock | sharedBlock | initBlock | handlerBlock
+  | signalBlock | timerBlock | readHandler | writeHandler
   ;
 portDecl : dir=('in' | 'out') ID ('[' expr ']')? ':' type ';' ;
 stateBlock : 'state' '{' stateVar* '}' ;
 stateVar : ID ':' (type | queueType) ('=' expr)? ';' ;
+// State with one copy for every instance of the element, whatever its
+// arguments (a C++ static member): `shared { next_id: u16 = 1; }`.
+sharedBlock : 'shared' '{' stateVar* '}' ;
 // Containers, only in state: `queue<pkt, 64>` (a FIFO of packets),
 // `lpm<V, 1024>` (longest-prefix match) and `hash<K, V, 4096>` (exact
 // match), the last expression being the capacity.

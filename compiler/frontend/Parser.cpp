@@ -231,6 +231,12 @@ private:
     return p;
   }
 
+  StateVar stateVar(P::StateVarContext *v, bool shared) {
+    return {loc(v), v->ID()->getText(),
+            v->type() ? type(v->type()) : queueType(v->queueType()),
+            v->expr() ? expr(v->expr()) : nullptr, shared};
+  }
+
   ElementDecl element(P::ElementDeclContext *c) {
     ElementDecl e;
     e.loc = loc(c);
@@ -242,10 +248,10 @@ private:
         e.ports.push_back(port(p));
       } else if (auto *s = item->stateBlock()) {
         for (auto *v : s->stateVar())
-          e.state.push_back(
-              {loc(v), v->ID()->getText(),
-               v->type() ? type(v->type()) : queueType(v->queueType()),
-               v->expr() ? expr(v->expr()) : nullptr});
+          e.state.push_back(stateVar(v, false));
+      } else if (auto *s = item->sharedBlock()) {
+        for (auto *v : s->stateVar())
+          e.state.push_back(stateVar(v, true));
       } else if (auto *i = item->initBlock()) {
         once(e.hasInit, "init", loc(i), e.initLoc);
         e.hasInit = true;

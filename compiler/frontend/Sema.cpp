@@ -481,6 +481,15 @@ void Sema::checkElement(ElementDecl &e) {
     else if (t.kind == Ty::Header || t.kind == Ty::Str)
       error(v.type->loc) << "state '" << v.name << "' cannot be of type '"
                          << t.str() << "'";
+    else if (v.shared &&
+             (t.kind == Ty::Queue || t.kind == Ty::Lpm || t.kind == Ty::Hash))
+      // Packets are owned by one instance at a time, and the fini that
+      // drains a queue runs per instance; tables are left out until an
+      // element needs one shared.
+      error(v.type->loc) << "shared state '" << v.name << "' cannot be a "
+                         << (t.kind == Ty::Queue ? "queue" : "table")
+                         << "; shared state holds integers, bools, prefixes, "
+                            "arrays and structs";
     if (v.init &&
         (t.kind == Ty::Queue || t.kind == Ty::Lpm || t.kind == Ty::Hash)) {
       error(v.init->loc) << "a " << (t.kind == Ty::Queue ? "queue" : "table")

@@ -226,7 +226,52 @@ static void nprt_graph_settle_push(nprt_graph *g) {
   }
 }
 
+/* One object per entry of the program's `shared` table, each filled from
+ * its image; the graph owns them. */
+static bool nprt_graph_alloc_shared(nprt_graph *g,
+                                    const nprt_program *program) {
+  if (!program->n_shared)
+    return true;
+  g->shared = calloc(program->n_shared, sizeof(void *));
+  if (!g->shared) {
+    nprt_graph_error(g, "out of memory for shared state");
+    return false;
+  }
+  g->n_shared = program->n_shared;
+  for (uint32_t k = 0; k < program->n_shared; ++k) {
+    const nprt_shared_desc *d = &program->shared[k];
+    if (d->size == 0)
+      continue;
+    /* malloc's alignment suits every type a shared struct holds. */
+    void *obj = d->init ? malloc(d->size) : calloc(1, d->size);
+    if (!obj) {
+      nprt_graph_error(g, "out of memory for shared state");
+      return false;
+    }
+    if (d->init)
+      memcpy(obj, d->init, d->size);
+    g->shared[k] = obj;
+  }
+  return true;
+}
+
+/* The shared object of the instance described by `d`: NULL without one;
+ * an entry outside the program's table is an error. */
+static void *nprt_graph_shared_of(nprt_graph *g, const nprt_program *program,
+                                  const nprt_instance_desc *d) {
+  if (!d->shared)
+    return NULL;
+  for (uint32_t k = 0; k < program->n_shared; ++k)
+    if (d->shared == &program->shared[k])
+      return g->shared[k];
+  nprt_graph_error(g, "instance '%s' names shared state outside the program",
+                   d->name);
+  return NULL;
+}
+
 void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
+  if (!nprt_graph_alloc_shared(g, program))
+    return;
   for (uint32_t i = 0; i < program->n_instances; ++i) {
     const nprt_instance_desc *d = &program->instances[i];
     uint32_t id = nprt_graph_add_instance(g, d->name, d->element, d->in_ports,
@@ -235,6 +280,7 @@ void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
     if (id == UINT32_MAX)
       return;
     nprt_graph_set_state(g, id, d->state_size, d->state_init);
+    g->insts[id]->shared_obj = nprt_graph_shared_of(g, program, d);
     nprt_graph_set_timer(g, id, d->timer, d->timer_period);
     g->insts[id]->fini = d->fini;
     g->insts[id]->handlers = d->handlers;
@@ -276,6 +322,9 @@ void nprt_graph_destroy(nprt_graph *g) {
   }
   for (uint32_t i = 0; i < g->n_chans; ++i)
     nprt_chan_destroy(g->chans[i]);
+  for (uint32_t k = 0; k < g->n_shared; ++k)
+    free(g->shared[k]);
+  free(g->shared);
   free(g->insts);
   free(g->chans);
   free(g);

@@ -103,7 +103,8 @@ struct nprt_inst {
   uint64_t push_ports;
   uint32_t nest; /* pushed handler calls in progress on this one's stack */
 
-  void *state_obj; /* the instance's state object (nprt_state), or NULL */
+  void *state_obj;  /* the instance's state object (nprt_state), or NULL */
+  void *shared_obj; /* its element's shared object (nprt_shared), or NULL */
   const nprt_handler_desc *handlers; /* read and write handlers */
   uint32_t n_handlers;
   /* The arguments of the write handler running, and the value of the read
@@ -127,6 +128,8 @@ struct nprt_graph {
   uint32_t n_insts, cap_insts;
   nprt_chan **chans;
   uint32_t n_chans, cap_chans;
+  void **shared; /* the program's shared objects, owned by the graph */
+  uint32_t n_shared;
   char error[256]; /* first construction error, "" if none */
 };
 

@@ -272,6 +272,8 @@ nprt_pkt *nprt_pkt_new(nprt_inst *self, uint32_t len) {
 
 void *nprt_state(nprt_inst *self) { return self->state_obj; }
 
+void *nprt_shared(nprt_inst *self) { return self->shared_obj; }
+
 uint64_t nprt_handler_arg(nprt_inst *self, uint32_t k) {
   return k < NPRT_MAX_HANDLER_ARGS ? self->handler_args[k] : 0;
 }

@@ -58,6 +58,51 @@ bool isCKeyword(StringRef s) {
   return keywords.contains(s);
 }
 
+/// A C member name for state `sym`, not one of `taken`.
+std::string memberName(StringRef sym, llvm::StringSet<> &taken) {
+  std::string field = np::sanitizeIdentifier(sym);
+  if (field.empty() || llvm::isDigit(field[0]) || isCKeyword(field))
+    field = "s_" + field;
+  std::string unique = field;
+  for (unsigned k = 1; !taken.insert(unique).second; ++k)
+    unique = field + "_" + std::to_string(k);
+  return unique;
+}
+
+bool startsNonZero(np::StateOp state) {
+  auto dense =
+      dyn_cast_or_null<DenseIntElementsAttr>(state.getInitialValueAttr());
+  return dense && !(dense.isSplat() && dense.getSplatValue<APInt>().isZero());
+}
+
+/// One block of shared state per source name that has any, in module
+/// order; the verifier made every element of a source name declare the
+/// same shared states, so the first one describes them all.
+void describeShared(ModuleOp module, NPLoweringInfo &info) {
+  llvm::StringMap<unsigned> bySource;
+  for (auto element : module.getOps<np::ElementOp>()) {
+    auto states =
+        llvm::make_filter_range(element.getBody()->getOps<np::StateOp>(),
+                                [](np::StateOp s) { return s.getShared(); });
+    if (states.empty())
+      continue;
+    auto [it, fresh] =
+        bySource.try_emplace(element.getSourceName(), info.shared.size());
+    info.elements[element].shared = it->second;
+    if (!fresh)
+      continue;
+    NPLoweringInfo::Shared &sh = info.shared.emplace_back();
+    sh.type = "npcc_shared_" + std::to_string(it->second) + "_" +
+              np::sanitizeIdentifier(element.getSourceName());
+    sh.declarer = element;
+    llvm::StringSet<> taken;
+    for (np::StateOp state : states) {
+      sh.fields[state.getSymName()] = memberName(state.getSymName(), taken);
+      sh.hasInitImage |= startsNonZero(state);
+    }
+  }
+}
+
 /// Names, state members and port indices of `element`, instance `index`
 /// of the program.
 LogicalResult describeElement(np::ElementOp element, unsigned index,
@@ -65,8 +110,7 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
   NPLoweringInfo::Element &e = info.elements[element];
   e.prefix = "npcc_" + std::to_string(index) + "_" +
              np::sanitizeIdentifier(instanceName);
-  e.name =
-      (element.getOrigin() ? *element.getOrigin() : element.getSymName()).str();
+  e.name = element.getSourceName().str();
   llvm::StringMap<unsigned> portIndex;
   SmallVector<StringRef> ins, outs;
   llvm::StringSet<> taken;
@@ -76,18 +120,11 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
       portIndex[port.getSymName()] = list.size();
       list.push_back(port.getSymName());
     } else if (auto state = dyn_cast<np::StateOp>(op)) {
-      std::string field = np::sanitizeIdentifier(state.getSymName());
-      if (field.empty() || llvm::isDigit(field[0]) || isCKeyword(field))
-        field = "s_" + field;
-      std::string unique = field;
-      for (unsigned k = 1; !taken.insert(unique).second; ++k)
-        unique = field + "_" + std::to_string(k);
-      e.fields[state.getSymName()] = unique;
+      if (state.getShared())
+        continue; // a member of the shared object (describeShared)
+      e.fields[state.getSymName()] = memberName(state.getSymName(), taken);
       e.hasState = true;
-      auto dense =
-          dyn_cast_or_null<DenseIntElementsAttr>(state.getInitialValueAttr());
-      if (dense && !(dense.isSplat() && dense.getSplatValue<APInt>().isZero()))
-        e.hasInitImage = true;
+      e.hasInitImage |= startsNonZero(state);
     } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
                    np::FiniOp, np::ControlOp>(op)) {
       e.numControls += isa<np::ControlOp>(op);
@@ -111,8 +148,14 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
       op->emitOpError("must be made explicit first (np-make-state-explicit)");
       return WalkResult::interrupt();
     }
-    if (auto f = dyn_cast<np::StateFieldOp>(op))
-      info.stateFields[op] = e.fields.lookup(f.getState());
+    if (auto f = dyn_cast<np::StateFieldOp>(op)) {
+      auto it = e.fields.find(f.getState());
+      if (it != e.fields.end())
+        info.stateFields[op] = {it->second, false};
+      else if (e.shared >= 0)
+        info.stateFields[op] = {
+            info.shared[e.shared].fields.lookup(f.getState()), true};
+    }
     auto portOf = [&](StringRef name) { return portIndex.lookup(name); };
     if (auto r = dyn_cast<np::RecvOp>(op))
       info.ports[op] = {portOf(r.getPort())};
@@ -144,6 +187,7 @@ struct ConvertNPToEmitCPass
       return signalPassFailure();
     }
     NPLoweringInfo info;
+    describeShared(module, info);
     SymbolTable symbols(module);
     for (auto [i, ref] : llvm::enumerate(
              program.getElements().getAsRange<FlatSymbolRefAttr>())) {

@@ -5,10 +5,12 @@
 // An element (one per instance after np-instantiate-elements) becomes a
 // struct type for its state object and one static C function per body,
 // each taking `nprt_inst *self`; state fields are reached through
-// nprt_state(self). The np.program becomes constant nprt_instance_desc,
-// nprt_channel_desc and nprt_program tables (field names from
-// nprt/abi.def) and a main() that hands the program to nprt_main. Nothing
-// generated is mutable at file scope.
+// nprt_state(self), shared state through nprt_shared(self), one struct per
+// source name. The np.program becomes constant nprt_shared_desc,
+// nprt_instance_desc, nprt_channel_desc and nprt_program tables (field
+// names from nprt/abi.def) and a main() that hands the program to
+// nprt_main. Nothing generated is mutable at file scope: the runtime
+// allocates every state and shared object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +47,9 @@ std::string npcc::c::cString(StringRef s) {
 
 namespace {
 
-/// Marks the cast of nprt_state(self) to the element's state struct, which
-/// np.state_field patterns read members of.
+/// Marks the cast of nprt_state(self) to the element's state struct
+/// ("state") and of nprt_shared(self) to its shared struct ("shared"),
+/// which np.state_field patterns read members of.
 constexpr llvm::StringLiteral StateObjectAttr = "npcc.state_object";
 
 unsigned containerWidth(unsigned w) {
@@ -102,12 +105,19 @@ struct ElementLowering : NPPattern<np::ElementOp> {
     Location loc = element.getLoc();
     MLIRContext *ctx = getContext();
     rw.setInsertionPoint(element);
-    SmallVector<np::StateOp> states(element.getBody()->getOps<np::StateOp>());
+    SmallVector<np::StateOp> states, shared;
+    for (np::StateOp s : element.getBody()->getOps<np::StateOp>())
+      (s.getShared() ? shared : states).push_back(s);
     std::string stateType = e.prefix + "_state";
     if (!states.empty())
-      declareState(rw, loc, states, e, stateType);
-    auto stateObjType =
-        emitc::PointerType::get(emitc::OpaqueType::get(ctx, stateType));
+      declareState(rw, loc, states, e.fields, e.hasInitImage, stateType);
+    const NPLoweringInfo::Shared *sh =
+        e.shared >= 0 ? &info.shared[e.shared] : nullptr;
+    if (sh && sh->declarer == element)
+      declareState(rw, loc, shared, sh->fields, sh->hasInitImage, sh->type);
+    auto objectType = [&](StringRef type) {
+      return emitc::PointerType::get(emitc::OpaqueType::get(ctx, type));
+    };
 
     std::string controls; // the nprt_handler_desc initialisers
     unsigned numControls = 0;
@@ -134,14 +144,20 @@ struct ElementLowering : NPPattern<np::ElementOp> {
       rw.inlineRegionBefore(region, fn.getBody(), fn.end());
       if (failed(rw.convertRegionTypes(&fn.getBody(), *getTypeConverter())))
         return failure();
-      if (!states.empty()) {
-        OpBuilder::InsertionGuard g(rw);
-        rw.setInsertionPointToStart(&fn.getBody().front());
-        Value raw = abi::call(rw, loc, abi::Fn::nprt_state,
-                              {fn.getBody().front().getArgument(0)});
-        auto cast = rw.create<emitc::CastOp>(loc, stateObjType, raw);
-        cast->setAttr(StateObjectAttr, rw.getUnitAttr());
-      }
+      // The objects the body's np.state_field ops read members of;
+      // c-convert-to-emitc erases those a body does not use.
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(&fn.getBody().front());
+      Value self = fn.getBody().front().getArgument(0);
+      auto object = [&](abi::Fn get, StringRef type, StringRef kind) {
+        Value raw = abi::call(rw, loc, get, {self});
+        auto cast = rw.create<emitc::CastOp>(loc, objectType(type), raw);
+        cast->setAttr(StateObjectAttr, rw.getStringAttr(kind));
+      };
+      if (!states.empty())
+        object(abi::Fn::nprt_state, stateType, "state");
+      if (sh)
+        object(abi::Fn::nprt_shared, sh->type, "shared");
     }
     if (numControls)
       rw.create<emitc::VerbatimOp>(
@@ -180,12 +196,13 @@ struct ElementLowering : NPPattern<np::ElementOp> {
     return "  " + designated("nprt_handler_desc", v) + ",\n";
   }
 
-  /// `typedef struct {...} T;` and, if any state starts non-zero, a
-  /// constant image `T_init` the runtime copies into each new object.
+  /// `typedef struct {...} T;` with the member `fields` names for each of
+  /// `states` and, if any state starts non-zero, a constant image `T_init`
+  /// the runtime copies into each new object.
   void declareState(ConversionPatternRewriter &rw, Location loc,
                     ArrayRef<np::StateOp> states,
-                    const NPLoweringInfo::Element &e,
-                    StringRef stateType) const {
+                    const llvm::StringMap<std::string> &fields,
+                    bool hasInitImage, StringRef stateType) const {
     std::string decl, init;
     llvm::raw_string_ostream os(decl), is(init);
     os << "typedef struct " << stateType << " {\n";
@@ -193,7 +210,7 @@ struct ElementLowering : NPPattern<np::ElementOp> {
     for (np::StateOp s : states) {
       MemRefType t = s.getMemRefType();
       unsigned w = stateElementType(t).getIntOrFloatBitWidth();
-      std::string field = e.fields.lookup(s.getSymName());
+      std::string field = fields.lookup(s.getSymName());
       os << "  " << cIntType(w) << " " << field;
       for (int64_t d : t.getShape())
         os << "[" << d << "]";
@@ -212,7 +229,7 @@ struct ElementLowering : NPPattern<np::ElementOp> {
     }
     os << "} " << stateType << ";";
     rw.create<emitc::VerbatimOp>(loc, rw.getStringAttr(decl));
-    assert(anyInit == e.hasInitImage && "precomputed init image disagrees");
+    assert(anyInit == hasInitImage && "precomputed init image disagrees");
     if (anyInit)
       rw.create<emitc::VerbatimOp>(
           loc,
@@ -227,16 +244,19 @@ struct StateFieldLowering : NPPattern<np::StateFieldOp> {
   LogicalResult matchAndRewrite(np::StateFieldOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
     auto fn = op->getParentOfType<emitc::FuncOp>();
+    const NPLoweringInfo::Member &m = info.stateFields.at(op);
+    StringRef kind = m.shared ? "shared" : "state";
     Value object;
     for (Operation &o : fn.getBody().front())
-      if (o.hasAttr(StateObjectAttr))
+      if (auto k = o.getAttrOfType<StringAttr>(StateObjectAttr);
+          k && k.getValue() == kind)
         object = o.getResult(0);
     if (!object)
       return rw.notifyMatchFailure(op, "no state object in the function");
     MemRefType t = cast<MemRefType>(op.getType());
     auto array = emitc::ArrayType::get(t.getShape(), stateElementType(t));
-    Value member = rw.create<emitc::MemberOfPtrOp>(
-        op.getLoc(), array, info.stateFields.lookup(op), object);
+    Value member =
+        rw.create<emitc::MemberOfPtrOp>(op.getLoc(), array, m.name, object);
     // memref.load/store still expect the memref; c-convert-to-emitc folds
     // this cast away when it turns the memref into the same array.
     rw.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, t, member);
@@ -300,6 +320,7 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
                                 /*is_standard_include=*/false);
     std::string text;
     llvm::raw_string_ostream os(text);
+    describeShared(os);
     unsigned n = program.getElements().size();
     if (n) {
       os << "static const nprt_instance_desc npcc_instances[] = {\n";
@@ -329,6 +350,9 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
             e.numControls ? e.prefix + "_handlers" : std::string("NULL");
         v["n_handlers"] = std::to_string(e.numControls) + "u";
         v["push_ports"] = std::to_string(e.pushPorts) + "ull";
+        v["shared"] = e.shared >= 0
+                          ? "&npcc_shared[" + std::to_string(e.shared) + "]"
+                          : std::string("NULL");
         os << "  " << designated("nprt_instance_desc", v) << ",\n";
       }
       os << "};\n";
@@ -382,6 +406,9 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
     v["n_instances"] = std::to_string(n) + "u";
     v["channels"] = m ? "npcc_channels" : "NULL";
     v["n_channels"] = std::to_string(m) + "u";
+    unsigned ns = info.shared.size();
+    v["shared"] = ns ? "npcc_shared" : "NULL";
+    v["n_shared"] = std::to_string(ns) + "u";
     os << "static const nprt_program npcc_program = "
        << designated("nprt_program", v) << ";\n\n";
     os << "int main(int argc, char **argv) {\n"
@@ -391,6 +418,21 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
     rw.create<emitc::VerbatimOp>(loc, rw.getStringAttr(text));
     rw.eraseOp(program);
     return success();
+  }
+
+  /// The table of the shared objects the runtime allocates, one per
+  /// source name with shared state.
+  void describeShared(llvm::raw_ostream &os) const {
+    if (info.shared.empty())
+      return;
+    os << "static const nprt_shared_desc npcc_shared[] = {\n";
+    for (const NPLoweringInfo::Shared &sh : info.shared) {
+      llvm::StringMap<std::string> v;
+      v["size"] = "sizeof(" + sh.type + ")";
+      v["init"] = sh.hasInitImage ? "&" + sh.type + "_init" : "NULL";
+      os << "  " << designated("nprt_shared_desc", v) << ",\n";
+    }
+    os << "};\n";
   }
 };
 

@@ -36,12 +36,34 @@ struct NPLoweringInfo {
     unsigned numControls = 0;
     /// np::pushPortMask of the element, taken before its handler lowers.
     uint64_t pushPorts = 0;
+    /// Index of the element's block of shared state in `shared`, or -1.
+    int shared = -1;
+  };
+  /// The state every element of one source name shares (np.state shared):
+  /// one C struct, one runtime-allocated object, reached through
+  /// nprt_shared(self).
+  struct Shared {
+    /// The C struct type, `npcc_shared_<k>_<source name>`.
+    std::string type;
+    /// C member name of each shared state.
+    llvm::StringMap<std::string> fields;
+    /// Some shared state starts non-zero: `<type>_init` holds the image.
+    bool hasInitImage = false;
+    /// The element that declares the struct: the first of the module with
+    /// that source name, so the declaration precedes every use.
+    mlir::Operation *declarer = nullptr;
   };
   llvm::DenseMap<mlir::Operation *, Element> elements;
+  llvm::SmallVector<Shared> shared;
   /// The element of each instance of the np.program, by instance index.
   llvm::SmallVector<mlir::Operation *> elementAt;
-  /// The member each np.state_field reads.
-  llvm::DenseMap<mlir::Operation *, std::string> stateFields;
+  /// The member each np.state_field reads, and whether it is a member of
+  /// the shared object rather than of the instance's state object.
+  struct Member {
+    std::string name;
+    bool shared = false;
+  };
+  llvm::DenseMap<mlir::Operation *, Member> stateFields;
   /// For every port operation: the index of its port among the element's
   /// ports of that direction (np.select: one per listed port).
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<unsigned, 1>> ports;

@@ -22,13 +22,16 @@ def ConvertNPToEmitC : Pass<"c-convert-np-to-emitc", "mlir::ModuleOp"> {
       starts non-zero) and one `static` function per body taking
       `nprt_inst *self` (and the `int64_t` message for a signal).
     - `np.state_field` reads a member of the object `nprt_state(self)`
-      returns: there is no mutable file-scope variable in the output.
+      returns, or for a `shared` state of the one `nprt_shared(self)`
+      returns (a `typedef struct npcc_shared_<j>_<name>` per source name,
+      declared before its first element): there is no mutable file-scope
+      variable in the output.
     - Port, device and packet operations become calls of libnprt, with
       ports as indices; names and arities come from
       `runtime/include/nprt/abi.def`, from which `nprt.h` is declared.
-    - `np.program` becomes constant `nprt_instance_desc`,
-      `nprt_channel_desc` and `nprt_program` tables and a `main` that calls
-      `nprt_main`.
+    - `np.program` becomes constant `nprt_shared_desc`,
+      `nprt_instance_desc`, `nprt_channel_desc` and `nprt_program` tables
+      and a `main` that calls `nprt_main`.
 
     arith, scf and memref operations are left for c-convert-to-emitc; a
     state's memref is an `unrealized_conversion_cast` of the member array.

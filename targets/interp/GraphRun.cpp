@@ -97,6 +97,9 @@ struct Instance {
   std::deque<std::vector<uint64_t>> defaults;
   llvm::StringMap<unsigned> inPorts, outPorts;
   llvm::StringMap<Buffer> state;
+  // Shared state (np.state shared): the Runner's one copy for the
+  // element's source name.
+  llvm::StringMap<Buffer *> shared;
   llvm::DenseMap<Value, uint64_t> values;
   std::deque<Buffer> locals; // memref.alloca, reset per activation
   size_t usedLocals = 0;
@@ -155,6 +158,9 @@ private:
   std::vector<std::unique_ptr<Instance>> instances;
   std::deque<std::string> strings; // stable storage for the C strings
   std::vector<Cookie> cookies;
+  // The shared state of each source name, by state name: StringMap
+  // entries do not move, so instances keep pointers to them.
+  llvm::StringMap<llvm::StringMap<Buffer>> sharedState;
   std::vector<nprt_instance_desc> descs;
   std::vector<nprt_channel_desc> channels;
   std::vector<nprt_device_desc> devices; // files the program names
@@ -380,8 +386,10 @@ void Instance::exec(Operation &op) {
       })
       // np: state and ports
       .Case([&](np::StateFieldOp f) {
-        values[f.getResult()] =
-            reinterpret_cast<uint64_t>(&state.find(f.getState())->second);
+        auto it = state.find(f.getState());
+        Buffer *b =
+            it != state.end() ? &it->second : shared.lookup(f.getState());
+        values[f.getResult()] = reinterpret_cast<uint64_t>(b);
       })
       .Case([&](np::RecvOp r) {
         uint32_t p = inPorts.lookup(r.getPort());
@@ -649,7 +657,16 @@ LogicalResult Runner::build(ModuleOp module) {
         names += (names.empty() ? "" : ",") + port.getSymName().str();
       } else if (auto st = dyn_cast<np::StateOp>(op)) {
         auto type = cast<MemRefType>(st.getType());
-        Buffer &b = inst->state[st.getSymName()];
+        if (st.getShared()) {
+          // Made once, by the first instance of the source name.
+          auto [it, fresh] =
+              sharedState[element.getSourceName()].try_emplace(st.getSymName());
+          inst->shared[st.getSymName()] = &it->second;
+          if (!fresh)
+            continue;
+        }
+        Buffer &b = st.getShared() ? *inst->shared[st.getSymName()]
+                                   : inst->state[st.getSymName()];
         b.width = widthOf(type.getElementType());
         b.words.assign(type.getNumElements(), 0);
         if (auto init = st.getInitialValueAttr()) {

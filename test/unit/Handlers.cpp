@@ -61,6 +61,12 @@ void accumulateInState(nprt_inst *self) {
   st(self).got.push_back(*sum);
 }
 
+void accumulateShared(nprt_inst *self) {
+  auto *sum = static_cast<uint64_t *>(nprt_shared(self));
+  *sum += nprt_recv_val(self, 0);
+  st(self).got.push_back(*sum);
+}
+
 void consumeCount(nprt_inst *self) {
   InstState &s = st(self);
   s.count += nprt_recv_val(self, 0);

@@ -44,6 +44,8 @@ void consumeCount(nprt_inst *self);
 /// Adds each received value to the uint64_t in its state object; records
 /// the running sum.
 void accumulateInState(nprt_inst *self);
+/// The same in the uint64_t of its shared object (nprt_shared).
+void accumulateShared(nprt_inst *self);
 /// Forwards port 0 to port 0.
 void pass(nprt_inst *self);
 /// Receives from port 1 (and records); never reads port 0.

@@ -95,6 +95,52 @@ LogicalResult ElementOp::verify() {
   return success();
 }
 
+// One copy of the shared states serves every element of a source name, so
+// they must declare the same ones. Each element is compared with the first
+// of its source name in the module.
+LogicalResult ElementOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  ElementOp first;
+  for (auto other : (*this)->getBlock()->getOps<ElementOp>())
+    if (other.getSourceName() == getSourceName()) {
+      first = other;
+      break;
+    }
+  if (!first || first == *this)
+    return success();
+  auto sharedIn = [&](ElementOp element, StringAttr name) {
+    auto st = dyn_cast_or_null<StateOp>(symbols.lookupSymbolIn(element, name));
+    return st && st.getShared() ? st : StateOp();
+  };
+  for (StateOp mine : getBody()->getOps<StateOp>()) {
+    if (!mine.getShared())
+      continue;
+    StateOp theirs = sharedIn(first, mine.getSymNameAttr());
+    if (theirs && theirs.getType() == mine.getType() &&
+        theirs.getInitialValueAttr() == mine.getInitialValueAttr())
+      continue;
+    InFlightDiagnostic diag = mine.emitOpError()
+                              << (theirs ? "differs from" : "is not")
+                              << " the shared state of '" << first.getSymName()
+                              << "', the first element of source name '"
+                              << getSourceName() << "'";
+    diag.attachNote(theirs ? theirs.getLoc() : first.getLoc())
+        << (theirs ? "that state is declared here" : "that element is here");
+    return diag;
+  }
+  for (StateOp theirs : first.getBody()->getOps<StateOp>()) {
+    if (!theirs.getShared() || sharedIn(*this, theirs.getSymNameAttr()))
+      continue;
+    InFlightDiagnostic diag = emitOpError()
+                              << "lacks shared state '" << theirs.getSymName()
+                              << "' of '" << first.getSymName()
+                              << "', the first element of source name '"
+                              << getSourceName() << "'";
+    diag.attachNote(theirs.getLoc()) << "declared here";
+    return diag;
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // PortOp
 //===----------------------------------------------------------------------===//

@@ -9,7 +9,8 @@
 
 def NP_ElementOp : NP_Op<"element", [
     Symbol, SymbolTable, SingleBlock, NoTerminator, IsolatedFromAbove,
-    HasParent<"::mlir::ModuleOp">]> {
+    HasParent<"::mlir::ModuleOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a packet-processing element (a CSP process)";
   let description = [{
     An element is one process of the dataflow graph: ports, persistent
@@ -23,6 +24,11 @@ def NP_ElementOp : NP_Op<"element", [
     list, as ClickNP generates one kernel per element instance: `origin`
     keeps the NPL name and `params` the argument values that were folded
     into the body.
+
+    Elements with the same source name (`origin`, or the symbol name when
+    there is none) hold one copy of their `shared` states between them:
+    they must all declare the same ones (names, types, initial values),
+    which is verified against the first such element of the module.
 
     Example:
 
@@ -54,6 +60,11 @@ def NP_ElementOp : NP_Op<"element", [
   let extraClassDeclaration = [{
     /// The port named `name`, or null.
     PortOp lookupPort(::llvm::StringRef name);
+    /// The NPL element this one specialises (`origin`, or the symbol name
+    /// without one): the elements of one source name share `shared` state.
+    ::llvm::StringRef getSourceName() {
+      return getOrigin() ? *getOrigin() : getSymName();
+    }
     /// The region ops; null when absent (the verifier requires a handler).
     InitOp getInit();
     HandlerOp getHandler();
@@ -99,19 +110,27 @@ def NP_StateOp : NP_Op<"state", [Symbol, HasParent<"ElementOp">]> {
     `np.state_ref`, so upstream `memref.load`/`memref.store` and their
     lowerings apply unchanged.
 
+    Each instance has its own copy, unless the state is `shared`: then one
+    copy, initialised once, serves every instance of every element with the
+    same source name (`origin`, or the symbol name without one), as a C++
+    static member serves every object of its class (NPL's `shared { }`).
+    Bodies reach it the same way; only the storage differs.
+
     Example:
 
     ```mlir
     np.state @count : memref<1xi64> = dense<0>
     np.state @table : memref<256xi32>
+    np.state shared @next_id : memref<1xi16> = dense<1>
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttr:$type,
-                       OptionalAttr<ElementsAttr>:$initial_value);
+                       OptionalAttr<ElementsAttr>:$initial_value,
+                       UnitAttr:$shared);
   let assemblyFormat = [{
-    $sym_name `:` custom<StateTypeAndInitialValue>($type, $initial_value)
-    attr-dict
+    (`shared` $shared^)? $sym_name `:`
+    custom<StateTypeAndInitialValue>($type, $initial_value) attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -67,6 +67,55 @@ np.element @E {
 
 // -----
 
+// Every element of a source name declares the shared states of the first.
+np.element @E {
+  np.state shared @n : memref<1xi16> = dense<1> // expected-note {{that state is declared here}}
+  np.handler {}
+}
+np.element @E_1 attributes {origin = "E"} {
+  // expected-error @+1 {{'np.state' op differs from the shared state of 'E', the first element of source name 'E'}}
+  np.state shared @n : memref<1xi16> = dense<2>
+  np.handler {}
+}
+
+// -----
+
+np.element @E {
+  np.state shared @n : memref<1xi16> = dense<1> // expected-note {{that state is declared here}}
+  np.handler {}
+}
+np.element @E_1 attributes {origin = "E"} {
+  // expected-error @+1 {{'np.state' op differs from the shared state of 'E', the first element of source name 'E'}}
+  np.state shared @n : memref<1xi32> = dense<1>
+  np.handler {}
+}
+
+// -----
+
+np.element @E { // expected-note {{that element is here}}
+  np.state @n : memref<1xi16>
+  np.handler {}
+}
+np.element @E_1 attributes {origin = "E"} {
+  // expected-error @+1 {{'np.state' op is not the shared state of 'E', the first element of source name 'E'}}
+  np.state shared @n : memref<1xi16>
+  np.handler {}
+}
+
+// -----
+
+np.element @Tag attributes {origin = "E"} {
+  np.state shared @n : memref<1xi16> // expected-note {{declared here}}
+  np.handler {}
+}
+// expected-error @+1 {{'np.element' op lacks shared state 'n' of 'Tag', the first element of source name 'E'}}
+np.element @E {
+  np.state @n : memref<1xi16>
+  np.handler {}
+}
+
+// -----
+
 func.func @f() {
   // expected-error @+1 {{'np.state_ref' op must be nested in an 'np.element'}}
   %m = np.state_ref @s : memref<1xi32>

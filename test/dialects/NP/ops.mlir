@@ -42,6 +42,30 @@ np.element @Counter_0 attributes {origin = "Counter", params = {width = 64 : i64
 
 // -----
 
+// Shared state: one copy for @Stamp and @Stamp_1 (source name "Stamp").
+// CHECK-LABEL: np.element @Stamp
+// CHECK: np.state @mine : memref<1xi32>{{$}}
+// CHECK: np.state shared @next : memref<1xi16> = dense<1>
+// CHECK: np.state shared @seen : memref<4xi8>{{$}}
+// CHECK: np.state_ref @next : memref<1xi16>
+// CHECK-LABEL: np.element @Stamp_1
+// CHECK: np.state shared @next : memref<1xi16> = dense<1>
+np.element @Stamp {
+  np.state @mine : memref<1xi32>
+  np.state shared @next : memref<1xi16> = dense<1>
+  np.state shared @seen : memref<4xi8>
+  np.handler {
+    %m = np.state_ref @next : memref<1xi16>
+  }
+}
+np.element @Stamp_1 attributes {origin = "Stamp"} {
+  np.state shared @seen : memref<4xi8>
+  np.state shared @next : memref<1xi16> = dense<1>
+  np.handler {}
+}
+
+// -----
+
 // CHECK-LABEL: np.element @Channels
 // CHECK: %[[OK:.+]], %[[V:.+]] = np.try_recv @a : !np.pkt
 // CHECK: %[[IDX:.+]] = np.select [@a, @b]

@@ -480,11 +480,13 @@ def ip_gw_options(myaddr, others=()):
 ICMP_ERROR_TYPES = (3, 4, 5, 11, 12)
 
 
-def icmp_error(src, type_, code=0, badaddrs=(), mtu=576, pmtu=0, fix=True):
-    """ICMPError: one ID counter per model (per element here), from 1."""
+def icmp_error(src, type_, code=0, badaddrs=(), mtu=576, pmtu=0, fix=True, ids=None):
+    """ICMPError. Click's IP id counter is one static variable of the
+    class, from 1, 16 bits: `ids` is that counter, a one-item list the
+    models of several elements share (a fresh one when not given)."""
     bad = [A(x) for x in badaddrs]
     me = A(src)
-    ctr = [1]
+    ctr = ids if ids is not None else [1]
 
     def unicast(a):
         return a != 0xFFFFFFFF and a >> 28 != 0xE and a not in bad
@@ -547,7 +549,7 @@ def icmp_error(src, type_, code=0, badaddrs=(), mtu=576, pmtu=0, fix=True):
             h = bytearray(struct.pack("!BBHHHBBHII", 0x40 | hlen // 4, 0, hlen + len(m),
                                       ctr[0] & 0xFFFF, 0, 200, 1, 0, me, s)) + opt
             put16(h, 10, cksum(bytes(h)))
-            ctr[0] += 1
+            ctr[0] = (ctr[0] + 1) & 0xFFFF
             na = anno()
             na.update(dst_ip=s, fix=int(fix))
             out.append([ts, h + m, na])
@@ -841,6 +843,38 @@ def concat(*fs):
     return f
 
 
+def tee(*fs):
+    """Tee to the models `fs`, as Click pushes: each packet goes down
+    output 0's path, then output 1's, ..., before the next packet enters,
+    so state the paths share (ICMPError's id counter) sees the packets in
+    that order. One list of outputs, those of fs[0] first (as concat)."""
+    def f(pkts):
+        outs = []
+        for g in fs:
+            outs += g([])
+        for ts, b, a in pkts:
+            got = []
+            for g in fs:
+                got += g([[ts, bytearray(b), dict(a)]])
+            for o, x in zip(outs, got):
+                o += x
+        return outs
+    return f
+
+
+def icmp_errors():
+    """The five ICMPErrors of ICMPError.np behind one Tee: one id counter."""
+    ids = [1]
+    para = shown(checked_strip(icmp_error("18.26.4.24", 12, ids=ids)))
+    return tee(
+        shown(checked_strip(icmp_error("18.26.4.24", 11, ids=ids))),
+        lambda p: para(from_len(p)),
+        shown(checked_strip(seq(set_ip_address("18.26.4.1"), icmp_error("18.26.4.24", 5, 1, ids=ids)))),
+        shown(checked_strip(seq(set_param(22), icmp_error("18.26.4.24", 12, 0, ids=ids)))),
+        shown(checked_strip(icmp_error("18.26.4.24", 3, 4, ("18.26.4.255", "1.2.3.4"), 100, 1500,
+                                       False, ids=ids))))
+
+
 def seq(*fs):
     """Models in a chain, each feeding its output 0 to the next."""
     def f(pkts):
@@ -867,13 +901,7 @@ MODELS = {
     "HostEtherFilter": concat(shown(host_ether_filter("00:00:c0:ae:67:ef")),
                               shown(host_ether_filter("00:00:c0:ae:67:ef", True, False, nout=1))),
     "IPGWOptions": strip14(checked(ip_gw_options("18.26.7.1", ("9.9.9.9",)))),
-    "ICMPError": concat(
-        shown(checked_strip(icmp_error("18.26.4.24", 11))),
-        lambda p: shown(checked_strip(icmp_error("18.26.4.24", 12)))(from_len(p)),
-        shown(checked_strip(seq(set_ip_address("18.26.4.1"), icmp_error("18.26.4.24", 5, 1)))),
-        shown(checked_strip(seq(set_param(22), icmp_error("18.26.4.24", 12, 0)))),
-        shown(checked_strip(icmp_error("18.26.4.24", 3, 4, ("18.26.4.255", "1.2.3.4"), 100, 1500,
-                                       False)))),
+    "ICMPError": lambda p: icmp_errors()(p),
     "IPFragmenter": concat(
         shown(checked_strip(ip_fragmenter(576))),
         shown(checked_strip(ip_fragmenter(1500, nout=1))),
