@@ -80,7 +80,7 @@ cl::opt<Target> target(
                           "run the program on the reference interpreter "
                           "with the executable's flags (--in, --out, "
                           "--stats-json, --signal, --quiet, --handler, "
-                          "--control, or any after "
+                          "--control, --live, --duration, or any after "
                           "--); a match program on --list and --headers")),
     cl::cat(category));
 cl::opt<std::string> outputFile(
@@ -371,14 +371,14 @@ static bool readCases(interp::MatchCases &cases, llvm::StringRef what) {
 /// How many arguments a flag of a compiled program takes up on npcc's
 /// command line with --target=interp (itself included); 0 if it is npcc's.
 static int programFlagArity(llvm::StringRef a) {
-  for (llvm::StringRef f :
-       {"--in", "--out", "--stats-json", "--signal", "--handler", "--control"}) {
+  for (llvm::StringRef f : {"--in", "--out", "--stats-json", "--signal",
+                            "--handler", "--control", "--duration"}) {
     if (a == f)
       return 2;
     if (a.starts_with(f) && a.drop_front(f.size()).starts_with("="))
       return 1;
   }
-  return a == "--quiet" ? 1 : 0;
+  return a == "--quiet" || a == "--live" ? 1 : 0;
 }
 
 /// --target=interp on a program with a graph: the reference interpreter

@@ -72,10 +72,17 @@ struct nprt_exec {
    * block again, so each packet goes down its whole path before the next
    * one enters, as in Click's push processing. */
   /* The program's clock (nprt_now), in ns: the time stamp of the last
-   * packet read, or a timer's deadline while it runs. */
+   * packet read, or a timer's deadline while it runs; with --live the
+   * host's clock when it was last read. */
   int64_t now;
   bool clock_started;
-  bool has_timers;   /* some instance has a timer (set when the clock starts) */
+  bool has_timers; /* some instance has a timer (set when the clock starts) */
+  /* --live: the time of day at the start minus CLOCK_MONOTONIC then, so
+   * that live time reads as time of day but never goes back. */
+  int64_t live_base;
+  /* --duration: the clock reading at which ingress stops (set when the
+   * clock starts); INT64_MAX without a limit. */
+  int64_t end;
   nprt_inst *next;   /* to run next, or NULL */
   nprt_inst **stack; /* senders that handed a value over, innermost last */
   uint32_t stack_n;
@@ -101,6 +108,8 @@ void nprt_exec_block(nprt_inst *self); /* waits for self->wait */
 /* An input device read a packet stamped `t`: timers that fall due up to
  * `t` run first, in deadline order, then the clock reads `t`. */
 void nprt_exec_advance(nprt_inst *self, int64_t t);
+/* --live: the host's clock, in ns since the epoch (monotonic). */
+int64_t nprt_exec_live_now(const nprt_exec *ex);
 /* `self` just put a value into `c`: if its consumer waits for it, the
  * consumer runs now and `self` resumes when the consumer blocks again. */
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c);
