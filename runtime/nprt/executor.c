@@ -581,13 +581,19 @@ static bool nprt_wait_for_timers(nprt_exec *ex) {
   if (!ex->clock_started)
     nprt_clock_start(ex, 0);
   nprt_inst *due = nprt_next_timer(ex, NULL, INT64_MAX);
-  if (!due || due->timer_deadline > ex->end) {
+  if (!due) { /* cannot be: the source has a timer */
     nprt_clock_ended(ex);
     return true;
   }
   if (ex->opts->live) {
-    nprt_sleep_until(ex, due->timer_deadline);
-    return true; /* nprt_live_tick runs it once it is due */
+    /* nprt_live_tick runs the timer once it is due, or ends the run. */
+    nprt_sleep_until(ex, due->timer_deadline <= ex->end ? due->timer_deadline
+                                                        : ex->end + 1);
+    return true;
+  }
+  if (due->timer_deadline > ex->end) {
+    nprt_clock_ended(ex);
+    return true;
   }
   ex->now = due->timer_deadline;
   nprt_fire_timer(ex, due);
@@ -857,11 +863,11 @@ static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
   if (o->live) {
     /* Live time reads as the time of day but advances as CLOCK_MONOTONIC
      * does; the clock and the timers start now. */
-    struct timespec real;
+    struct timespec real, mono;
     clock_gettime(CLOCK_REALTIME, &real);
-    ex->live_base = 0;
-    ex->live_base = (int64_t)real.tv_sec * 1000000000 + real.tv_nsec -
-                    nprt_exec_live_now(ex);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    ex->live_base = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000 +
+                    (real.tv_nsec - mono.tv_nsec);
     nprt_clock_start(ex, nprt_exec_live_now(ex));
   }
   int sched = nprt_schedule(ex);
