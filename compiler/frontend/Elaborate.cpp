@@ -94,6 +94,7 @@ static uint64_t wrapTo(uint64_t v, const Ty &t) {
 
 std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
                                           llvm::StringRef what) {
+  const Env &env = *envp;
   auto fail = [&]() -> std::optional<CValue> {
     if (report)
       sema.error(e.loc) << what << " is not a compile-time constant";
@@ -289,8 +290,17 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
         rec && !rec->isHeader)
       return evalConstructor(e, *rec, report, what);
     if (e.text == "len" && e.args.size() == 1 &&
+        e.args[0]->kind == Expr::StrLit) {
+      r.i = e.args[0]->text.size();
+      return r;
+    }
+    if (e.text == "len" && e.args.size() == 1 &&
         e.args[0]->kind == Expr::Name) {
       auto it = env.find(e.args[0]->text);
+      if (it != env.end() && it->second.kind == CValue::Str) {
+        r.i = it->second.s.size();
+        return r;
+      }
       if (it != env.end() && it->second.kind == CValue::List) {
         r.i = it->second.list.size();
         return r;

@@ -346,6 +346,10 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::NewPkt:
     return b.create<np::PktNewOp>(l, np::PacketType::get(ctx), arg(0));
   case Builtin::Len:
+    if (e.args[0]->ty.kind == Ty::Str) {
+      auto c = ce.eval(*e.args[0], "'len' of a string");
+      return i32(l, c && c->kind == CValue::Str ? c->s.size() : 0);
+    }
     if (e.args[0]->ty.kind == Ty::Queue)
       return queueLength(*e.args[0]);
     if (e.args[0]->ty.kind == Ty::Lpm || e.args[0]->ty.kind == Ty::Hash)
@@ -478,6 +482,26 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::PktCopy:
     b.create<np::PktCopyOp>(l, arg(0), arg(1), arg(2), arg(3), arg(4));
     return nullptr;
+  case Builtin::PktWrite: {
+    // The string is a constant: its bytes become pkt_set of 64-bit words
+    // (the last one narrower), which write nothing past the frame's end.
+    auto c = ce.eval(*e.args[2], "'pkt_write' string");
+    std::string s = c && c->kind == CValue::Str ? c->s : std::string();
+    Value p = arg(0);
+    Value off = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), arg(1));
+    for (size_t k = 0; k < s.size(); k += 8) {
+      size_t n = std::min<size_t>(8, s.size() - k);
+      uint64_t word = 0;
+      for (size_t j = 0; j < n; ++j)
+        word = word << 8 | (uint8_t)s[k + j];
+      mlir::Type t = b.getIntegerType(8 * n);
+      Value at =
+          b.create<mlir::arith::AddIOp>(l, off, constInt(l, b.getI64Type(), k));
+      b.create<np::PktSetOp>(l, p, at, constInt(l, t, word), 8 * n, 0, nullptr,
+                             nullptr);
+    }
+    return nullptr;
+  }
   case Builtin::Put:
     return b.create<np::PktPutOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::Take:
@@ -541,6 +565,10 @@ Value BodyGen::inlineCall(const Expr &e, const ast::FnDecl &f) {
     args.push_back(gen(*a));
   auto callerScopes = std::move(scopes);
   auto callerLoops = std::move(loops);
+  // The body sees its parameters and the module's constants: the caller's
+  // element parameters must not fold names the function binds.
+  static const Env noParams;
+  const Env &callerEnv = ce.setEnv(noParams);
   Value callerReturn = returnFlag, callerResult = resultSlot;
   scopes.clear();
   loops.clear();
@@ -560,6 +588,7 @@ Value BodyGen::inlineCall(const Expr &e, const ast::FnDecl &f) {
   Value result = resultSlot ? loadScalar(resultSlot) : Value();
   scopes = std::move(callerScopes);
   loops = std::move(callerLoops);
+  ce.setEnv(callerEnv);
   returnFlag = callerReturn;
   resultSlot = callerResult;
   return result;
@@ -653,8 +682,8 @@ Value BodyGen::genIPClassify(const Expr &e) {
       v = b.create<mlir::arith::AndIOp>(l, v,
                                         constInt(l, b.getIntegerType(8), 15));
       v = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), v);
-      transport = b.create<mlir::arith::ShLIOp>(
-          l, v, constInt(l, b.getI64Type(), 2));
+      transport =
+          b.create<mlir::arith::ShLIOp>(l, v, constInt(l, b.getI64Type(), 2));
     }
     return transport;
   };
@@ -684,8 +713,8 @@ Value BodyGen::genIPClassify(const Expr &e) {
       off = b.create<mlir::arith::AddIOp>(l, transportOffset(), off);
     else if (t.transport)
       off = transportOffset();
-    Value got = b.create<np::PktGetOp>(l, ty, p, off, t.width * 8, 0, nullptr,
-                                       nullptr);
+    Value got =
+        b.create<np::PktGetOp>(l, ty, p, off, t.width * 8, 0, nullptr, nullptr);
     if (t.shift)
       got = b.create<mlir::arith::ShRUIOp>(l, got, constInt(l, ty, t.shift));
     if (t.mask != (t.width == 4 ? ~0u : (1u << (t.width * 8)) - 1))
@@ -693,8 +722,8 @@ Value BodyGen::genIPClassify(const Expr &e) {
     auto pred = t.op == IPFTest::Gt   ? mlir::arith::CmpIPredicate::ugt
                 : t.op == IPFTest::Lt ? mlir::arith::CmpIPredicate::ult
                                       : mlir::arith::CmpIPredicate::eq;
-    Value cmp = b.create<mlir::arith::CmpIOp>(l, pred, got,
-                                              constInt(l, ty, t.value));
+    Value cmp =
+        b.create<mlir::arith::CmpIOp>(l, pred, got, constInt(l, ty, t.value));
     // A test on bytes past the end of the packet is false (Click's rule).
     Value end = constInt(l, b.getI64Type(), t.offset + t.width);
     if (t.transport)

@@ -44,11 +44,18 @@ using Env = llvm::StringMap<CValue>;
 /// Evaluates constant expressions against parameters and module constants.
 class ConstEval {
 public:
-  ConstEval(Sema &sema, const Env &env) : sema(sema), env(env) {}
+  ConstEval(Sema &sema, const Env &env) : sema(sema), envp(&env) {}
   /// Reports "not a compile-time constant" (naming `what`) on failure.
   std::optional<CValue> eval(const ast::Expr &e, llvm::StringRef what);
   /// Like eval, but silent: used to decide whether something is constant.
   std::optional<CValue> tryEval(const ast::Expr &e);
+  /// The names that are constants from now on (an inlined function sees
+  /// none of its caller's parameters); returns the previous ones.
+  const Env &setEnv(const Env &e) {
+    const Env &old = *envp;
+    envp = &e;
+    return old;
+  }
 
 private:
   std::optional<CValue> evalImpl(const ast::Expr &e, bool report,
@@ -57,7 +64,7 @@ private:
                                         const ast::RecordDecl &rec, bool report,
                                         llvm::StringRef what);
   Sema &sema;
-  const Env &env;
+  const Env *envp;
 };
 
 /// A specialised element: the declaration plus its parameter values.

@@ -58,6 +58,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("popcount", Builtin::Popcount)
       .Case("bswap", Builtin::Bswap)
       .Case("pkt_copy", Builtin::PktCopy)
+      .Case("pkt_write", Builtin::PktWrite)
       .Case("print", Builtin::Print)
       .Case("now", Builtin::Now)
       .Case("push", Builtin::Push)
@@ -1286,8 +1287,10 @@ Ty Sema::checkCall(Expr &e) {
          a.kind == Ty::Hash) &&
         e.args[0]->kind == Expr::Name)
       return u32;
-    error(e.loc) << "'len' needs a packet or an array, found '" << a.str()
-                 << "'";
+    if (a.kind == Ty::Str) // a constant: the number of the string's bytes
+      return u32;
+    error(e.loc) << "'len' needs a packet, an array or a string, found '"
+                 << a.str() << "'";
     return Ty();
   }
   case Builtin::DeviceRecv:
@@ -1479,6 +1482,15 @@ Ty Sema::checkCall(Expr &e) {
       coerce(*e.args[2], Ty::integer(32, true));
     return Ty::of(Ty::Void);
   }
+  case Builtin::PktWrite:
+    if (arity(3)) {
+      coerce(*e.args[0], pkt);
+      coerce(*e.args[1], u32);
+      if (checkExpr(*e.args[2]).kind != Ty::Str)
+        error(e.args[2]->loc)
+            << "'pkt_write' writes a string literal or a 'str' parameter";
+    }
+    return Ty::of(Ty::Void);
   case Builtin::PktCopy:
     if (arity(5)) {
       coerce(*e.args[0], pkt);

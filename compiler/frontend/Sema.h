@@ -60,14 +60,15 @@ enum class Builtin {
   Popcount,
   Bswap,
   // Packet bytes and headroom (Click's push, pull, put, take).
-  Print,   // print(p [, label [, max]]) or print(label, value)
-  Now,     // now() -> u64: the program's clock in nanoseconds
-  PktCopy, // pkt_copy(dst, doff, src, soff, n)
-  Push,    // = unstrip
-  Pull,    // = strip
-  Put,     // n zero bytes at the end
-  Take,    // n bytes off the end
-  Prefix,  // prefix(addr, len): an IPv4 prefix (also written a.b.c.d/len)
+  Print,    // print(p [, label [, max]]) or print(label, value)
+  Now,      // now() -> u64: the program's clock in nanoseconds
+  PktCopy,  // pkt_copy(dst, doff, src, soff, n)
+  PktWrite, // pkt_write(p, off, s): the bytes of constant string s at off
+  Push,     // = unstrip
+  Pull,     // = strip
+  Put,      // n zero bytes at the end
+  Take,     // n bytes off the end
+  Prefix,   // prefix(addr, len): an IPv4 prefix (also written a.b.c.d/len)
   // Tables in state (lpm<V, N>, hash<K, V, N>).
   Insert, // insert(t, key, value) -> bool: false when full
   Remove, // remove(t, key) -> bool: false when absent

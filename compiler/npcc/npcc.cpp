@@ -80,7 +80,7 @@ cl::opt<Target> target(
                           "run the program on the reference interpreter "
                           "with the executable's flags (--in, --out, "
                           "--stats-json, --signal, --quiet, -h/--handler, "
-                          "--control, or any after "
+                          "--control, --live, --duration, or any after "
                           "--); a match program on --list and --headers")),
     cl::cat(category));
 cl::opt<std::string> outputFile(
@@ -376,13 +376,13 @@ static int programFlagArity(llvm::StringRef a) {
   if (a == "-h")
     return 2;
   for (llvm::StringRef f : {"--in", "--out", "--stats-json", "--signal",
-                            "--handler", "--control"}) {
+                            "--handler", "--control", "--duration"}) {
     if (a == f)
       return 2;
     if (a.starts_with(f) && a.drop_front(f.size()).starts_with("="))
       return 1;
   }
-  return a == "--quiet" ? 1 : 0;
+  return a == "--quiet" || a == "--live" ? 1 : 0;
 }
 
 /// --target=interp on a program with a graph: the reference interpreter

@@ -223,10 +223,12 @@ static void nprt_client_run(nprt_client *cl, nprt_exec *ex) {
   }
 }
 
-/* One poll() of every socket: `wait` blocks until something happens or a
+/* One poll() of every socket: `wait` blocks until something happens, a
  * stop signal arrives (ppoll unblocks those signals only while it
- * waits, so one that arrives just before cannot be missed). */
-static void nprt_control_service(nprt_control *c, nprt_exec *ex, bool wait) {
+ * waits, so one that arrives just before cannot be missed) or `timeout`
+ * (NULL: none) passes. */
+static void nprt_control_service(nprt_control *c, nprt_exec *ex, bool wait,
+                                 const struct timespec *timeout) {
   struct pollfd listen_pfd = {c->listen_fd, POLLIN, 0};
   struct pollfd *pfds = c->pfds ? c->pfds : &listen_pfd;
   pfds[0] = listen_pfd;
@@ -247,7 +249,7 @@ static void nprt_control_service(nprt_control *c, nprt_exec *ex, bool wait) {
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     sigprocmask(SIG_BLOCK, &stop, &old);
-    ready = nprt_stop_signal ? 0 : ppoll(pfds, n, NULL, &old);
+    ready = nprt_stop_signal ? 0 : ppoll(pfds, n, timeout, &old);
     sigprocmask(SIG_SETMASK, &old, NULL);
   } else {
     ready = poll(pfds, n, 0);
@@ -289,9 +291,10 @@ void nprt_control_tick(nprt_control *c, nprt_exec *ex) {
   if (now < c->next_poll)
     return;
   c->next_poll = now + NPRT_CONTROL_PERIOD_NS;
-  nprt_control_service(c, ex, false);
+  nprt_control_service(c, ex, false, NULL);
 }
 
-void nprt_control_wait(nprt_control *c, nprt_exec *ex) {
-  nprt_control_service(c, ex, true);
+void nprt_control_wait(nprt_control *c, nprt_exec *ex,
+                       const struct timespec *timeout) {
+  nprt_control_service(c, ex, true, timeout);
 }

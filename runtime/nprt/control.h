@@ -21,6 +21,8 @@
 #include "runtime/nprt/executor.h"
 #include "runtime/nprt/strbuf.h"
 
+#include <time.h>
+
 typedef struct nprt_control nprt_control;
 
 /* Listens on `spec` ("PORT" or "unix:PATH", checked by the option
@@ -32,9 +34,11 @@ void nprt_control_close(nprt_control *c);
 /* While the graph runs: accepts clients and runs their complete commands
  * if a millisecond passed since the last time. Never blocks. */
 void nprt_control_tick(nprt_control *c, nprt_exec *ex);
-/* While the graph cannot move: blocks until a client did something or a
- * SIGINT/SIGTERM arrived, then serves the clients. */
-void nprt_control_wait(nprt_control *c, nprt_exec *ex);
+/* While the graph cannot move: blocks until a client did something, a
+ * SIGINT/SIGTERM arrived or `timeout` passed (NULL: no timeout; --live
+ * sets the next timer's), then serves the clients. */
+void nprt_control_wait(nprt_control *c, nprt_exec *ex,
+                       const struct timespec *timeout);
 
 /* The greeting a client gets on connecting. */
 #define NPRT_CONTROL_GREETING "Click::ControlSocket/1.3\r\n"

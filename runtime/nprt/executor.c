@@ -18,7 +18,9 @@
  *    channels (what is left in them, and what is sent later, is freed and
  *    counted as drops of that channel).
  * The run ends when every instance terminated; when none can move and some
- * have not terminated, it is a deadlock.
+ * have not terminated, it is a deadlock, unless a timer-driven source (a
+ * source waiting for its timer, NPRT_WAIT_TIMER) still runs: then time
+ * moves on to the next deadline (virtual time; --live: a sleep).
  *
  * Stopping (SIGINT/SIGTERM, or an output device that failed): input devices
  * read as ended and instances without connected inputs end at their next
@@ -37,9 +39,11 @@
 #include "runtime/nprt/handlers.h"
 #include "runtime/nprt/stats.h"
 
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef NPRT_ASAN
@@ -148,6 +152,13 @@ static void nprt_inst_main(nprt_inst *self) {
     self->progress = false;
     ++self->iterations;
     self->handler(self);
+    if (!self->progress && self->timer && !nprt_has_inputs(self)) {
+      /* A source with a timer that moved nothing has nothing to do until
+       * its timer ran: it waits for that instead of polling, which also
+       * lets the clock move on to the deadline. */
+      nprt_exec_wait(self, NPRT_WAIT_TIMER, 0, (uint64_t)self->timer_deadline);
+      continue;
+    }
     if (!self->progress || ++self->batch >= NPRT_MAX_BATCH) {
       self->batch = 0;
       nprt_yield(self);
@@ -226,6 +237,14 @@ static void nprt_run_timer(nprt_inst *self) {
   self->timer(self);
   self->in_timer = false;
   self->timer_deadline += (int64_t)self->timer_period;
+  /* Live, periods missed while the process was busy or asleep are
+   * skipped, as Click's timers do, not run back to back. */
+  if (self->ex->opts->live) {
+    int64_t late = nprt_exec_live_now(self->ex) - self->timer_deadline;
+    if (late >= 0)
+      self->timer_deadline += (late / (int64_t)self->timer_period + 1) *
+                              (int64_t)self->timer_period;
+  }
   self->wait = wait;
   self->wait_on = on;
   self->wait_port = port;
@@ -261,36 +280,71 @@ void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
   nprt_exec_block(f);
 }
 
-uint64_t nprt_now(nprt_inst *self) { return (uint64_t)self->ex->now; }
+int64_t nprt_exec_live_now(const nprt_exec *ex) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ex->live_base + (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+uint64_t nprt_now(nprt_inst *self) {
+  nprt_exec *ex = self->ex;
+  return (uint64_t)(ex->opts->live ? nprt_exec_live_now(ex) : ex->now);
+}
+
+/* The clock starts at `t`: the first packet, or the first time the graph
+ * waits for a timer (time 0 then, or the start of a --live run). Timers
+ * fall due one period after it; --duration counts from it. */
+static void nprt_clock_start(nprt_exec *ex, int64_t t) {
+  nprt_graph *g = ex->graph;
+  ex->clock_started = true;
+  ex->now = t;
+  int64_t d = ex->opts->duration_ns;
+  ex->end = d && t <= INT64_MAX - d ? t + d : INT64_MAX;
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    g->insts[i]->timer_deadline = t + (int64_t)g->insts[i]->timer_period;
+    ex->has_timers |= g->insts[i]->timer != NULL;
+  }
+}
+
+/* --duration ran out: ingress stops as on `WRITE stop`, a normal end. */
+static void nprt_clock_ended(nprt_exec *ex) {
+  ex->stop = true;
+  ex->stop_requested = true;
+}
+
+/* The earliest deadline up to `upto` of an instance that can run its timer
+ * now (waiting, or `self`, the caller); ties in instance order. */
+static nprt_inst *nprt_next_timer(nprt_exec *ex, const nprt_inst *self,
+                                  int64_t upto) {
+  nprt_graph *g = ex->graph;
+  nprt_inst *due = NULL;
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    nprt_inst *in = g->insts[i];
+    if (!in->timer || in->state == NPRT_DONE || in->in_timer ||
+        in->timer_deadline > upto || (in != self && in->state != NPRT_BLOCKED))
+      continue;
+    if (!due || in->timer_deadline < due->timer_deadline)
+      due = in;
+  }
+  return due;
+}
 
 void nprt_exec_advance(nprt_inst *self, int64_t t) {
   nprt_exec *ex = self->ex;
-  nprt_graph *g = ex->graph;
-  if (!ex->clock_started) {
-    /* Timers start with the first packet: the first falls due one period
-     * after it. */
-    ex->clock_started = true;
-    ex->now = t;
-    for (uint32_t i = 0; i < g->n_insts; ++i) {
-      g->insts[i]->timer_deadline = t + (int64_t)g->insts[i]->timer_period;
-      ex->has_timers |= g->insts[i]->timer != NULL;
-    }
-  }
+  if (!ex->clock_started)
+    nprt_clock_start(ex, t);
   if (t < ex->now) /* a trace out of order: time does not go back */
     t = ex->now;
+  /* Past the end of --duration: the timers due before it still run, and
+   * this packet goes on, but no other is read. */
+  int64_t upto = t;
+  if (t > ex->end) {
+    upto = ex->end;
+    nprt_clock_ended(ex);
+  }
   /* Every packet read comes here: a program without timers scans nothing. */
   for (; ex->has_timers;) {
-    /* The earliest deadline up to `t` of an instance that can run its
-     * timer now (waiting, or the caller); ties in instance order. */
-    nprt_inst *due = NULL;
-    for (uint32_t i = 0; i < g->n_insts; ++i) {
-      nprt_inst *in = g->insts[i];
-      if (!in->timer || in->state == NPRT_DONE || in->in_timer ||
-          in->timer_deadline > t || (in != self && in->state != NPRT_BLOCKED))
-        continue;
-      if (!due || in->timer_deadline < due->timer_deadline)
-        due = in;
-    }
+    nprt_inst *due = nprt_next_timer(ex, self, upto);
     if (!due)
       break;
     ex->now = due->timer_deadline;
@@ -404,6 +458,9 @@ static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
   }
   case NPRT_WAIT_PHASE:
     return ex->phase >= in->wait_port;
+  case NPRT_WAIT_TIMER: /* its timer ran (its deadline moved), or a stop */
+    return (uint64_t)in->timer_deadline != in->wait_ticket ||
+           nprt_exec_stopping(ex);
   case NPRT_WAIT_NONE:
     break;
   }
@@ -488,6 +545,96 @@ static bool nprt_next_phase(nprt_exec *ex) {
   return true;
 }
 
+/*--- Time without packets -----------------------------------------------*/
+
+/* Runs the timer of `in`, which waits, from the scheduler's stack, and
+ * whatever it sends, depth-first. */
+static void nprt_fire_timer(nprt_exec *ex, nprt_inst *in) {
+  in->timer_due = true;
+  nprt_step(ex, in);
+  nprt_run_handoffs(ex);
+}
+
+/* --live, between rounds: runs the timers whose deadline passed on the
+ * host's clock, and ends the run at the end of --duration. */
+static void nprt_live_tick(nprt_exec *ex) {
+  if (!ex->opts->live || ex->phase < NPRT_PHASE_RUN)
+    return;
+  int64_t now = nprt_exec_live_now(ex);
+  /* The timers due before the end run first, and as before it: the
+   * sources among them still send what their timers allow. */
+  for (nprt_inst *due;
+       ex->has_timers &&
+       (due = nprt_next_timer(ex, NULL, now < ex->end ? now : ex->end));) {
+    ex->now = due->timer_deadline;
+    nprt_fire_timer(ex, due);
+  }
+  ex->now = now;
+  if (now > ex->end && !ex->stop)
+    nprt_clock_ended(ex);
+}
+
+/* --live, while nothing can move: sleeps until `deadline` on the host's
+ * clock, or less if a control client or a stop signal comes first. */
+static void nprt_sleep_until(nprt_exec *ex, int64_t deadline) {
+  int64_t d = deadline - nprt_exec_live_now(ex);
+  if (d <= 0)
+    return;
+  struct timespec ts = {(time_t)(d / 1000000000), (long)(d % 1000000000)};
+  if (ex->control) {
+    nprt_control_wait(ex->control, ex, &ts);
+    return;
+  }
+  /* As nprt_control_wait: the stop signals are unblocked only inside
+   * ppoll, so one that arrives just before it cannot be missed. */
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigprocmask(SIG_BLOCK, &stop, &old);
+  if (!nprt_stop_signal)
+    ppoll(NULL, 0, &ts, &old);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Nothing can move. While a source waits for its timer (NPRT_WAIT_TIMER)
+ * the run goes on: time moves to the earliest deadline, at once (virtual
+ * time: the clock jumps there, so runs are exact and take no wall time)
+ * or, with --live, by sleeping until then, and that timer runs. False
+ * when no such source is left: then the run ends as it always did (the
+ * timers of instances waiting to receive do not keep it going). */
+static bool nprt_wait_for_timers(nprt_exec *ex) {
+  nprt_graph *g = ex->graph;
+  if (ex->phase < NPRT_PHASE_RUN || nprt_exec_stopping(ex))
+    return false;
+  bool source = false;
+  for (uint32_t i = 0; i < g->n_insts && !source; ++i)
+    source =
+        g->insts[i]->state != NPRT_DONE && g->insts[i]->wait == NPRT_WAIT_TIMER;
+  if (!source)
+    return false;
+  if (!ex->clock_started)
+    nprt_clock_start(ex, 0);
+  nprt_inst *due = nprt_next_timer(ex, NULL, INT64_MAX);
+  if (!due) { /* cannot be: the source has a timer */
+    nprt_clock_ended(ex);
+    return true;
+  }
+  if (ex->opts->live) {
+    /* nprt_live_tick runs the timer once it is due, or ends the run. */
+    nprt_sleep_until(ex, due->timer_deadline <= ex->end ? due->timer_deadline
+                                                        : ex->end + 1);
+    return true;
+  }
+  if (due->timer_deadline > ex->end) {
+    nprt_clock_ended(ex);
+    return true;
+  }
+  ex->now = due->timer_deadline;
+  nprt_fire_timer(ex, due);
+  return true;
+}
+
 /* Round-robin over runnable instances (each send handing over depth-first)
  * until all terminated or the graph is drained (0), none can move (-1,
  * deadlock) or a second signal abandons the drain (-2). With --control,
@@ -502,6 +649,7 @@ static int nprt_schedule(nprt_exec *ex) {
      * all it costs. */
     if (ex->control)
       nprt_control_tick(ex->control, ex);
+    nprt_live_tick(ex);
     bool ran = false;
     for (uint32_t i = 0; i < g->n_insts; ++i) {
       if (nprt_check_signals(ex))
@@ -513,11 +661,17 @@ static int nprt_schedule(nprt_exec *ex) {
       if (ran || nprt_next_phase(ex))
         continue;
     }
+    if (ex->n_done != g->n_insts && nprt_wait_for_timers(ex))
+      continue;
     /* Nothing can move: finished, drained, or stuck. */
     int end = ex->n_done == g->n_insts || nprt_quiescent(ex) ? 0 : -1;
     if (!ex->control || nprt_exec_stopping(ex))
       return end;
-    nprt_control_wait(ex->control, ex);
+    /* Live, the end of --duration wakes it too. */
+    if (ex->opts->live && ex->end != INT64_MAX)
+      nprt_sleep_until(ex, ex->end + 1);
+    else
+      nprt_control_wait(ex->control, ex, NULL);
   }
 }
 
@@ -550,6 +704,8 @@ static void nprt_report_deadlock(const nprt_exec *ex, FILE *err) {
         }
       break;
     }
+    case NPRT_WAIT_TIMER: /* not a deadlock: time moves on to the timer */
+      break;
     case NPRT_WAIT_PHASE:
     case NPRT_WAIT_NONE:
       fprintf(err,
@@ -741,6 +897,16 @@ static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     return NPRT_EXIT_ERROR;
   }
+  if (o->live) {
+    /* Live time reads as the time of day but advances as CLOCK_MONOTONIC
+     * does; the clock and the timers start now. */
+    struct timespec real, mono;
+    clock_gettime(CLOCK_REALTIME, &real);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    ex->live_base = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000 +
+                    (real.tv_nsec - mono.tv_nsec);
+    nprt_clock_start(ex, nprt_exec_live_now(ex));
+  }
   int sched = nprt_schedule(ex);
   free(ex->stack);
   ex->stack = NULL;
@@ -822,6 +988,7 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
   memset(&ex, 0, sizeof(ex));
   ex.graph = g;
   ex.opts = o;
+  ex.end = INT64_MAX;
   nprt_pool_init(&ex.pool);
   struct sigaction old[3];
   nprt_catch_signals(old);

@@ -72,10 +72,17 @@ struct nprt_exec {
    * `stop` or a signal. */
   struct nprt_control *control;
   /* The program's clock (nprt_now), in ns: the time stamp of the last
-   * packet read, or a timer's deadline while it runs. */
+   * packet read, or a timer's deadline while it runs; with --live the
+   * host's clock when it was last read. */
   int64_t now;
   bool clock_started;
   bool has_timers; /* some instance has a timer (set when the clock starts) */
+  /* --live: the time of day at the start minus CLOCK_MONOTONIC then, so
+   * that live time reads as time of day but never goes back. */
+  int64_t live_base;
+  /* --duration: the clock reading at which ingress stops (set when the
+   * clock starts); INT64_MAX without a limit. */
+  int64_t end;
   /* Depth-first order, as in Click's push processing: a send runs a push
    * consumer's handler as a call (nest deep), or switches to a consumer
    * waiting for the value while the sender waits on `stack` and resumes
@@ -114,6 +121,8 @@ void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
 /* An input device read a packet stamped `t`: timers that fall due up to
  * `t` run first, in deadline order, then the clock reads `t`. */
 void nprt_exec_advance(nprt_inst *self, int64_t t);
+/* --live: the host's clock, in ns since the epoch (monotonic). */
+int64_t nprt_exec_live_now(const nprt_exec *ex);
 /* `self` just put a value into `c`: a consumer of push shape (push_ports)
  * runs its handler now as a call; any other consumer that waits for the
  * value runs now on its own stack, and `self` resumes when it blocks. */

@@ -68,6 +68,17 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "                             Unix socket PATH; the program then\n"
           "                             runs until 'WRITE stop', SIGINT or\n"
           "                             SIGTERM\n"
+          "  --live                     run on the host's clock: now() and\n"
+          "                             packet time stamps are the time of\n"
+          "                             day, advancing as CLOCK_MONOTONIC\n"
+          "                             does, and timers fire at real time\n"
+          "                             (default: trace time, the time stamp\n"
+          "                             of the last packet read, and virtual\n"
+          "                             time from timer to timer)\n"
+          "  --duration TIME            stop input (as 'WRITE stop' does)\n"
+          "                             once the clock has run for TIME\n"
+          "                             (500ms, 2s, 100us, 250ns; a bare\n"
+          "                             number is seconds)\n"
           "  --quiet                    do not print the statistics table\n"
           "  --help                     print this help and exit\n"
           "  --version                  print the npcc and LLVM versions the\n"
@@ -202,6 +213,34 @@ static nprt_parse_result nprt_add_handler(nprt_options *o, const char *value) {
   return NPRT_PARSE_RUN;
 }
 
+/* An integer with an NPL duration unit (ns, us, ms, s), seconds without
+ * one; more than 0 and at most ~292 years (int64_t nanoseconds). */
+static nprt_parse_result nprt_set_duration(nprt_options *o, const char *value) {
+  static const struct {
+    const char *unit;
+    int64_t ns;
+  } units[] = {{"ns", 1},
+               {"us", 1000},
+               {"ms", 1000000},
+               {"s", 1000000000},
+               {"", 1000000000}};
+  size_t digits = strspn(value, "0123456789");
+  errno = 0;
+  unsigned long long n = digits ? strtoull(value, NULL, 10) : 0;
+  for (size_t k = 0; k < sizeof(units) / sizeof(*units) && digits; ++k) {
+    if (strcmp(value + digits, units[k].unit) != 0)
+      continue;
+    if (errno || n == 0 || n > (unsigned long long)(INT64_MAX / units[k].ns))
+      break;
+    o->duration_ns = (int64_t)n * units[k].ns;
+    return NPRT_PARSE_RUN;
+  }
+  return nprt_opt_error(o,
+                        "--duration expects a positive time such as 500ms, "
+                        "2s, 100us or 250ns, got '%s'",
+                        value);
+}
+
 /* PORT (1..65535, decimal) or unix:PATH; the socket opens in nprt_run. */
 static nprt_parse_result nprt_set_control(nprt_options *o, const char *value) {
   if (o->control)
@@ -257,7 +296,8 @@ static nprt_parse_result nprt_add_signal(nprt_options *o, const char *value) {
 
 nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
   static const char *const with_value[] = {
-      "--in", "--out", "--stats-json", "--signal", "--handler", "--control"};
+      "--in",      "--out",     "--stats-json", "--signal",
+      "--handler", "--control", "--duration"};
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0) {
@@ -273,6 +313,10 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
     }
     if (strcmp(arg, "--quiet") == 0) {
       o->quiet = true;
+      continue;
+    }
+    if (strcmp(arg, "--live") == 0) {
+      o->live = true;
       continue;
     }
     const char *flag = NULL, *value = NULL;
@@ -318,6 +362,8 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
       r = nprt_add_handler(o, value);
     else if (strcmp(flag, "--control") == 0)
       r = nprt_set_control(o, value);
+    else if (strcmp(flag, "--duration") == 0)
+      r = nprt_set_duration(o, value);
     else if (!*value)
       return nprt_opt_error(o, "option '%s' needs a value", flag);
     else

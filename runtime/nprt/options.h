@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * What nprt_main understands: --in, --out, --stats-json, --signal,
- * -h/--handler, --control, --quiet, --help, --version, each long option as
+ * -h/--handler, --control, --live, --duration, --quiet, --help, --version,
+ * each long option as
  * `--opt value` or `--opt=value`. Also the output streams, so tests can run
  * the executor without touching stdout and stderr.
  *
@@ -60,6 +61,11 @@ typedef struct nprt_options {
   uint32_t n_handlers;
   /* --control: "PORT" (TCP on 127.0.0.1) or "unix:PATH"; NULL: none. */
   const char *control;
+  /* --live: the clock is the host's (CLOCK_MONOTONIC), timers fire at real
+   * time; otherwise trace time, and virtual time between timers. */
+  bool live;
+  /* --duration: how long the run's clock may run, in ns; 0: no limit. */
+  int64_t duration_ns;
   bool quiet;
   /* Stack of each instance's green thread; 0: the default (256 KiB). A
    * host that runs deeper code on it (the reference interpreter) asks for

@@ -207,6 +207,9 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
       nprt_pcap_in_next(d, &ex->pool, dev, &p, err, sizeof(err));
   if (st == NPRT_PCAP_OK) {
     self->progress = true;
+    /* Live, a packet is stamped when it is read, as a capture would be. */
+    if (ex->opts->live)
+      p->ts = nprt_exec_live_now(ex);
     nprt_exec_advance(self, p->ts);
     return p;
   }

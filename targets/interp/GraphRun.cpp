@@ -82,7 +82,20 @@ enum class Flow { Next, Stop };
 
 class Runner;
 
-/// One element instance: its state, and the values of the body running.
+/// What one activation of a body computes: its values, local arrays and
+/// loop bookkeeping.
+struct Frame {
+  llvm::DenseMap<Value, uint64_t> values;
+  std::deque<Buffer> locals; // memref.alloca, reused from run to run
+  size_t usedLocals = 0;
+  // Scratch for values carried around scf.for/while, per loop depth.
+  std::vector<std::vector<uint64_t>> carried;
+  unsigned depth = 0;
+  // Per loop depth: np.exit_loop_if fired in this run of the loop.
+  std::vector<bool> exitSeen;
+};
+
+/// One element instance: its state, and the activations of its bodies.
 struct Instance {
   Runner *runner = nullptr;
   np::ElementOp element;
@@ -100,21 +113,24 @@ struct Instance {
   // Shared state (np.state shared): the Runner's one copy for the
   // element's source name.
   llvm::StringMap<Buffer *> shared;
-  llvm::DenseMap<Value, uint64_t> values;
-  std::deque<Buffer> locals; // memref.alloca, reset per activation
-  size_t usedLocals = 0;
+  // The activations of this instance's bodies. Several may be unfinished
+  // at once, on different stacks, and resume in any order: a timer runs
+  // while the handler waits, a pushed handler call re-enters a handler
+  // suspended in a send, and either may itself wait. So each has its own
+  // frame, and whoever runs an operation works on the frame it started
+  // with. Frames belong to the instance and are reused: an activation the
+  // executor abandons (its instance ended) leaks nothing.
+  std::deque<Frame> frames;
+  std::vector<Frame *> idleFrames;
+  Frame *f = nullptr; // the frame of the activation running
   nprt_inst *self = nullptr;
   std::vector<uint8_t> copyBuffer; // np.pkt_copy's bytes in flight
-  // Scratch for values carried around scf.for/while, per loop depth.
-  std::vector<std::vector<uint64_t>> carried;
-  unsigned depth = 0;
-  // Per loop depth: np.exit_loop_if fired in this run of the loop.
-  std::vector<bool> exitSeen;
-  unsigned active = 0; // bodies running on this instance (nested: timers)
   static constexpr unsigned kExitChecks = 64;
 
-  uint64_t get(Value v) { return values.find(v)->second; }
-  void set(Value v, uint64_t x) { values[v] = maskTo(x, widthOf(v.getType())); }
+  uint64_t get(Value v) { return f->values.find(v)->second; }
+  void set(Value v, uint64_t x) {
+    f->values[v] = maskTo(x, widthOf(v.getType()));
+  }
 
   void run(Region &body, nprt_inst *inst, std::optional<int64_t> arg);
   Operation *runBlock(Block &block);
@@ -125,9 +141,9 @@ struct Instance {
   /// Assigns `from` to `to` at once (a loop may yield its arguments
   /// swapped), through the scratch vector of the current loop depth.
   void carry(ValueRange from, ValueRange to) {
-    if (carried.size() <= depth)
-      carried.resize(depth + 1);
-    std::vector<uint64_t> &tmp = carried[depth];
+    if (f->carried.size() <= f->depth)
+      f->carried.resize(f->depth + 1);
+    std::vector<uint64_t> &tmp = f->carried[f->depth];
     tmp.clear();
     for (Value v : from)
       tmp.push_back(get(v));
@@ -208,34 +224,27 @@ void runSignal(nprt_inst *self, int64_t arg) {
 //===----------------------------------------------------------------------===//
 
 void Instance::run(Region &body, nprt_inst *inst, std::optional<int64_t> arg) {
-  // A timer (or a handler of Click's) may run while the handler waits in a
-  // blocking call, deep in its loops: it continues above the handler's
-  // locals and loop depth, which are left as they are.
-  size_t savedLocals = usedLocals;
-  unsigned savedDepth = depth;
-  // A pushed handler may re-enter the body it interrupted (a cycle in the
-  // graph): that activation's values come back afterwards.
-  std::optional<llvm::DenseMap<Value, uint64_t>> savedValues;
-  if (active)
-    savedValues = values;
-  if (!active) {
-    usedLocals = 0;
-    depth = 0;
+  Frame *outer = f;
+  Frame *mine;
+  if (idleFrames.empty()) {
+    mine = &frames.emplace_back();
+  } else {
+    mine = idleFrames.back();
+    idleFrames.pop_back();
   }
-  ++active;
-  auto restore = llvm::make_scope_exit([&] {
-    if (savedValues)
-      values = std::move(*savedValues);
-    --active;
-    usedLocals = savedLocals;
-    depth = savedDepth;
+  mine->usedLocals = 0;
+  mine->depth = 0;
+  f = mine;
+  auto release = llvm::make_scope_exit([&] {
+    idleFrames.push_back(mine);
+    f = outer;
   });
   self = inst;
   Block &b = body.front();
   // Bodies take the instance (!np.self), then the signal's value.
   for (BlockArgument a : b.getArguments()) {
     if (isa<np::SelfType>(a.getType()))
-      values[a] = 0;
+      f->values[a] = 0;
     else
       set(a, arg ? (uint64_t)*arg : 0);
   }
@@ -275,9 +284,18 @@ uint64_t Instance::loadIndex(Buffer &b, uint64_t i, Operation &op) {
 }
 
 void Instance::exec(Operation &op) {
+  // A port operation may leave this stack and come back after other
+  // activations of this instance ran: this one goes on with its frame.
+  Frame *const mine = f;
+  auto keep = llvm::make_scope_exit([this, mine] { f = mine; });
   auto in = [&](unsigned k) { return get(op.getOperand(k)); };
   auto w0 = [&]() { return widthOf(op.getOperand(0).getType()); };
-  auto out = [&](uint64_t v) { set(op.getResult(0), v); };
+  // The result of a receive lands in this activation's frame even if
+  // others ran while it waited.
+  auto out = [&](uint64_t v) {
+    f = mine;
+    set(op.getResult(0), v);
+  };
   llvm::TypeSwitch<Operation *>(&op)
       // arith
       .Case([&](arith::ConstantOp c) {
@@ -333,28 +351,29 @@ void Instance::exec(Operation &op) {
         for (auto [res, v] : llvm::zip(s.getResults(), term->getOperands()))
           set(res, get(v));
       })
-      .Case([&](scf::ForOp f) {
+      .Case([&](scf::ForOp loop) {
         uint64_t lb = in(0), ub = in(1), step = in(2);
-        carry(f.getInitArgs(), f.getRegionIterArgs());
-        ++depth;
-        if (exitSeen.size() <= depth)
-          exitSeen.resize(depth + 1);
-        exitSeen[depth] = false;
+        carry(loop.getInitArgs(), loop.getRegionIterArgs());
+        unsigned depth = ++f->depth;
+        if (f->exitSeen.size() <= depth)
+          f->exitSeen.resize(depth + 1);
+        f->exitSeen[depth] = false;
         // After np.exit_loop_if fired, the remaining iterations must do
         // nothing: run a few of them to check, not all (bounds may be 2^24).
         unsigned checked = 0;
         for (uint64_t i = lb; (int64_t)i < (int64_t)ub; i += step) {
-          if (exitSeen[depth] && ++checked > kExitChecks)
+          if (f->exitSeen[depth] && ++checked > kExitChecks)
             break;
-          set(f.getInductionVar(), i);
-          carry(runBlock(*f.getBody())->getOperands(), f.getRegionIterArgs());
+          set(loop.getInductionVar(), i);
+          carry(runBlock(*loop.getBody())->getOperands(),
+                loop.getRegionIterArgs());
         }
-        --depth;
-        carry(f.getRegionIterArgs(), f.getResults());
+        --f->depth;
+        carry(loop.getRegionIterArgs(), loop.getResults());
       })
       .Case([&](scf::WhileOp w) {
         carry(w.getInits(), w.getBeforeArguments());
-        ++depth;
+        ++f->depth;
         for (;;) {
           auto cond = cast<scf::ConditionOp>(runBlock(w.getBefore().front()));
           if (!get(cond.getCondition())) {
@@ -365,16 +384,16 @@ void Instance::exec(Operation &op) {
           carry(runBlock(w.getAfter().front())->getOperands(),
                 w.getBeforeArguments());
         }
-        --depth;
+        --f->depth;
       })
       // memref
       .Case([&](memref::AllocaOp a) {
-        if (usedLocals == locals.size())
-          locals.emplace_back();
-        Buffer &b = locals[usedLocals++];
+        if (f->usedLocals == f->locals.size())
+          f->locals.emplace_back();
+        Buffer &b = f->locals[f->usedLocals++];
         b.words.assign(a.getType().getNumElements(), 0);
         b.width = widthOf(a.getType().getElementType());
-        values[a.getResult()] = reinterpret_cast<uint64_t>(&b);
+        f->values[a.getResult()] = reinterpret_cast<uint64_t>(&b);
       })
       .Case([&](memref::LoadOp l) {
         Buffer &b = buffer(l.getMemRef());
@@ -385,11 +404,11 @@ void Instance::exec(Operation &op) {
         b.words[loadIndex(b, in(2), op)] = maskTo(in(0), b.width);
       })
       // np: state and ports
-      .Case([&](np::StateFieldOp f) {
-        auto it = state.find(f.getState());
+      .Case([&](np::StateFieldOp sf) {
+        auto it = state.find(sf.getState());
         Buffer *b =
-            it != state.end() ? &it->second : shared.lookup(f.getState());
-        values[f.getResult()] = reinterpret_cast<uint64_t>(b);
+            it != state.end() ? &it->second : shared.lookup(sf.getState());
+        f->values[sf.getResult()] = reinterpret_cast<uint64_t>(b);
       })
       .Case([&](np::RecvOp r) {
         uint32_t p = inPorts.lookup(r.getPort());
@@ -501,8 +520,8 @@ void Instance::exec(Operation &op) {
       // A hint for targets that can leave a loop early: the iterations
       // after it do nothing, so running them checks the hint.
       .Case([&](np::ExitLoopIfOp e) {
-        if (get(e.getCond()) && depth < exitSeen.size())
-          exitSeen[depth] = true;
+        if (get(e.getCond()) && f->depth < f->exitSeen.size())
+          f->exitSeen[f->depth] = true;
       })
       .Case([&](np::PktCsumOp c) {
         // One word at a time, carries folded back at the end.

@@ -7,6 +7,8 @@ Click's sources (kohler/click), independently of the NPL elements.
                                             with the model's, packet by
                                             packet; prints 'ok' lines or
                                             the first difference (exit 1)
+  clickref.py source MODEL OUT...           the same for a source without
+                                            input, time stamps included
 
 Each model takes the input packets [(ts_ns, bytes)] and returns one list of
 packets per output port."""
@@ -397,29 +399,38 @@ def meter(rates, by_bytes):
     return f
 
 
-def rated_splitter(rate, dur_ms=20, burst=0):
-    # RatedUnqueue::configure_helper, TokenRateX::assign, TokenCounterX.
-    M = 0xFFFFFFFF
-    cap = burst or min(rate * dur_ms // 1000, M) or 1
+M32 = 0xFFFFFFFF
+
+
+def token_rate(rate, cap):
+    # TokenRateX::assign: (token scale, tokens per tick, ticks until full).
     if rate:
         cap = max(cap, (rate - 1) // 1000 + 1)
-    scale = M // cap
+    scale = M32 // cap
     if rate:
         tpt = (rate * scale) // 1000 or 1
-        tuf = (M - 1) // tpt + 1
-    else:
-        tpt, tuf = 0, M
+        return scale, tpt, (M32 - 1) // tpt + 1
+    return scale, 0, M32
+
+
+def refill(tokens, tp, now, tpt, tuf):
+    # TokenCounterX::refill at jiffy `now`; a clock that went back: diff 0.
+    diff = now - tp if tp <= now else 0
+    if diff >= tuf:
+        return M32
+    n = (tokens + diff * tpt) & M32
+    return M32 if n < tokens else n
+
+
+def rated_splitter(rate, dur_ms=20, burst=0):
+    # RatedUnqueue::configure_helper, then the bucket.
+    scale, tpt, tuf = token_rate(rate, burst or min(rate * dur_ms // 1000, M32) or 1)
 
     def f(pkts):
         o0, o1, tokens, tp = [], [], 0, 0
         for p in pkts:
             now = jiffies(p[0])
-            diff = now - tp if tp <= now else 0
-            if diff >= tuf:
-                tokens = M
-            elif diff > 0:
-                n = (tokens + diff * tpt) & M
-                tokens = M if n < tokens else n
+            tokens = refill(tokens, tp, now, tpt, tuf)
             tp = now
             if scale <= tokens:
                 tokens -= scale
@@ -428,6 +439,42 @@ def rated_splitter(rate, dur_ms=20, burst=0):
                 o1.append(p)
         return [o0, o1]
     return f
+
+
+def rated_source(data, rate=10, limit=-1, length=-1):
+    # RatedSource::configure, setup_packet and run_task (ratedsource.cc), in
+    # virtual time from 0: the task runs at 0 and then at every jiffy (the
+    # element's 1 ms timer); each run sends while the bucket has a token.
+    # The first refill fills the bucket: Click's time point starts at 0 and
+    # its jiffies are far from 0.
+    scale, tpt, tuf = token_rate(rate, 2 if rate < 200 else rate // 100)
+    if length < 0:
+        pkt = data
+    else:
+        pkt = (data * (length // max(len(data), 1) + 1))[:length] if data else bytes(length)
+    out, tokens, tp, t = [], None, 0, 0
+    while limit < 0 or len(out) < limit:
+        while limit < 0 or len(out) < limit:
+            now = jiffies(t)
+            tokens = M32 if tokens is None else refill(tokens, tp, now, tpt, tuf)
+            tp = now
+            if tokens < scale:
+                break
+            tokens -= scale
+            out.append((t, pkt))
+        t += 1000000
+        if limit < 0 and t > 10**10:
+            break
+    return out
+
+
+SOURCES = {
+    # test/lib/RatedSource.np's four sources, then its Click configuration's.
+    "RatedSource": [rated_source(b"abc", 10, 12),
+                    rated_source(b"0123456789", 250, 30, 25),
+                    rated_source(b"\0\n\t#", 3000, 40, 3),
+                    rated_source(b"Random bullshit in a packet, at least 64 bytes long. Well, now it is.", 7, 4)],
+}
 
 
 def concat(*fs):
@@ -461,10 +508,11 @@ MODELS = {
 }
 
 
-def compare_outputs(outs, want, shown=16):
-    """Compares each output pcap with the packets the model wants there;
-    prints one line per output (the first difference, `shown` bytes of
-    each side) and exits 1 if any differs."""
+def compare_outputs(outs, want, shown=16, timed=False):
+    """Compares each output pcap with the packets the model wants there
+    (their time stamps too if `timed`); prints one line per output (the
+    first difference, `shown` bytes of each side) and exits 1 if any
+    differs."""
     bad = False
     for k, path in enumerate(outs):
         got = read_pcap(path)
@@ -472,6 +520,11 @@ def compare_outputs(outs, want, shown=16):
         for j in range(max(len(got), len(exp))):
             g = got[j][1] if j < len(got) else None
             e = bytes(exp[j][1]) if j < len(exp) else None
+            if timed and g is not None and e is not None and got[j][0] != exp[j][0]:
+                print("DIFFERENT output %d packet %d: time stamp %d want %d" %
+                      (k, j, got[j][0], exp[j][0]))
+                bad = True
+                break
             if g != e:
                 print("DIFFERENT output %d packet %d: got %s want %s" %
                       (k, j, g and g[:shown].hex(), e and e[:shown].hex()))
@@ -504,5 +557,7 @@ if __name__ == "__main__":
         print("in order: %d of %d" % (len(out), len(inp)))
     elif sys.argv[1] == "check":
         check(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif sys.argv[1] == "source":
+        compare_outputs(sys.argv[3:], SOURCES[sys.argv[2]], timed=True)
     else:
         sys.exit(__doc__)

@@ -1,0 +1,1 @@
+RatedSource(abc, BANDWIDTH 1000) -> ToDevice(0);
