@@ -510,9 +510,11 @@ static int nprt_schedule(nprt_exec *ex) {
       ran |= nprt_run_handoffs(ex);
     }
     if (ex->n_done != g->n_insts) {
-      if (ran || nprt_next_phase(ex))
+      if (ran || (!ex->init_failed && nprt_next_phase(ex)))
         continue;
     }
+    if (ex->init_failed)
+      return 0; /* reported; no packet has moved */
     /* Nothing can move: finished, drained, or stuck. */
     int end = ex->n_done == g->n_insts || nprt_quiescent(ex) ? 0 : -1;
     if (!ex->control || nprt_exec_stopping(ex))
@@ -843,11 +845,13 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
       rc = NPRT_EXIT_ERROR;
     else if (ex.signo)
       rc = NPRT_EXIT_SIGNAL + ex.signo;
-    if (nprt_stats_report(&ex) != 0)
+    /* An init that failed (a table file) ended the run before it began:
+     * like a device that cannot be opened, it leaves nothing to report. */
+    if (!ex.init_failed && nprt_stats_report(&ex) != 0)
       rc = NPRT_EXIT_ERROR;
     /* Click's driver reads -h handlers after the run; a missing one is an
      * error once the others are printed. */
-    if (nprt_handler_report_print(&report, o) != 0)
+    if (!ex.init_failed && nprt_handler_report_print(&report, o) != 0)
       rc = NPRT_EXIT_ERROR;
   } else {
     nprt_control_close(ex.control);
