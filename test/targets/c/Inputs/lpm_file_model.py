@@ -1,9 +1,10 @@
-"""An independent model of table-file.np: longest-prefix match over a
-route file (`ADDR/MASK [GW] PORT` lines, gateway 0.0.0.0 and port 1 by
+"""An independent model of table-file.np: longest-prefix match over
+route files (`ADDR/MASK [GW] PORT` lines, gateway 0.0.0.0 and port 1 by
 default, `#` comments, a later line for the same prefix replacing an
-earlier one), checked against every frame the program wrote.
+earlier one), checked against every frame the program wrote: the route of
+file k gives two bytes at its offset, and every other byte is the input's.
 
-usage: lpm_file_model.py ROUTES IN.PCAP OUT.PCAP
+usage: lpm_file_model.py IN.PCAP OUT.PCAP ROUTES:OFFSET...
 Prints `N frames, M agree`, then each frame that does not.
 """
 import ipaddress
@@ -48,13 +49,16 @@ def lookup(table, addr):
     return bytes(best[1]) if best else b"\xee\xee"
 
 
-table = routes(sys.argv[1])
-ins, outs = list(frames(sys.argv[2])), list(frames(sys.argv[3]))
-bad = []
+tables = [(routes(a.rsplit(":", 1)[0]), int(a.rsplit(":", 1)[1]))
+          for a in sys.argv[3:]]
+ins, outs = list(frames(sys.argv[1])), list(frames(sys.argv[2]))
+bad = [] if len(ins) == len(outs) else ["%d frames in" % len(ins)]
 for n, (i, o) in enumerate(zip(ins, outs)):
     dst = ADDRS[n] if n < len(ADDRS) else ipaddress.ip_address(i[30:34])
-    want = lookup(table, ipaddress.ip_address(dst))
-    if o[:2] != want or o[2:] != i[2:] or len(ins) != len(outs):
-        bad.append("frame %d: %s, expected %s" % (n, o[:2].hex(), want.hex()))
+    want = bytearray(i)
+    for table, at in tables:
+        want[at:at + 2] = lookup(table, ipaddress.ip_address(dst))
+    if o != want:
+        bad.append("frame %d: %s, expected %s" % (n, o[:4].hex(), want[:4].hex()))
 print("%d frames, %d agree" % (len(outs), len(outs) - len(bad)))
 print("\n".join(bad[:10]))
