@@ -374,6 +374,19 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::Finish:
     b.create<np::FinishOp>(l);
     return nullptr;
+  case Builtin::Load: {
+    // The path is known once the element's arguments are: each instance
+    // may load its own file.
+    auto path = ce.eval(*e.args[0], "file name");
+    if (!path || path->kind != CValue::Str)
+      return nullptr;
+    if (path->s.empty()) {
+      sema.error(e.args[0]->loc) << "'load' needs a file name, not \"\"";
+      return nullptr;
+    }
+    b.create<np::HandlerLoadOp>(l, e.args[1]->text, path->s);
+    return nullptr;
+  }
   case Builtin::Prefix: {
     if (auto c = ce.tryEval(e))
       return constInt(l, b.getI64Type(), c->i);

@@ -71,6 +71,7 @@ Builtin npcc::lookupBuiltin(llvm::StringRef name) {
       .Case("lookup", Builtin::Lookup)
       .Case("clear", Builtin::Clear)
       .Case("finish", Builtin::Finish)
+      .Case("load", Builtin::Load)
       .Default(Builtin::None);
 }
 
@@ -510,9 +511,11 @@ void Sema::checkElement(ElementDecl &e) {
   if (!e.hasHandler)
     error(e.loc) << "element '" << e.name << "' has no handler";
   if (e.hasInit) {
+    inInit = true;
     scopes.emplace_back();
     checkBlock(e.init);
     scopes.pop_back();
+    inInit = false;
   }
   if (e.hasHandler) {
     inHandler = true;
@@ -1357,6 +1360,10 @@ Ty Sema::checkCall(Expr &e) {
     if (!inHandler)
       error(e.loc) << "'finish' is only allowed in a handler";
     return Ty::of(Ty::Void);
+  case Builtin::Load:
+    if (arity(2))
+      checkLoad(e);
+    return Ty::of(Ty::Void);
   case Builtin::RecvAny: {
     if (!arity(1))
       return Ty();
@@ -1564,6 +1571,55 @@ Ty Sema::checkCall(Expr &e) {
   }
   }
   return Ty();
+}
+
+/// `load(path, handler)`: `path` a string, `handler` the name of a write
+/// handler of this element that takes arguments (a line of the file gives
+/// them), in init, before packets flow.
+void Sema::checkLoad(Expr &e) {
+  Expr &path = *e.args[0], &name = *e.args[1];
+  // The handler is named, not evaluated.
+  name.checked = true;
+  name.ty = Ty::of(Ty::Void);
+  if (!inInit || !currentElement) {
+    error(e.loc) << "'load' is only allowed in init";
+    return;
+  }
+  Ty pt = checkExpr(path);
+  if (pt.kind != Ty::Str && pt.kind != Ty::Error)
+    error(path.loc) << "'load' reads a file named by a string literal or a "
+                       "'str' parameter, not '"
+                    << pt.str() << "'";
+  if (name.kind != Expr::Name) {
+    error(name.loc) << "'load' needs the name of a write handler of element '"
+                    << currentElement->name << "'";
+    return;
+  }
+  const ControlDecl *read = nullptr;
+  for (const ControlDecl &c : currentElement->controls) {
+    if (c.name != name.text)
+      continue;
+    if (!c.isWrite) {
+      read = &c;
+      continue;
+    }
+    if (c.params.empty())
+      errorWithNote(name.loc,
+                    "write handler '" + c.name +
+                        "' takes no arguments, so no line of a file can "
+                        "call it",
+                    c.loc, "declared here");
+    return;
+  }
+  if (read)
+    errorWithNote(name.loc,
+                  "'" + name.text +
+                      "' is a read handler; 'load' calls a "
+                      "write handler once per line",
+                  read->loc, "declared here");
+  else
+    error(name.loc) << "element '" << currentElement->name
+                    << "' has no write handler '" << name.text << "'";
 }
 
 /// `S(a, b, ...)` builds a struct value, one argument per field in order.

@@ -75,6 +75,7 @@ enum class Builtin {
   Lookup, // if let v = lookup(t, key) { ... }
   Clear,  // clear(t)
   Finish, // finish(): the instance ends (a source that is done)
+  Load,   // load(path, handler): a write handler once per line of a file
 };
 Builtin lookupBuiltin(llvm::StringRef name);
 
@@ -184,6 +185,7 @@ private:
   /// `e` names a packet queue of the element's state (for `what`).
   bool queueOperand(ast::Expr &e, llvm::StringRef what);
   const ast::Ty *tableOperand(ast::Expr &e, llvm::StringRef what);
+  void checkLoad(ast::Expr &e);
   void checkRecursion();
   void checkBlock(ast::Block &b);
   void popScope();
@@ -213,6 +215,7 @@ private:
   std::vector<Scope> scopes;
   const ast::ElementDecl *currentElement = nullptr;
   bool inHandler = false;
+  bool inInit = false;
   bool inTimer = false; // sends, but never waits to receive
   bool inMatch = false;
   unsigned loopDepth = 0; // loops around the statement being checked

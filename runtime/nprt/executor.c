@@ -658,9 +658,11 @@ static int nprt_schedule(nprt_exec *ex) {
       ran |= nprt_run_handoffs(ex);
     }
     if (ex->n_done != g->n_insts) {
-      if (ran || nprt_next_phase(ex))
+      if (ran || (!ex->init_failed && nprt_next_phase(ex)))
         continue;
     }
+    if (ex->init_failed)
+      return 0; /* reported; no packet has moved */
     if (ex->n_done != g->n_insts && nprt_wait_for_timers(ex))
       continue;
     /* Nothing can move: finished, drained, or stuck. */
@@ -1010,11 +1012,13 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
       rc = NPRT_EXIT_ERROR;
     else if (ex.signo)
       rc = NPRT_EXIT_SIGNAL + ex.signo;
-    if (nprt_stats_report(&ex) != 0)
+    /* An init that failed (a table file) ended the run before it began:
+     * like a device that cannot be opened, it leaves nothing to report. */
+    if (!ex.init_failed && nprt_stats_report(&ex) != 0)
       rc = NPRT_EXIT_ERROR;
     /* Click's driver reads -h handlers after the run; a missing one is an
      * error once the others are printed. */
-    if (nprt_handler_report_print(&report, o) != 0)
+    if (!ex.init_failed && nprt_handler_report_print(&report, o) != 0)
       rc = NPRT_EXIT_ERROR;
   } else {
     nprt_control_close(ex.control);

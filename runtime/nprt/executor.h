@@ -58,7 +58,10 @@ struct nprt_exec {
   uint32_t n_in_devs, n_out_devs;
   uint32_t phase;
   uint32_t n_done;
-  bool io_error; /* a device failed during the run: exit 1 */
+  bool io_error; /* a device or a table file failed: exit 1 */
+  /* An init could not load a table file (nprt_handler_load): the run ends
+   * at the init barrier, before any packet moves. */
+  bool init_failed;
   bool deadlock;
   /* Ingress stopped: input devices read as ended and instances without
    * connected inputs end at their next iteration, so the graph drains. Set

@@ -305,6 +305,20 @@ struct HandlerArgLowering : NPPattern<np::HandlerArgOp> {
   }
 };
 
+/// np.handler_load: the runtime finds the write handler by its name among
+/// the instance's handler descriptions and runs it once per line.
+struct HandlerLoadLowering : NPPattern<np::HandlerLoadOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::HandlerLoadOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    abi::call(rw, op.getLoc(), Fn::nprt_handler_load,
+              {enclosingInstance(op), StringRef(cString(op.getHandler())),
+               StringRef(cString(op.getPath()))});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 struct HandlerResultLowering : NPPattern<np::HandlerResultOp> {
   using NPPattern::NPPattern;
   LogicalResult matchAndRewrite(np::HandlerResultOp op, OpAdaptor adaptor,
@@ -336,6 +350,12 @@ struct TableLowering : NPPattern<np::TableOp> {
                          ? abi::Arg(adaptor.getArgs()[k])
                          : abi::Arg((uint64_t)0));
     Value r = abi::call(rw, loc, Fn::nprt_table_op, args);
+    // An insert or remove whose result is ignored: no cast for the C
+    // compiler to call an unused variable.
+    if (op.getResult().use_empty()) {
+      rw.eraseOp(op);
+      return success();
+    }
     if (op.getResult().getType().isInteger(1))
       r = rw.create<emitc::CastOp>(loc, rw.getI1Type(), r);
     rw.replaceOp(op, r);
@@ -369,6 +389,7 @@ void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                CallLowering<np::WordToPktOp, Fn::nprt_word_pkt, false>,
                PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
                NowLowering, TableLowering, HandlerArgLowering,
-               HandlerResultLowering, AnnoGetLowering, AnnoSetLowering,
-               FinishLowering>(tc, patterns.getContext(), info);
+               HandlerLoadLowering, HandlerResultLowering, AnnoGetLowering,
+               AnnoSetLowering, FinishLowering>(tc, patterns.getContext(),
+                                                info);
 }

@@ -586,6 +586,12 @@ void Instance::exec(Operation &op) {
       .Case([&](np::HandlerResultOp r) {
         nprt_handler_result(self, get(r.getValue()));
       })
+      // The runtime parses each line and calls the handler's entry point,
+      // which runs its np.control body here, nested in init.
+      .Case([&](np::HandlerLoadOp l) {
+        nprt_handler_load(self, l.getHandler().str().c_str(),
+                          l.getPath().str().c_str());
+      })
       .Case([&](np::TableOp t) {
         Buffer &b = buffer(t.getTable());
         if (!b.table)
@@ -618,6 +624,8 @@ void Instance::exec(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 bool supported(Operation *op) {
+  if (isa<np::HandlerLoadOp>(op)) // a call into libnprt
+    return true;
   return isa<
       arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
       arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,

@@ -365,6 +365,26 @@ LogicalResult TimerOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// HandlerLoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult HandlerLoadOp::verify() {
+  auto init = (*this)->getParentOfType<InitOp>();
+  if (!init)
+    return emitOpError("is only allowed in 'np.init'");
+  if (getPath().empty())
+    return emitOpError("needs a file name");
+  auto element = dyn_cast_or_null<ElementOp>(init->getParentOp());
+  if (!element) // reported by np.init
+    return failure();
+  for (auto c : element.getBody()->getOps<ControlOp>())
+    if (c.getWrite() && c.getName() == getHandler())
+      return success();
+  return emitOpError("names no write handler of the element: '")
+         << getHandler() << "'";
+}
+
+//===----------------------------------------------------------------------===//
 // StateFieldOp
 //===----------------------------------------------------------------------===//
 

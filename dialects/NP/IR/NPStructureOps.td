@@ -367,6 +367,31 @@ def NP_HandlerResultOp : NP_Op<"handler_result"> {
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
+def NP_HandlerLoadOp : NP_Op<"handler_load"> {
+  let summary = "run a write handler once per line of a text file";
+  let description = [{
+    In `np.init`: runs the element's write handler `handler` (an
+    `np.control` with `write`) once per line of the text file `path`,
+    relative to the working directory of the run. Each line is parsed as
+    the handler's argument text on the control socket; blank lines and
+    `#` comments are skipped. A file that cannot be read or a line that
+    does not parse is a run-time error (`path:line: error: ...`) that ends
+    the run after init, before any packet moves. This is how a table in
+    state is filled from a file: the handler inserts one entry.
+
+    Example:
+
+    ```mlir
+    np.init {
+      np.handler_load "add_route", "routes.txt"
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$handler, StrAttr:$path);
+  let assemblyFormat = "$handler `,` $path attr-dict";
+  let hasVerifier = 1;
+}
+
 def NP_YieldOp : NP_Op<"yield", [
     Pure, ReturnLike, Terminator,
     ParentOneOf<["InitOp", "HandlerOp", "SignalOp", "TimerOp", "FiniOp",
