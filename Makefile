@@ -31,7 +31,8 @@ bench: build
 # reference interpreter (test/targets/ucode/Inputs/match_diff.py).
 fuzz-match: build
 	@python3 test/targets/ucode/Inputs/match_diff.py build/bin/npcc build/bin/musim \
-	  build/fuzz-match --seed $(or $(SEED),0) --programs $(or $(PROGRAMS),1000)
+	  build/fuzz-match --seed $(or $(SEED),0) --programs $(or $(PROGRAMS),1000) \
+	  $(if $(CALLS),--calls)
 
 format:
 	@git ls-files '*.c' '*.h' '*.cpp' | xargs clang-format-19 -i

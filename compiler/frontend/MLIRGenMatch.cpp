@@ -9,6 +9,13 @@
 // straight-line block, the form the match unit executes best (predicated
 // writes instead of branches).
 //
+// Calls of `fn` are inlined the same way: the callee's statements run under
+// conditions local to its body, a `return` under a condition becomes a
+// select of the result and adds to the condition under which the function
+// has returned, which guards every statement after it. The caller's path
+// condition does not enter the callee: a function has no effect but its
+// result, which the caller selects under its own path.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/MLIRGen.h"
@@ -17,6 +24,8 @@
 #include "dialects/Match/IR/MatchOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <set>
 
 using namespace npcc;
 using namespace npcc::ast;
@@ -37,9 +46,16 @@ private:
     Ty ty;
   };
 
-  void genBlock(const Block &block, Value path);
-  void genStmt(const Stmt &s, Value path);
+  /// Both return whether every path through them returned from the
+  /// function being inlined (the statements after them are dead).
+  bool genBlock(const Block &block, Value path);
+  bool genStmt(const Stmt &s, Value path);
   Value gen(const Expr &e);
+  Value genCall(const Expr &e);
+  Value inlineCall(const Expr &e, const FnDecl &f);
+  /// An error at `l`, with a note at each call that inlined the function
+  /// it is in. A function called twice reports a construct once.
+  void error(const Loc &l, const llvm::Twine &msg);
   Value genBinary(const Expr &e);
   Value genField(const Expr &e);
   Value constInt(mlir::Location l, mlir::Type t, uint64_t v) {
@@ -48,6 +64,9 @@ private:
   }
   Value andPath(Value path, Value c, mlir::Location l) {
     return path ? (Value)b.create<mlir::arith::AndIOp>(l, path, c) : c;
+  }
+  Value notOf(Value c, mlir::Location l) {
+    return b.create<mlir::arith::XOrIOp>(l, c, constInt(l, b.getI1Type(), 1));
   }
   Value toU64(Value v, const Ty &t, mlir::Location l) {
     unsigned w = v.getType().getIntOrFloatBitWidth();
@@ -76,6 +95,18 @@ private:
   // The two parameters: header and item.
   std::string headerName, itemName;
   const RecordDecl *headerRec = nullptr, *itemRec = nullptr;
+  const MatchDecl *decl = nullptr;
+  /// A function being inlined: the call, the condition (local to its body)
+  /// under which it has returned (null: on no path yet), and its result on
+  /// the paths that returned.
+  struct Frame {
+    const FnDecl *fn;
+    const Expr *call;
+    Value returned;
+    Value result;
+  };
+  std::vector<Frame> frames;
+  std::set<std::tuple<const std::string *, unsigned, unsigned>> reported;
   std::map<unsigned, Value> headerWords, itemWords;
   mlir::Block *body = nullptr;
 };
@@ -88,6 +119,7 @@ void MatchGen::emit(const MatchDecl &m) {
   body = new mlir::Block();
   program.getBody().push_back(body);
   b.setInsertionPointToStart(body);
+  decl = &m;
   headerName = m.params[0].name;
   itemName = m.params[1].name;
   headerRec = sema.lookupRecord(m.params[0].type->name);
@@ -96,29 +128,65 @@ void MatchGen::emit(const MatchDecl &m) {
   genBlock(m.body, nullptr);
 }
 
-void MatchGen::genBlock(const Block &block, Value path) {
-  scopes.emplace_back();
-  for (const StmtPtr &s : block)
-    genStmt(*s, path);
-  scopes.pop_back();
+void MatchGen::error(const Loc &l, const llvm::Twine &msg) {
+  if (!reported.insert({l.file, l.line, l.col}).second && !frames.empty())
+    return;
+  auto diag = sema.error(l) << msg;
+  for (size_t k = frames.size(); k-- > 0;) {
+    const Frame &f = frames[k];
+    if (k == 0)
+      diag.attachNote(loc(f.call->loc))
+          << "'" << f.fn->name << "' is inlined into match program '"
+          << decl->name << "' here";
+    else
+      diag.attachNote(loc(f.call->loc))
+          << "'" << f.fn->name << "' is inlined into '"
+          << frames[k - 1].fn->name << "' here";
+  }
 }
 
-void MatchGen::genStmt(const Stmt &s, Value path) {
+bool MatchGen::genBlock(const Block &block, Value path) {
+  scopes.emplace_back();
+  bool returns = false;
+  // `path` excludes the paths that had returned when the block was entered.
+  Value entryReturned = frames.empty() ? Value() : frames.back().returned;
+  for (const StmtPtr &s : block) {
+    // After a return under some condition, the function's statements run
+    // only where it has not returned.
+    Value p = path;
+    if (!frames.empty() && frames.back().returned != entryReturned)
+      p = andPath(path, notOf(frames.back().returned, loc(s->loc)),
+                  loc(s->loc));
+    if (genStmt(*s, p)) {
+      returns = true; // the rest is dead
+      break;
+    }
+  }
+  scopes.pop_back();
+  return returns;
+}
+
+bool MatchGen::genStmt(const Stmt &s, Value path) {
   mlir::Location l = loc(s.loc);
   switch (s.kind) {
   case Stmt::Let:
   case Stmt::Var: {
     Ty t = s.type ? sema.resolve(*s.type, false) : s.init->ty;
+    if (t.kind != Ty::Int && t.kind != Ty::Bool) {
+      error(s.loc, "a match program's variables are integers or bools, not '" +
+                       t.str() + "'");
+      return false;
+    }
     Value v = s.init ? gen(*s.init) : constInt(l, toMLIRType(ctx, t), 0);
     scopes.back()[s.name] = {v, t};
-    return;
+    return false;
   }
   case Stmt::Assign: {
     Var *var = s.target->kind == Expr::Name ? lookup(s.target->text) : nullptr;
     if (!var) {
-      sema.error(s.target->loc) << "a match program can only assign to its "
-                                   "own variables";
-      return;
+      error(s.target->loc, "a match program can only assign to its own "
+                           "variables");
+      return false;
     }
     Value v;
     if (s.op == "=") {
@@ -154,37 +222,66 @@ void MatchGen::genStmt(const Stmt &s, Value path) {
     var->value =
         path ? (Value)b.create<mlir::arith::SelectOp>(l, path, v, var->value)
              : v;
-    return;
+    return false;
   }
   case Stmt::If: {
     Value c = gen(*s.cond);
-    Value one = constInt(l, b.getI1Type(), 1);
-    Value notC = b.create<mlir::arith::XOrIOp>(l, c, one);
-    genBlock(s.body, andPath(path, c, l));
-    if (!s.elseBody.empty())
-      genBlock(s.elseBody, andPath(path, notC, l));
-    return;
+    bool thenReturns = genBlock(s.body, andPath(path, c, l));
+    bool elseReturns = !s.elseBody.empty() &&
+                       genBlock(s.elseBody, andPath(path, notOf(c, l), l));
+    return thenReturns && elseReturns;
   }
   case Stmt::Fail:
     b.create<match::FailIfOp>(l, path ? path : constInt(l, b.getI1Type(), 1));
-    return;
+    return false;
+  case Stmt::Return: {
+    // Sema admits `return` only in the functions, which are inlined.
+    assert(!frames.empty() && "return outside of an inlined function");
+    // The value first: a call in it grows `frames`.
+    Value v = s.init ? gen(*s.init) : Value();
+    Frame &f = frames.back();
+    if (v) {
+      f.result =
+          path && f.result
+              ? (Value)b.create<mlir::arith::SelectOp>(l, path, v, f.result)
+              : v;
+    }
+    f.returned =
+        path ? (f.returned
+                    ? (Value)b.create<mlir::arith::OrIOp>(l, f.returned, path)
+                    : path)
+             : constInt(l, b.getI1Type(), 1);
+    return !path;
+  }
   case Stmt::ExprStmt: {
     const Expr &e = *s.init;
     if (e.kind == Expr::Call && e.text == "accept") {
       Value off = toU64(gen(*e.args[0]), e.args[0]->ty, l);
       Value len = toU64(gen(*e.args[1]), e.args[1]->ty, l);
       b.create<match::AcceptOp>(l, off, len);
-      return;
+      return false;
     }
     gen(e);
-    return;
+    return false;
   }
   case Stmt::Nested:
-    genBlock(s.body, path);
-    return;
+    return genBlock(s.body, path);
+  case Stmt::For:
+  case Stmt::Unroll:
+  case Stmt::While:
+    error(s.loc, "loops are not allowed in a match program: it runs once "
+                 "per list item, straight through");
+    return false;
+  case Stmt::Select:
+  case Stmt::IfLet:
+    error(s.loc, std::string("'") +
+                     (s.kind == Stmt::Select ? "select" : "if let") +
+                     "' is not allowed in a match program: it has no "
+                     "channels, packets or tables");
+    return false;
   default:
-    sema.error(s.loc) << "not allowed in a match program";
-    return;
+    error(s.loc, "this statement is not allowed in a match program");
+    return false;
   }
 }
 
@@ -194,7 +291,7 @@ Value MatchGen::genField(const Expr &e) {
   bool isHeader = base.kind == Expr::Name && base.text == headerName;
   bool isItem = base.kind == Expr::Name && base.text == itemName;
   if (!isHeader && !isItem) {
-    sema.error(e.loc) << "fields are read from the header or the item";
+    error(e.loc, "fields are read from the header or the item");
     return constInt(l, b.getI64Type(), 0);
   }
   unsigned word = 0, lsb = 0, width = 0;
@@ -223,7 +320,7 @@ Value MatchGen::gen(const Expr &e) {
   case Expr::Name: {
     if (Var *v = lookup(e.text))
       return v->value;
-    sema.error(e.loc) << "'" << e.text << "' is a struct; read its fields";
+    error(e.loc, "'" + e.text + "' is a struct; read its fields");
     return constInt(l, b.getI64Type(), 0);
   }
   case Expr::Field:
@@ -244,18 +341,111 @@ Value MatchGen::gen(const Expr &e) {
                                            gen(*e.args[2]));
   case Expr::Cast:
     return emitCast(b, l, gen(*e.args[0]), e.args[0]->ty, e.ty);
-  case Expr::Call: {
-    Builtin bi = lookupBuiltin(e.text);
-    if (bi == Builtin::Min || bi == Builtin::Max)
-      return emitMinMax(b, l, bi == Builtin::Min, e.ty.isSigned,
-                        gen(*e.args[0]), gen(*e.args[1]));
-    break;
-  }
+  case Expr::Call:
+    return genCall(e);
   default:
     break;
   }
-  sema.error(e.loc) << "this expression is not allowed in a match program";
+  error(e.loc, "this expression is not allowed in a match program");
+  return constInt(l,
+                  toMLIRType(ctx, e.ty.kind == Ty::Int || e.ty.kind == Ty::Bool
+                                      ? e.ty
+                                      : Ty::integer(64, false)),
+                  0);
+}
+
+/// Why a builtin that Sema admits outside a match program has no meaning
+/// on the match unit.
+static const char *whyNotInMatch(Builtin bi) {
+  switch (bi) {
+  case Builtin::Hash:
+  case Builtin::Crc32:
+  case Builtin::Crc32c:
+    return "the match unit has no multiplier or shifter to compute it";
+  case Builtin::CsumFold:
+  case Builtin::CsumUpdate:
+    return "the match unit has no shifter to fold the sum";
+  case Builtin::Now:
+    return "the match unit has no clock";
+  case Builtin::Print:
+    return "a match program's only output is its answer";
+  default:
+    return "a match program has no packets, channels or state";
+  }
+}
+
+template <typename Op>
+static Value bitOp(mlir::OpBuilder &b, mlir::Location l, Value x) {
+  return b.create<Op>(l, x.getType(), x);
+}
+
+Value MatchGen::genCall(const Expr &e) {
+  mlir::Location l = loc(e.loc);
+  Builtin bi = lookupBuiltin(e.text);
+  auto arg = [&](unsigned k) { return gen(*e.args[k]); };
+  // The counts are NPL's u32 whatever the operand's width.
+  auto toU32 = [&](Value n) -> Value {
+    unsigned w = n.getType().getIntOrFloatBitWidth();
+    if (w < 32)
+      return b.create<mlir::arith::ExtUIOp>(l, b.getI32Type(), n);
+    if (w > 32)
+      return b.create<mlir::arith::TruncIOp>(l, b.getI32Type(), n);
+    return n;
+  };
+  switch (bi) {
+  case Builtin::Min:
+  case Builtin::Max:
+    return emitMinMax(b, l, bi == Builtin::Min, e.ty.isSigned, arg(0), arg(1));
+  case Builtin::Popcount:
+    return toU32(bitOp<match::PopcountOp>(b, l, arg(0)));
+  case Builtin::Clz:
+    return toU32(bitOp<match::ClzOp>(b, l, arg(0)));
+  case Builtin::Ctz:
+    return toU32(bitOp<match::CtzOp>(b, l, arg(0)));
+  case Builtin::Bswap:
+    return bitOp<match::BswapOp>(b, l, arg(0));
+  case Builtin::None:
+    if (const FnDecl *f = sema.lookupFn(e.text))
+      return inlineCall(e, *f);
+    break;
+  default:
+    error(e.loc, "'" + e.text + "' is not available in a match program: " +
+                     whyNotInMatch(bi));
+    return constInt(
+        l,
+        toMLIRType(ctx, e.ty.kind == Ty::Int || e.ty.kind == Ty::Bool
+                            ? e.ty
+                            : Ty::integer(64, false)),
+        0);
+  }
+  error(e.loc, "this expression is not allowed in a match program");
   return constInt(l, b.getI64Type(), 0);
+}
+
+/// A call of a user function, inlined into the straight-line block. It
+/// sees only its parameters and the module's constants.
+Value MatchGen::inlineCall(const Expr &e, const FnDecl &f) {
+  mlir::Location l = loc(e.loc);
+  // Sema rejected call cycles and packet parameters before.
+  assert(llvm::none_of(frames, [&](const Frame &fr) { return fr.fn == &f; }) &&
+         "recursive call reached the inliner");
+  llvm::SmallVector<Value> args;
+  for (const ExprPtr &a : e.args)
+    args.push_back(gen(*a));
+  auto callerScopes = std::move(scopes);
+  scopes.clear();
+  scopes.emplace_back();
+  for (size_t k = 0; k < f.params.size(); ++k)
+    scopes.back()[f.params[k].name] = {args[k],
+                                       sema.resolve(*f.params[k].type, false)};
+  frames.push_back({&f, &e, nullptr, nullptr});
+  genBlock(f.body, nullptr);
+  Value result = frames.back().result;
+  frames.pop_back();
+  scopes = std::move(callerScopes);
+  if (!result && f.result) // only after an error
+    result = constInt(l, toMLIRType(ctx, sema.resolve(*f.result, false)), 0);
+  return result;
 }
 
 Value MatchGen::genBinary(const Expr &e) {

@@ -1789,8 +1789,17 @@ Ty Sema::checkFnCall(Expr &e, const FnDecl &f) {
                  << e.args.size() << " given";
     return Ty();
   }
-  for (size_t k = 0; k < e.args.size(); ++k)
-    coerce(*e.args[k], resolve(*f.params[k].type, false));
+  for (size_t k = 0; k < e.args.size(); ++k) {
+    Ty t = resolve(*f.params[k].type, false);
+    if (inMatch && t.kind == Ty::Pkt) {
+      errorWithNote(e.args[k]->loc,
+                    "'" + f.name + "' takes a packet; a match program has none",
+                    f.params[k].loc, "parameter '" + f.params[k].name + "'");
+      checkExpr(*e.args[k]);
+      continue;
+    }
+    coerce(*e.args[k], t);
+  }
   if (currentFn)
     calls[currentFn->name].push_back({f.name, e.loc});
   return f.result ? resolve(*f.result, false) : Ty::of(Ty::Void);

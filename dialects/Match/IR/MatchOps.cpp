@@ -57,6 +57,20 @@ LogicalResult FieldOp::verify() {
   return success();
 }
 
+static LogicalResult verifyBitOp(Operation *op, bool bytes) {
+  unsigned width = op->getResult(0).getType().getIntOrFloatBitWidth();
+  if (width > 64)
+    return op->emitOpError("operand must be at most 64 bits wide");
+  if (bytes && width % 8)
+    return op->emitOpError("operand must be whole bytes, not i") << width;
+  return success();
+}
+
+LogicalResult PopcountOp::verify() { return verifyBitOp(*this, false); }
+LogicalResult ClzOp::verify() { return verifyBitOp(*this, false); }
+LogicalResult CtzOp::verify() { return verifyBitOp(*this, false); }
+LogicalResult BswapOp::verify() { return verifyBitOp(*this, true); }
+
 LogicalResult SpeculateOp::verify() {
   for (Region *region : {&getAssumed(), &getOtherwise()}) {
     Block &block = region->front();

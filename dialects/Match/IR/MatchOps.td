@@ -102,6 +102,64 @@ def Match_FieldOp : Match_Op<"field", [Pure]> {
   let hasVerifier = 1;
 }
 
+// Bit counts and the byte swap: `arith` has none of them, and the match
+// unit has no instruction for the counts, so the back end expands each into
+// a sequence of its own (docs/match-unit-compiler.md gives the cost).
+class Match_BitOp<string mnemonic> : Match_Op<mnemonic, [
+    Pure, AllTypesMatch<["input", "result"]>]> {
+  let arguments = (ins AnySignlessInteger:$input);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Match_PopcountOp : Match_BitOp<"popcount"> {
+  let summary = "the number of bits set";
+  let description = [{
+    NPL's `popcount(x)`, of the result's width (the front end converts it
+    to `u32`).
+
+    ```mlir
+    %n = match.popcount %x : i16
+    ```
+  }];
+}
+
+def Match_ClzOp : Match_BitOp<"clz"> {
+  let summary = "the number of leading zero bits";
+  let description = [{
+    NPL's `clz(x)`: the zero bits above the highest set bit, the width for
+    0.
+
+    ```mlir
+    %n = match.clz %x : i64
+    ```
+  }];
+}
+
+def Match_CtzOp : Match_BitOp<"ctz"> {
+  let summary = "the number of trailing zero bits";
+  let description = [{
+    NPL's `ctz(x)`: the zero bits below the lowest set bit, the width for 0.
+
+    ```mlir
+    %n = match.ctz %x : i32
+    ```
+  }];
+}
+
+def Match_BswapOp : Match_BitOp<"bswap"> {
+  let summary = "the bytes in reverse order";
+  let description = [{
+    NPL's `bswap(x)`; the width is a multiple of 8. The match unit's byte
+    permute (`alu.perm`) computes it.
+
+    ```mlir
+    %r = match.bswap %x : i32
+    ```
+  }];
+}
+
 def Match_FailIfOp : Match_Op<"fail_if"> {
   let summary = "the item does not match when the condition holds";
   let description = [{

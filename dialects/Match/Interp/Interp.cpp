@@ -89,6 +89,18 @@ LogicalResult Evaluator::step(Operation &op) {
         length = get(a.getLength()).getZExtValue();
         return success();
       })
+      .Case<PopcountOp, ClzOp, CtzOp>([&](Operation *o) {
+        const APInt &x = get(o->getOperand(0));
+        unsigned n = isa<PopcountOp>(o) ? x.popcount()
+                     : isa<ClzOp>(o)    ? x.countl_zero()
+                                        : x.countr_zero();
+        set(o->getResult(0), APInt(x.getBitWidth(), n));
+        return success();
+      })
+      .Case([&](BswapOp o) {
+        set(o, get(o.getInput()).byteSwap());
+        return success();
+      })
       .Case([&](arith::ConstantOp c) -> LogicalResult {
         auto attr = dyn_cast<IntegerAttr>(c.getValue());
         if (!attr)

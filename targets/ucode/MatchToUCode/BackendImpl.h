@@ -75,6 +75,27 @@ struct BoolVal {
 
 constexpr unsigned kWords = 8;
 
+/// Makes `o` an `alu.perm` whose result byte j is byte `from(j)` of its
+/// first operand, or zero where `from(j)` is negative or past byte 7.
+template <typename F> void setPerm(MOp &o, F from) {
+  uint32_t sel = 0;
+  unsigned zero = 0;
+  for (unsigned j = 0; j < 8; ++j) {
+    int src = from(j);
+    if (src >= 0 && src < 8)
+      sel |= (uint32_t)src << (4 * j);
+    else
+      zero |= 1u << j;
+  }
+  o.w.ALU_OP = mu::ALU_PERM;
+  o.w.ALU_IMMSEL = 0;
+  o.w.ALU_IMM = sel;
+  o.w.ALU_CMPD = zero & 7;
+  o.w.ALU_ACC = (zero >> 3) & 3;
+  o.w.ALU_SIMD = zero >> 5;
+  o.w.ALU_LANES = 0;
+}
+
 /// How one attempt selects. The first attempt keeps every header value in
 /// the register it was computed into for the whole item loop; when the
 /// registers or predicates run out, later attempts recompute instead
@@ -203,6 +224,18 @@ private:
   IntVal lowered(const IntVal &v, Location loc);
   void align(IntVal &a, IntVal &b, Location loc);
   IntVal boolToInt(const BoolVal &b, Location loc);
+  // Bit counts and byte swaps (SelectBits.cpp): sequences on registers of
+  // their own.
+  IntVal bitOp(Operation *def, Location loc);
+  int bitStep(MOp o, int ra, int rb, int block, int guard, int into);
+  int permute(int ra, int block, const std::function<int(unsigned)> &from,
+              int guard = -1, int into = -1);
+  int aluImm(unsigned aluOp, int ra, uint32_t c, int block, int guard = -1,
+             int into = -1);
+  int aluReg(unsigned aluOp, int ra, int rb, int block, int guard = -1,
+             int into = -1);
+  int popcountReg(int x, unsigned w, bool clean, int block);
+  int clzReg(int x, unsigned w, int block);
   IntVal selectInt(Operation *selOp, BoolVal c, Value tv, Value fv, IntVal a,
                    IntVal b, Location loc);
   static IntVal constant(uint64_t c, unsigned lsb, unsigned width) {

@@ -288,21 +288,7 @@ IntVal Backend::shiftedUp(const IntVal &v, unsigned k, Location loc) {
 /// above zeroed (`alu.perm`). The result describes the register: the caller
 /// sets where its field lies.
 static void permDown(MOp &o, unsigned bytes) {
-  uint32_t sel = 0;
-  unsigned zero = 0;
-  for (unsigned j = 0; j < 8; ++j) {
-    if (j + bytes < 8)
-      sel |= (uint32_t)(j + bytes) << (4 * j);
-    else
-      zero |= 1u << j;
-  }
-  o.w.ALU_OP = mu::ALU_PERM;
-  o.w.ALU_IMMSEL = 0;
-  o.w.ALU_IMM = sel;
-  o.w.ALU_CMPD = zero & 7;
-  o.w.ALU_ACC = (zero >> 3) & 3;
-  o.w.ALU_SIMD = zero >> 5;
-  o.w.ALU_LANES = 0;
+  setPerm(o, [&](unsigned j) { return (int)(j + bytes); });
 }
 
 /// The value moved down to bit 0: up to the next byte boundary by
@@ -564,7 +550,8 @@ IntVal Backend::intVal(Value v) {
     out.width = f.getWidth();
     out.clean = out.lsb == 0 && out.width == 64;
   } else if (v.getType().isInteger(1) && def &&
-             !isa<match::FieldOp, arith::TruncIOp>(def)) {
+             !isa<match::FieldOp, arith::TruncIOp, match::PopcountOp,
+                  match::ClzOp, match::CtzOp>(def)) {
     // A condition used as a number (`b as u8`).
     out = boolToInt(boolVal(v), loc);
   } else if (isa_and_nonnull<arith::ExtUIOp, arith::TruncIOp>(def)) {
@@ -656,6 +643,9 @@ IntVal Backend::intVal(Value v) {
     IntVal a = intVal(def->getOperand(0)), b = intVal(def->getOperand(1));
     out = selectInt(nullptr, c, def->getOperand(0), def->getOperand(1), a, b,
                     loc);
+  } else if (isa_and_nonnull<match::PopcountOp, match::ClzOp, match::CtzOp,
+                             match::BswapOp>(def)) {
+    out = bitOp(def, loc);
   } else if (def) {
     StringRef name = def->getName().getStringRef();
     if (isa<arith::MulIOp>(def))
@@ -1094,8 +1084,10 @@ BoolVal Backend::boolVal(Value v) {
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
     out.isConst = true;
     out.c = cast<IntegerAttr>(c.getValue()).getValue().getBoolValue();
-  } else if (isa_and_nonnull<match::FieldOp, arith::TruncIOp>(def)) {
-    // A bool field, or a number cast to u1: its bit is set.
+  } else if (isa_and_nonnull<match::FieldOp, arith::TruncIOp, match::PopcountOp,
+                             match::ClzOp, match::CtzOp>(def)) {
+    // A bool field, a number cast to u1, or a count of one bit: its bit is
+    // set.
     IntVal x = intVal(v);
     IntVal zero = constant(0, x.lsb, 1), bit = constant(1, x.lsb, 1);
     out = notOf(ternaryEq(x, zero, &bit, loc));

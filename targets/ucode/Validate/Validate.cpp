@@ -197,6 +197,54 @@ Spec evalProgram(z3::context &ctx, match::ProgramOp program,
       fail = fail || boolOf(get(fi.getCond()));
     } else if (auto acc = mlir::dyn_cast<match::AcceptOp>(&op)) {
       result = Spec{fail, get(acc.getOffset()), get(acc.getLength())};
+    } else if (mlir::isa<match::PopcountOp, match::ClzOp, match::CtzOp,
+                         match::BswapOp>(&op)) {
+      z3::expr x = get(op.getOperand(0));
+      unsigned wd = width(op.getResult(0).getType());
+      z3::expr r = ctx.bv_val(0, wd);
+      if (mlir::isa<match::PopcountOp>(&op)) {
+        // Bits added in pairs, nibbles and bytes, the bytes of each 32-bit
+        // half as (0 + 2) + (1 + 3), the halves last: the order of the
+        // unit's SWAR count, in 7-bit additions. A flat sum of the bits
+        // makes the proof time out.
+        std::vector<z3::expr> level;
+        for (unsigned k = 0; k < wd; ++k)
+          level.push_back(z3::zext(x.extract(k, k), 6));
+        for (int round = 0; round < 3 && level.size() > 1; ++round) {
+          std::vector<z3::expr> next;
+          for (size_t k = 0; k < level.size(); k += 2)
+            next.push_back(k + 1 < level.size() ? level[k] + level[k + 1]
+                                                : level[k]);
+          level = std::move(next);
+        }
+        // level: the count of each byte.
+        for (size_t k = 4; k < level.size(); ++k)
+          level[k - 4] = level[k - 4] + level[k];
+        while (level.size() > 4)
+          level.pop_back();
+        if (level.size() > 2) {
+          level[0] = level[0] + level[2];
+          if (level.size() > 3)
+            level[1] = level[1] + level[3];
+        }
+        r = level.size() > 1 ? level[0] + level[1] : level[0];
+        r = wd > 7 ? z3::zext(r, wd - 7) : r.extract(wd - 1, 0);
+      } else if (mlir::isa<match::BswapOp>(&op)) {
+        r = x.extract(7, 0);
+        for (unsigned k = 1; k < wd / 8; ++k)
+          r = z3::concat(r, x.extract(8 * k + 7, 8 * k));
+      } else {
+        // The count for 0 is the width; otherwise the first set bit from
+        // the top (clz) or the bottom (ctz) decides.
+        bool clz = mlir::isa<match::ClzOp>(&op);
+        r = ctx.bv_val(wd, wd);
+        for (unsigned j = 0; j < wd; ++j) {
+          unsigned bit = clz ? j : wd - 1 - j; // from the far end inwards
+          r = z3::ite(x.extract(bit, bit) == ctx.bv_val(1, 1),
+                      ctx.bv_val(clz ? wd - 1 - bit : bit, wd), r);
+        }
+      }
+      set(op.getResult(0), r);
     } else if (auto c = mlir::dyn_cast<ConstantOp>(&op)) {
       auto attr = mlir::dyn_cast<mlir::IntegerAttr>(c.getValue());
       unsigned wd = width(c.getType());

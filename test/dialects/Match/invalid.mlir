@@ -112,3 +112,23 @@ match.program @SpeculateNotLast {
   }
   match.accept %h, %h
 }
+
+// -----
+
+match.program @Bswap {
+  %i = match.item_word 0 : i64
+  %g = match.field %i {lsb = 0 : i64, width = 12 : i64} : i12
+  // expected-error @+1 {{operand must be whole bytes, not i12}}
+  %b = match.bswap %g : i12
+  match.accept %i, %i
+}
+
+// -----
+
+match.program @Wide {
+  %i = match.item_word 0 : i64
+  %c = arith.constant 0 : i65
+  // expected-error @+1 {{operand must be at most 64 bits wide}}
+  %b = match.popcount %c : i65
+  match.accept %i, %i
+}

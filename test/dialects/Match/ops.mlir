@@ -58,3 +58,20 @@ match.program @Speculate {
     match.accept %o, %h
   }
 }
+
+// The bit built-ins keep their operand's type.
+// CHECK-LABEL: match.program @Bits
+// CHECK: match.popcount %{{.*}} : i16
+// CHECK: match.clz %{{.*}} : i13
+// CHECK: match.ctz %{{.*}} : i64
+// CHECK: match.bswap %{{.*}} : i16
+match.program @Bits {
+  %i = match.item_word 0 : i64
+  %f = match.field %i {lsb = 16 : i64, width = 16 : i64} : i16
+  %g = match.field %i {lsb = 3 : i64, width = 13 : i64} : i13
+  %p = match.popcount %f : i16
+  %l = match.clz %g : i13
+  %t = match.ctz %i : i64
+  %b = match.bswap %f : i16
+  match.accept %t, %i
+}

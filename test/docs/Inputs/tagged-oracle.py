@@ -8,19 +8,14 @@ Layout (the doc's): Hdr word 0 = tag | kind << 32 | pad << 48, word 1 = len;
 Item word 0 = tag | kind << 32 | flags << 48, word 1 = size. A header's
 answer is the first item, in list order, that the program accepts.
 """
+import os
 import random
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from list_oracle import want  # noqa: E402
+
 M64 = (1 << 64) - 1
-
-
-def read(path):
-    rows = []
-    for line in open(path):
-        line = line.split("#")[0].split()
-        if line:
-            rows.append([int(w, 16) for w in line])
-    return rows
 
 
 def tagged(h, it):
@@ -52,20 +47,8 @@ def gen(seed, list_path, hdr_path):
             f.write("%x %x 0 0 0 0 0 0\n" % (w0, big()))
 
 
-def want(list_path, hdr_path):
-    items = read(list_path)
-    for k, h in enumerate(read(hdr_path)):
-        for i, it in enumerate(items):
-            a = tagged(h, it)
-            if a:
-                print("header %d: match %d offset %d length %d" % (k, i, a[0], a[1]))
-                break
-        else:
-            print("header %d: no match" % k)
-
-
 if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(int(sys.argv[2]), sys.argv[3], sys.argv[4])
     else:
-        want(sys.argv[2], sys.argv[3])
+        want(tagged, sys.argv[2], sys.argv[3])

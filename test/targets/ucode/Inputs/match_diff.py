@@ -19,7 +19,10 @@ Prints a summary (programs, compiled, refused by reason, mismatches,
 crashes, hangs, mean cycles per item traversed on musim) and exits 1 on any
 failure. Failing cases are listed with their files (kept in WORKDIR).
 
-usage: match_diff.py NPCC MUSIM WORKDIR [--seed S] [--programs N]
+With --calls, the programs also declare and call functions and use the
+bit built-ins (match_gen.generate(seed, calls=True)).
+
+usage: match_diff.py NPCC MUSIM WORKDIR [--seed S] [--programs N] [--calls]
                      [--max-refused PERCENT] [--timeout SECONDS] [--quiet]
 """
 import argparse
@@ -63,6 +66,8 @@ def main():
     ap.add_argument("musim")
     ap.add_argument("work")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--calls", action="store_true",
+                    help="functions and bit built-ins in the programs")
     ap.add_argument("--programs", type=int, default=100)
     ap.add_argument("--max-refused", type=float, default=100.0)
     ap.add_argument("--timeout", type=float, default=60.0)
@@ -88,7 +93,7 @@ def main():
                   "%d crashes, %d hangs, %d failures" % (
                       done, compiled, sum(refused.values()), mismatches,
                       crashes, hangs, len(failures)), flush=True)
-        text, evaluate, headers, items_ = match_gen.generate(seed)
+        text, evaluate, headers, items_ = match_gen.generate(seed, args.calls)
         want = match_gen.expected(evaluate, headers, items_)
         base = os.path.join(args.work, "m%d" % seed)
         with open(base + ".np", "w") as f:

@@ -17,6 +17,14 @@ min/max, ?:, let/var with updates under conditions, nested if/else, bools,
 header-only conditions, fail on several paths and unconditionally,
 statements after fail, dead code, always-true and always-false checks,
 lists of 1..8 items with matches at any position.
+
+With `calls` (match_diff.py --calls), programs also declare functions and
+call them: parameters of any integer type or bool, integer and bool
+results, early returns under conditions, calls of the functions declared
+before (never recursion), used in expressions and conditions of the match
+program and of other functions; and expressions use the bit built-ins
+(popcount, clz, ctz on operands of any width, bswap on whole bytes).
+Without it a seed draws the program it always drew.
 """
 import random
 import re
@@ -66,6 +74,28 @@ class Fail(Exception):
     pass
 
 
+class Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+class Fn:
+    def __init__(self, name, params, ret):
+        self.name, self.params, self.ret = name, params, ret
+        self.run = None  # run(args) -> value, set once the body is drawn
+
+
+def bits_eval(op, v, w):
+    """NPL's bit built-ins on the w-bit pattern v."""
+    if op == "popcount":
+        return bin(v).count("1")
+    if op == "clz":
+        return w - v.bit_length()
+    if op == "ctz":
+        return (v & -v).bit_length() - 1 if v else w
+    return int.from_bytes(v.to_bytes(w // 8, "little"), "big")  # bswap
+
+
 class Field:
     def __init__(self, name, ty, word, lsb):
         self.name, self.ty, self.word, self.lsb = name, ty, word, lsb
@@ -104,8 +134,11 @@ def make_layout(rng, nwords, prefix):
 class Gen:
     """Expressions are (source, evaluate(env) -> value, type)."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, calls=False):
         self.rng = rng
+        self.calls = calls
+        self.fns = []        # functions callable from here
+        self.in_fn = False   # drawing a function body: no fields
         self.nwords = rng.randint(1, 8)
         self.layout = make_layout(rng, self.nwords, "f")
         # The header usually shares the item's layout (fields compared with
@@ -134,6 +167,8 @@ class Gen:
                 if (ty is None or t == ty) and (mut or not mutable)]
 
     def fields_of(self, ty=None):
+        if self.in_fn:
+            return []
         res = []
         for f in self.layout:
             if ty is None or f.ty == ty:
@@ -187,9 +222,15 @@ class Gen:
         if vs:
             n, t = self.rng.choice(vs)
             return n, (lambda env, n=n: env[n]), t
-        base, f = self.rng.choice([x for x in self.fields_of()])
-        src = self.field_ref(base, f)
-        st, w = f.ty, ty.w
+        if self.in_fn:
+            # A parameter of another type (every function has one).
+            n, st = self.rng.choice(self.lookup_vars())
+            src = (n, lambda env, n=n: env[n], st)
+        else:
+            base, f = self.rng.choice([x for x in self.fields_of()])
+            src = self.field_ref(base, f)
+            st = f.ty
+        w = ty.w
 
         def fn(env, a=src[1]):
             v = a(env)
@@ -219,9 +260,19 @@ class Gen:
             if self.chance(0.5):
                 return self.cast_expr(ty, depth)
             return self.literal(ty)
-        kind = rng.choice(["bin", "bin", "bin", "lit", "un", "cast", "cast",
-                           "minmax", "cond", "var"])
+        kinds = ["bin", "bin", "bin", "lit", "un", "cast", "cast", "minmax",
+                 "cond", "var"]
+        if self.calls:
+            kinds += ["bits", "bits", "call", "call", "call", "call"]
+        kind = rng.choice(kinds)
         w = ty.w
+        if kind == "bits":
+            return self.bits_expr(ty, depth)
+        if kind == "call":
+            call = self.call_expr(ty, depth)
+            if call:
+                return call
+            kind = "bin"
         if kind == "bin":
             op = rng.choice(["+", "-", "&", "|", "^", "&", "+"])
             a = self.expr(ty, depth - 1)
@@ -275,6 +326,90 @@ class Gen:
             return self.field_ref(*rng.choice(fs))
         return self.literal(ty)
 
+    def bits_expr(self, ty, depth):
+        """popcount, clz or ctz (u32) of an operand of any width, cast to
+        `ty`; or bswap of `ty` itself when it is whole bytes."""
+        rng = self.rng
+        if ty.kind != "bool" and ty.w % 8 == 0 and self.chance(0.3):
+            a = self.typed(self.expr(ty, depth - 1), ty)
+            return ("bswap(%s)" % a[0],
+                    lambda env, a=a[1], w=ty.w: bits_eval("bswap", a(env), w), ty)
+        op = rng.choice(["popcount", "clz", "ctz"])
+        t = self.rand_int_ty()
+        a = self.typed(self.expr(t, depth - 1), t)
+        src = "%s(%s)" % (op, a[0])
+        fn = (lambda env, a=a[1], op=op, w=t.w: bits_eval(op, a(env), w))
+        return self.convert((src, fn, Ty("u", 32)), ty)
+
+    def convert(self, e, ty):
+        """`e` as type `ty`: itself or through a cast."""
+        st = e[2]
+        if st == ty:
+            return e
+        w = ty.w
+
+        def fn(env, a=e[1]):
+            v = a(env)
+            if ty.kind == "bool":
+                return int(v != 0)
+            if st.kind == "bool":
+                return v & mask(w)
+            if st.w < w and st.signed:
+                return to_signed(v, st.w) & mask(w)
+            return v & mask(w)
+        return "(%s as %s)" % (e[0], ty.name()), fn, ty
+
+    def call_expr(self, ty, depth):
+        """A call of a function declared before, its result cast to `ty`
+        unless it has that type."""
+        fns = [f for f in self.fns if f.ret == ty] if self.chance(0.6) else []
+        if not fns:
+            fns = [f for f in self.fns if f.ret.kind != "bool" or ty.kind == "bool"]
+        if not fns:
+            return None
+        f = self.rng.choice(fns)
+        args = [self.typed(self.expr(pt, max(depth - 1, 0)), pt)
+                for _, pt in f.params]
+        src = "%s(%s)" % (f.name, ", ".join(a[0] for a in args))
+
+        def fn(env, f=f, args=[a[1] for a in args]):
+            return f.run([a(env) for a in args])
+        return self.convert((src, fn, f.ret), ty)
+
+    def function(self, index):
+        """Declares function `index`: its text and its evaluation."""
+        rng = self.rng
+        params = []
+        for k in range(rng.randint(1, 3)):
+            pt = BOOL if k and self.chance(0.2) else self.rand_int_ty()
+            params.append(("a%d" % k, pt))
+        ret = BOOL if self.chance(0.2) else self.rand_int_ty()
+        f = Fn("fn%d" % index, params, ret)
+        saved = (self.scopes, self.in_fn, self.ret)
+        self.scopes = [{n: (t, False) for n, t in params}]
+        self.in_fn, self.ret = True, ret
+        lines, runs = [], []
+        for _ in range(rng.randint(0, 4)):
+            l, r = self.stmt(rng.randint(0, 2), 1)
+            lines += l
+            runs.append(r)
+        e = self.expr(ret, rng.randint(0, 2))
+        lines.append("  return %s;" % e[0])
+        self.scopes, self.in_fn, self.ret = saved
+
+        def run(args, runs=runs, e=e[1]):
+            env = {n: v for (n, _), v in zip(params, args)}
+            try:
+                for r in runs:
+                    r(env)
+            except Return as r:
+                return r.value
+            return e(env)
+        f.run = run
+        head = "fn %s(%s) -> %s {" % (f.name, ", ".join(
+            "%s: %s" % (n, t.name()) for n, t in params), ret.name())
+        return [head] + lines + ["}"], f
+
     def field_ref(self, base, f):
         return ("%s.%s" % (base, f.name),
                 (lambda env, base=base, f=f: f.get(env[base])), f.ty)
@@ -306,7 +441,14 @@ class Gen:
                  "not", "boolf", "always", "hdr", "boolcast"]
         if depth <= 0:
             kinds = ["cmp", "flag", "maskeq", "boolf", "always", "hdr"]
+        if self.calls and depth > 0:
+            kinds = kinds + ["call", "call"]
         kind = rng.choice(kinds)
+        if kind == "call":
+            call = self.call_expr(BOOL, depth)
+            if call:
+                return call
+            kind = "cmp"
         if kind == "boolf" or kind == "boolcast":
             bs = self.fields_of(BOOL)
             vs = self.lookup_vars(BOOL)
@@ -454,6 +596,15 @@ class Gen:
         if self.chance(0.02):
             kinds = ["fail"]
         kind = rng.choice(kinds)
+        if self.in_fn and kind in ("fail", "failif"):
+            # Functions cannot fail: a return under a condition instead.
+            c = self.cond(rng.randint(0, 2))
+            e = self.expr(self.ret, rng.randint(0, 2))
+
+            def run(env, c=c[1], e=e[1]):
+                if c(env):
+                    raise Return(e(env))
+            return [pad + "if %s { return %s; }" % (c[0], e[0])], run
         if kind == "fail":
             def run(env):
                 raise Fail()
@@ -484,8 +635,13 @@ class Gen:
         if kind == "assign":
             vs = self.lookup_vars(mutable=True)
             if not vs:
-                return self.stmt(0, indent) if depth > 0 else (
-                    [pad + "if %s { fail; }" % "false"], lambda env: None)
+                if depth > 0:
+                    return self.stmt(0, indent)
+                if self.in_fn:
+                    none = "false" if self.ret.kind == "bool" else "0"
+                    return ([pad + "if false { return %s; }" % none],
+                            lambda env: None)
+                return [pad + "if %s { fail; }" % "false"], lambda env: None
             name, ty = rng.choice(vs)
             if ty.kind != "bool" and self.chance(0.3):
                 op = rng.choice(["+=", "-=", "&=", "|=", "^="])
@@ -526,6 +682,13 @@ class Gen:
 
     def program(self):
         rng = self.rng
+        fn_lines = []
+        self.ret = None
+        if self.calls:
+            for k in range(rng.randint(1, 3)):
+                text, f = self.function(k)
+                fn_lines += text + [""]
+                self.fns.append(f)
         n = rng.randint(1, 7)
         lines, run = [], []
         self.scopes = [{}]
@@ -556,8 +719,9 @@ class Gen:
         structs = [struct("W", self.layout)]
         if self.hstruct != "W":
             structs.append(struct("H", self.hlayout))
-        text = "%s\n\nmatch Random(h: %s, it: W) {\n%s\n}\n" % (
-            "\n".join(structs), self.hstruct, "\n".join(lines))
+        text = "%s\n\n%smatch Random(h: %s, it: W) {\n%s\n}\n" % (
+            "\n".join(structs), "".join(l + "\n" for l in fn_lines), self.hstruct,
+            "\n".join(lines))
         return text, evaluate
 
     # -- data ------------------------------------------------------------
@@ -610,10 +774,10 @@ class Gen:
         return words
 
 
-def generate(seed):
+def generate(seed, calls=False):
     """(NPL text, evaluate(h, it) -> None | (off, len), headers, items)."""
     rng = random.Random(seed)
-    g = Gen(rng)
+    g = Gen(rng, calls)
     text, evaluate = g.program()
     headers, items = g.data(evaluate)
     return text, evaluate, headers, items

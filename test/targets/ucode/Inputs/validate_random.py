@@ -7,7 +7,10 @@ were proved, undecided, refuted or refused by the back end, and the median
 and maximum validation time (processor seconds, as npcc reports them).
 Exits 1 if any program is refuted or undecided, printing its file.
 
-usage: validate_random.py NPCC WORKDIR COUNT [FIRST_SEED]
+With --calls (after the other arguments), the programs also declare and
+call functions and use the bit built-ins.
+
+usage: validate_random.py NPCC WORKDIR COUNT [FIRST_SEED] [--calls]
 """
 import os
 import re
@@ -22,11 +25,13 @@ TIME = re.compile(r"\(([0-9.]+) s CPU,")
 
 
 def main():
-    npcc, work, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    argv = [a for a in sys.argv if a != "--calls"]
+    calls = len(argv) != len(sys.argv)
+    npcc, work, count = argv[1], argv[2], int(argv[3])
+    first = int(argv[4]) if len(argv) > 4 else 0
     proved, undecided, refuted, refused, times = 0, [], [], 0, []
     for seed in range(first, first + count):
-        text = match_gen.generate(seed)[0]
+        text = match_gen.generate(seed, calls)[0]
         base = "%s/v%d" % (work, seed)
         with open(base + ".np", "w") as f:
             f.write(text)
