@@ -35,8 +35,11 @@ def main():
         base = "%s/v%d" % (work, seed)
         with open(base + ".np", "w") as f:
             f.write(text)
+        # The solver's limit is wall-clock time: generous, so that a loaded
+        # machine cannot turn a proof into "undecided".
         run = subprocess.run([npcc, base + ".np", "--target=ucode", "-o",
-                              base + ".mu", "--validate"],
+                              base + ".mu", "--validate",
+                              "--validate-timeout=120000"],
                              capture_output=True, text=True)
         err = run.stderr
         m = TIME.search(err)
