@@ -88,13 +88,16 @@ static nprt_value_status nprt_parse_magnitude(const char *s, size_t n,
   return overflow ? NPRT_VALUE_RANGE : NPRT_VALUE_OK;
 }
 
-/* a.b.c.d, each part 0..255 in decimal. */
-static bool nprt_parse_ipv4(const char *s, size_t n, uint32_t *addr) {
+/* One to four dot-separated parts 0..255 in decimal, left-aligned into
+ * *addr (Click's "10/8" names 10.0.0.0); *parts says how many. */
+static bool nprt_parse_ipv4_parts(const char *s, size_t n, uint32_t *addr,
+                                  int *parts) {
   uint32_t a = 0;
   size_t i = 0;
-  for (int part = 0; part < 4; ++part) {
+  int part = 0;
+  for (; part < 4 && (part == 0 || i < n); ++part) {
     if (part > 0) {
-      if (i >= n || s[i] != '.')
+      if (s[i] != '.')
         return false;
       ++i;
     }
@@ -108,8 +111,15 @@ static bool nprt_parse_ipv4(const char *s, size_t n, uint32_t *addr) {
   }
   if (i != n)
     return false;
-  *addr = a;
+  *addr = part == 4 ? a : a << (8 * (4 - part));
+  *parts = part;
   return true;
+}
+
+/* a.b.c.d, each part 0..255 in decimal. */
+static bool nprt_parse_ipv4(const char *s, size_t n, uint32_t *addr) {
+  int parts;
+  return nprt_parse_ipv4_parts(s, n, addr, &parts) && parts == 4;
 }
 
 /* Six groups of one or two hex digits separated by ':'. */
@@ -152,7 +162,9 @@ static nprt_value_status nprt_parse_prefix(const char *s, size_t n,
   const char *slash = memchr(s, '/', n);
   size_t alen = slash ? (size_t)(slash - s) : n;
   uint32_t addr, len = 32;
-  if (!nprt_parse_ipv4(s, alen, &addr))
+  int parts;
+  /* With a length, the address may be short, as in Click: 0/0, 10/8. */
+  if (!nprt_parse_ipv4_parts(s, alen, &addr, &parts) || (!slash && parts != 4))
     return NPRT_VALUE_SYNTAX;
   if (slash) {
     const char *m = slash + 1;
@@ -176,6 +188,8 @@ static nprt_value_status nprt_parse_prefix(const char *s, size_t n,
         return NPRT_VALUE_RANGE;
       len = (uint32_t)l;
     }
+    if (len > 8u * (uint32_t)parts)
+      return NPRT_VALUE_SYNTAX;
   }
   *v = (uint64_t)len << 32 | addr;
   return NPRT_VALUE_OK;

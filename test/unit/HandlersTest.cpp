@@ -247,6 +247,19 @@ TEST_F(Handlers, WriteCallsTheHandlerWithParsedArguments) {
             "200 Read handler 'c1.gw' OK\r\nDATA 1\r\n0");
   EXPECT_EQ(command("READ c1.port"),
             "200 Read handler 'c1.port' OK\r\nDATA 1\r\n3");
+  // Click's short prefixes: the address may stop where the length does.
+  EXPECT_EQ(command("WRITE c1.route 10/8 4"),
+            "200 Write handler 'c1.route' OK\r\n");
+  EXPECT_EQ(command("READ c1.dst"),
+            "200 Read handler 'c1.dst' OK\r\nDATA 10\r\n10.0.0.0/8");
+  EXPECT_EQ(command("WRITE c1.route 0/0 5"),
+            "200 Write handler 'c1.route' OK\r\n");
+  EXPECT_EQ(command("READ c1.dst"),
+            "200 Read handler 'c1.dst' OK\r\nDATA 9\r\n0.0.0.0/0");
+  EXPECT_EQ(command("WRITE c1.route 10/16 4"),
+            "520-Write handler 'c1.route' error:\r\n"
+            "520 write handler 'c1.route': argument 1 '10/16' is not an IPv4 "
+            "prefix (a.b.c.d/len)\r\n");
   // c2 has its own state.
   EXPECT_EQ(command("READ c2.limit"),
             "200 Read handler 'c2.limit' OK\r\nDATA 3\r\n100");
