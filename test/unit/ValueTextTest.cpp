@@ -144,11 +144,15 @@ TEST(ValueText, ParsesPrefixes) {
   expectValue(P, "1.2.3.4/255.255.255.255", (32ull << 32) | 0x01020304u);
   // Host bits are kept as written (NPL's prefix literals do the same).
   expectValue(P, "18.26.4.9/24", (24ull << 32) | 0x121a0409u);
+  // Click's short forms: with a length, the address may stop early.
+  expectValue(P, "0/0", 0);
+  expectValue(P, "10/8", (8ull << 32) | 0x0a000000u);
+  expectValue(P, "18.26.4/24", (24ull << 32) | 0x121a0400u);
   expectStatus(P, "1.2.3.4/33", NPRT_VALUE_RANGE);
   expectStatus(P, "1.2.3.4/100", NPRT_VALUE_RANGE);
-  for (const char *bad :
-       {"", "/24", "1.2.3.4/", "1.2.3.4/x", "1.2.3/24", "1.2.3.4/255.0.255.0",
-        "1.2.3.4/255.255.255", "1.2.3.4/24/1", "1.2.3.4/-1"})
+  for (const char *bad : {"", "/24", "1.2.3.4/", "1.2.3.4/x", "1.2.3/25", "10",
+                          "1.2.3", "1.2.3.4/255.0.255.0", "1.2.3.4/255.255.255",
+                          "1.2.3.4/24/1", "1.2.3.4/-1", "1..3/24", "1.2.3./24"})
     expectStatus(P, bad, NPRT_VALUE_SYNTAX);
 }
 
@@ -274,8 +278,8 @@ TEST(ValueText, BadWordsNameThePositionAndTheWord) {
   EXPECT_EQ(with(3, "1.2.3.4/40").err,
             "write handler 'e.h': argument 4 '1.2.3.4/40' is out of range for "
             "a prefix length (0..32)");
-  EXPECT_EQ(with(3, "1.2.3/8").err,
-            "write handler 'e.h': argument 4 '1.2.3/8' is not an IPv4 prefix "
+  EXPECT_EQ(with(3, "1.2.3/32").err,
+            "write handler 'e.h': argument 4 '1.2.3/32' is not an IPv4 prefix "
             "(a.b.c.d/len)");
   EXPECT_EQ(with(4, "1.2.3.256").err,
             "write handler 'e.h': argument 5 '1.2.3.256' is not a u32 or an "
