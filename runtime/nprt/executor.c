@@ -429,7 +429,7 @@ static bool nprt_port_ended(const nprt_chan *c) {
 }
 
 static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
-  const nprt_inst *w = in->wait_on ? in->wait_on : in;
+  const nprt_inst *w = in->wait_on;
   const nprt_chan *c;
   if (in->timer_due && !in->in_timer)
     return true;
@@ -684,7 +684,7 @@ static void nprt_report_deadlock(const nprt_exec *ex, FILE *err) {
     if (in->state != NPRT_BLOCKED)
       continue;
     /* A pushed handler that waits is named, with the stack it runs on. */
-    const nprt_inst *w = in->wait_on ? in->wait_on : in;
+    const nprt_inst *w = in->wait_on;
     switch (in->wait) {
     case NPRT_WAIT_RECV:
       fprintf(err, "deadlock: instance '%s' (%s) blocked in recv on port '%s'",

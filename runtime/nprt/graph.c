@@ -92,6 +92,7 @@ uint32_t nprt_graph_add_instance(nprt_graph *g, const char *name,
   if (!handler)
     nprt_graph_error(g, "instance '%s' has no handler", name);
   in->id = g->n_insts;
+  in->wait_on = in;
   in->name = nprt_strdup(name);
   in->element = nprt_strdup(element);
   in->placement = nprt_strdup(placement ? placement : "host");
