@@ -181,6 +181,10 @@ struct StateVar {
   ExprPtr init;
   // Declared in `shared { ... }`: one copy for all instances of the element.
   bool shared = false;
+  // `merge OP`: per-core copies combined with OP (sum, or, max, min) when
+  // read; empty without.
+  std::string merge;
+  Loc mergeLoc;
 };
 
 /// A read handler (`read NAME -> T { ... }`) or write handler

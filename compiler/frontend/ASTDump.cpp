@@ -194,7 +194,8 @@ struct Dumper {
       for (const StateVar &v : e.state)
         line(std::string(v.shared ? "Shared " : "State ") + v.name + ": " +
                  type(v.type.get()) +
-                 (v.init ? " = " + expr(v.init.get()) : ""),
+                 (v.init ? " = " + expr(v.init.get()) : "") +
+                 (v.merge.empty() ? "" : " merge " + v.merge),
              v.loc);
       if (e.hasInit) {
         line("Init", e.initLoc);

@@ -181,7 +181,14 @@ bool BodyGen::emit(np::ElementOp element) {
     auto declare = [&](const std::string &sym, const Ty &et,
                        mlir::ElementsAttr init) {
       auto mt = mlir::MemRefType::get({(int64_t)len}, toMLIRType(ctx, et));
-      b.create<np::StateOp>(loc(v.loc), sym, mt, init, v.shared);
+      auto op = b.create<np::StateOp>(loc(v.loc), sym, mt, init, v.shared);
+      if (!v.merge.empty()) {
+        // max and min compare as the declared type does.
+        std::string m = v.merge;
+        if (m == "max" || m == "min")
+          m = (et.isSigned ? "s" : "u") + m;
+        op.setMerge(m);
+      }
     };
     if (elem.kind == Ty::Record) {
       // Memory scattering: one array per field, as ClickNP does.

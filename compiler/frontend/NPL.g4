@@ -32,7 +32,10 @@ elementItem
   ;
 portDecl : dir=('in' | 'out') ID ('[' expr ']')? ':' type ';' ;
 stateBlock : 'state' '{' stateVar* '}' ;
-stateVar : ID ':' (type | queueType) ('=' expr)? ';' ;
+// `merge sum|or|max|min` lets each core keep its own copy of a counter or
+// sketch, combined with that operator when it is read (docs/multicore.md).
+// `merge` is contextual, not reserved: it is checked by the parser.
+stateVar : name=ID ':' (type | queueType) ('=' expr)? (mergeKw=ID mergeOp=ID)? ';' ;
 // State with one copy for every instance of the element, whatever its
 // arguments (a C++ static member): `shared { next_id: u16 = 1; }`.
 sharedBlock : 'shared' '{' stateVar* '}' ;

@@ -232,9 +232,21 @@ private:
   }
 
   StateVar stateVar(P::StateVarContext *v, bool shared) {
-    return {loc(v), v->ID()->getText(),
-            v->type() ? type(v->type()) : queueType(v->queueType()),
-            v->expr() ? expr(v->expr()) : nullptr, shared};
+    StateVar s{loc(v), v->name->getText(),
+               v->type() ? type(v->type()) : queueType(v->queueType()),
+               v->expr() ? expr(v->expr()) : nullptr, shared};
+    if (v->mergeKw) {
+      if (v->mergeKw->getText() != "merge") {
+        Loc l = loc(v->mergeKw);
+        mlir::emitError(mlir::FileLineColLoc::get(ctx, *l.file, l.line, l.col))
+            << "syntax error: expected 'merge' or ';' after state '" << s.name
+            << "', found '" << v->mergeKw->getText() << "'";
+        throw StopParsing();
+      }
+      s.merge = v->mergeOp->getText();
+      s.mergeLoc = loc(v->mergeOp);
+    }
+    return s;
   }
 
   ElementDecl element(P::ElementDeclContext *c) {

@@ -439,6 +439,29 @@ void Sema::declare(llvm::StringRef name, Symbol s) {
 // Elements
 //===----------------------------------------------------------------------===//
 
+/// `merge OP` on state `v` of type `t`: OP is known, and combines the
+/// copies of integers (or bools), one by one for an array.
+void Sema::checkMerge(const StateVar &v, const Ty &t) {
+  static const char *const ops[] = {"sum", "or", "max", "min"};
+  if (llvm::find(ops, v.merge) == std::end(ops)) {
+    error(v.mergeLoc) << "unknown merge '" << v.merge
+                      << "'; expected sum, or, max or min";
+    return;
+  }
+  if (v.shared) {
+    error(v.mergeLoc) << "shared state '" << v.name
+                      << "' has one copy; it cannot be merged";
+    return;
+  }
+  const Ty &elem = t.kind == Ty::Array && t.elem ? *t.elem : t;
+  if (elem.kind != Ty::Int && elem.kind != Ty::Bool)
+    error(v.mergeLoc) << "'merge " << v.merge << "' needs integers or bools, "
+                      << "or arrays of them; state '" << v.name << "' is '"
+                      << t.str() << "'";
+  else if (elem.kind == Ty::Bool && v.merge == "sum")
+    error(v.mergeLoc) << "bools merge with or, max or min, not sum";
+}
+
 void Sema::checkElement(ElementDecl &e) {
   currentElement = &e;
   scopes.clear();
@@ -492,6 +515,8 @@ void Sema::checkElement(ElementDecl &e) {
                          << (t.kind == Ty::Queue ? "queue" : "table")
                          << "; shared state holds integers, bools, prefixes, "
                             "arrays and structs";
+    if (!v.merge.empty())
+      checkMerge(v, t);
     if (v.init &&
         (t.kind == Ty::Queue || t.kind == Ty::Lpm || t.kind == Ty::Hash)) {
       error(v.init->loc) << "a " << (t.kind == Ty::Queue ? "queue" : "table")

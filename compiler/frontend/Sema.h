@@ -177,6 +177,7 @@ private:
   llvm::StringMap<Annotation> annotations;
   void checkRecord(const ast::RecordDecl &r);
   void checkElement(ast::ElementDecl &e);
+  void checkMerge(const ast::StateVar &v, const ast::Ty &t);
   void checkGraphDecl(const ast::GraphDecl &g);
   void checkMatch(ast::MatchDecl &m);
   void checkFn(ast::FnDecl &f);

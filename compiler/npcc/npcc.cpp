@@ -19,6 +19,7 @@
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/NP/IR/NPOps.h"
+#include "dialects/NP/Transforms/MapCores.h"
 #include "dialects/UCode/IR/UCodeOps.h"
 #include "targets/interp/GraphRun.h"
 #include "targets/interp/MatchRun.h"
@@ -145,6 +146,30 @@ cl::opt<bool> flatten("flatten",
                       cl::desc("With --target=mlir, inline compound elements "
                                "(np-flatten-graph)"),
                       cl::cat(category));
+cl::opt<unsigned> cores(
+    "cores",
+    cl::desc("With --target=c, the cores the executable runs on unless its "
+             "own --cores says otherwise (default 1); with "
+             "--explain-mapping, the cores to explain"),
+    cl::value_desc("N"), cl::init(0), cl::cat(category));
+cl::opt<np::MappingKind> mappingKind(
+    "mapping",
+    cl::desc("With --target=c, the executable's default mapping; with "
+             "--explain-mapping, the one to explain"),
+    cl::values(clEnumValN(np::MappingKind::Auto, "auto",
+                          "the compiler picks rtc or pipeline (default)"),
+               clEnumValN(np::MappingKind::Rtc, "rtc",
+                          "every core runs the whole graph on its share of "
+                          "the flows"),
+               clEnumValN(np::MappingKind::Pipeline, "pipeline",
+                          "each core runs one stage of the graph")),
+    cl::init(np::MappingKind::Auto), cl::cat(category));
+cl::opt<bool> explainMappingFlag(
+    "explain-mapping",
+    cl::desc("Print how the program maps onto --cores cores (the choice and "
+             "why, stages and their costs, cut channels, state decisions) "
+             "and stop"),
+    cl::cat(category));
 cl::opt<unsigned> errorLimit(
     "ferror-limit",
     cl::desc("Stop reporting after N errors (default 20; 0: no limit)"),
@@ -303,8 +328,8 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   if (const char *dir = std::getenv("NPCC_RUNTIME_DIR"))
     lib = std::string(dir) + "/libnprt.a";
   llvm::SmallVector<llvm::StringRef> args = {
-      *ccPath, "-std=c11", "-O2",    "-I", include,
-      cFile,   lib,        "-lpcap", "-o", exe};
+      *ccPath, "-std=c11", "-O2",      "-I", include, cFile,
+      lib,     "-lpcap",   "-pthread", "-o", exe};
   // Extra flags split as a shell would (quotes, backslashes), so that a
   // sanitizer build can compile and link the program like libnprt.
   llvm::BumpPtrAllocator alloc;
@@ -383,6 +408,32 @@ static int programFlagArity(llvm::StringRef a) {
       return 1;
   }
   return a == "--quiet" || a == "--live" ? 1 : 0;
+}
+
+/// --explain-mapping: the np-map-cores facts for --cores and --mapping.
+static int explainMapping(mlir::ModuleOp module) {
+  mlir::PassManager pm(module.getContext());
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return 1;
+  buildMappingPipeline(pm);
+  if (mlir::failed(pm.run(module)))
+    return 1;
+  auto programs = module.getOps<np::ProgramOp>();
+  np::ProgramMapping m;
+  if (programs.empty() || !m.read(*programs.begin())) {
+    llvm::errs() << "npcc: error: --explain-mapping needs a program with a "
+                    "top graph\n";
+    return 1;
+  }
+  return writeOutputFile(outputFile,
+                         [&](llvm::raw_ostream &os) {
+                           np::explainMapping(*programs.begin(), m,
+                                              cores ? cores : 1, mappingKind,
+                                              os);
+                           return true;
+                         })
+             ? 0
+             : 1;
 }
 
 /// --target=interp on a program with a graph: the reference interpreter
@@ -656,7 +707,23 @@ int main(int argc, char **argv) {
   if (target == Target::Interp)
     return runInterp(*ir, *mainFile);
 
-  // --target=c
+  if (cores.getNumOccurrences() && (cores == 0 || cores > np::kMaxCores)) {
+    llvm::errs() << "npcc: error: --cores must be 1.." << np::kMaxCores
+                 << ", not " << cores << "\n";
+    return 1;
+  }
+  if (explainMappingFlag) {
+    if (outputFile.empty())
+      outputFile = "-";
+    return explainMapping(*ir);
+  }
+  // --target=c. The executable's defaults for --cores and --mapping.
+  (*ir)->setAttr("np.cores",
+                 mlir::IntegerAttr::get(mlir::IntegerType::get(&ctx, 32),
+                                        cores ? cores : 1));
+  (*ir)->setAttr("np.mapping_kind",
+                 mlir::IntegerAttr::get(mlir::IntegerType::get(&ctx, 32),
+                                        (int)mappingKind.getValue()));
   mlir::PassManager pm(&ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;

@@ -25,8 +25,13 @@ void npcc::buildInterpPipeline(mlir::OpPassManager &pm) {
   pm.addPass(np::createDescribeGraph());
 }
 
-void npcc::buildCPipeline(mlir::OpPassManager &pm) {
+void npcc::buildMappingPipeline(mlir::OpPassManager &pm) {
   buildInterpPipeline(pm);
+  pm.addPass(np::createMapCores());
+}
+
+void npcc::buildCPipeline(mlir::OpPassManager &pm) {
+  buildMappingPipeline(pm);
   pm.addPass(c::createConvertNPToEmitC());
   pm.addPass(c::createLegalizeIntWidths());
   pm.addPass(mlir::createCanonicalizerPass());

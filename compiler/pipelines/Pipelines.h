@@ -14,6 +14,10 @@ namespace npcc {
 /// np-flatten-graph, then canonicalisation of handler bodies.
 void buildFlattenPipeline(mlir::OpPassManager &pm);
 
+/// The interpreter's pipeline, then np-map-cores: the np.program with its
+/// mapping facts.
+void buildMappingPipeline(mlir::OpPassManager &pm);
+
 /// Everything from np IR to EmitC that verify-c-contract accepts.
 void buildCPipeline(mlir::OpPassManager &pm);
 

@@ -35,6 +35,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
 
+#include "runtime/nprt/cores.h"
+
 #include "runtime/nprt/control.h"
 #include "runtime/nprt/handlers.h"
 #include "runtime/nprt/stats.h"
@@ -533,6 +535,8 @@ static bool nprt_next_phase(nprt_exec *ex) {
   if (!at_barrier)
     return false;
   ++ex->phase;
+  if (ex->phase == NPRT_PHASE_RUN && ex->core)
+    nprt_core_enter_run(ex->core);
   /* Handlers start receivers first: by the time a source sends its first
    * value, everything downstream waits for it, and the run is depth-first
    * from the first packet on. */
@@ -752,7 +756,7 @@ nprt_pcap_out *nprt_exec_out_dev(nprt_exec *ex, uint32_t dev) {
   return &ex->out_devs[dev];
 }
 
-static int nprt_open_devices(nprt_exec *ex) {
+int nprt_exec_open_devices(nprt_exec *ex, bool outputs) {
   const nprt_options *o = ex->opts;
   char err[PCAP_ERRBUF_SIZE + 64];
   for (uint32_t i = 0; i < o->n_ins; ++i) {
@@ -763,7 +767,7 @@ static int nprt_open_devices(nprt_exec *ex) {
       return -1;
     }
   }
-  for (uint32_t i = 0; i < o->n_outs; ++i) {
+  for (uint32_t i = 0; outputs && i < o->n_outs; ++i) {
     uint32_t dev = o->outs[i].dev;
     const nprt_pcap_in *src = NULL;
     if (dev < ex->n_in_devs && ex->in_devs[dev].pcap)
@@ -793,7 +797,7 @@ static int nprt_open_devices(nprt_exec *ex) {
 
 /* Closes every device, flushing the outputs; -1 if an output lost data
  * (reported here unless it was reported when it failed). */
-static int nprt_close_devices(nprt_exec *ex) {
+int nprt_exec_close_devices(nprt_exec *ex) {
   int rc = 0;
   char err[256];
   for (uint32_t i = 0; i < ex->n_in_devs; ++i)
@@ -813,7 +817,7 @@ static int nprt_close_devices(nprt_exec *ex) {
 
 /* Refuses, before anything is opened for writing, an output (pcap or
  * statistics) that is an input or another output under any name. */
-static int nprt_check_output_paths(const nprt_options *o) {
+int nprt_exec_check_output_paths(const nprt_options *o) {
   for (uint32_t i = 0; i <= o->n_outs; ++i) {
     const char *flag = i < o->n_outs ? "--out" : "--stats-json";
     const char *path = i < o->n_outs ? o->outs[i].path : o->stats_json;
@@ -853,33 +857,40 @@ static int nprt_open_control(nprt_exec *ex) {
   return ex->control ? 0 : -1;
 }
 
-static int nprt_attach_signals(nprt_exec *ex) {
+int nprt_exec_attach_signals(nprt_exec *ex) {
   const nprt_options *o = ex->opts;
   for (uint32_t i = 0; i < o->n_signals; ++i) {
-    uint32_t id = nprt_graph_find(ex->graph, o->signals[i].inst);
-    if (id == UINT32_MAX) {
+    /* Every copy of the instance (a multicore core's graph may hold two,
+     * or none: cores.c checks the name against the program). */
+    bool found = false;
+    for (uint32_t id = 0; id < ex->graph->n_insts; ++id) {
+      nprt_inst *in = ex->graph->insts[id];
+      if (strcmp(in->name, o->signals[i].inst) != 0)
+        continue;
+      found = true;
+      if (!in->signal) {
+        fprintf(o->err,
+                "%s: error: --signal: instance '%s' (%s) has no signal "
+                "handler\n",
+                o->prog, in->name, in->element);
+        return -1;
+      }
+      uint64_t *v = realloc(in->signals, (in->n_signals + 1) * sizeof(*v));
+      if (!v)
+        return -1;
+      v[in->n_signals++] = o->signals[i].value;
+      in->signals = v;
+    }
+    if (!found && !ex->core) {
       fprintf(o->err, "%s: error: --signal: no instance named '%s'\n", o->prog,
               o->signals[i].inst);
       return -1;
     }
-    nprt_inst *in = ex->graph->insts[id];
-    if (!in->signal) {
-      fprintf(o->err,
-              "%s: error: --signal: instance '%s' (%s) has no signal "
-              "handler\n",
-              o->prog, in->name, in->element);
-      return -1;
-    }
-    uint64_t *v = realloc(in->signals, (in->n_signals + 1) * sizeof(*v));
-    if (!v)
-      return -1;
-    v[in->n_signals++] = o->signals[i].value;
-    in->signals = v;
   }
   return 0;
 }
 
-static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
+int nprt_exec_schedule(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
   const nprt_options *o = ex->opts;
   for (uint32_t i = 0; i < g->n_insts; ++i) {
@@ -918,15 +929,19 @@ static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
     nprt_report_deadlock(ex, o->err);
   }
   nprt_check_signals(ex);
-  if (ex->signo)
+  /* A multicore run says it once, for all cores. */
+  if (ex->signo && (!ex->core || nprt_core_reports(ex->core)))
     fprintf(o->err, "%s: %s: %s\n", o->prog,
             ex->signo == SIGINT    ? "interrupted (SIGINT)"
             : ex->signo == SIGTERM ? "terminated (SIGTERM)"
                                    : "stopped by a signal",
             sched == -2 ? "drain abandoned, queued packets counted as drops"
                         : "input stopped, packets in flight drained");
-  /* -h reads the state the run left, before fini empties the queues. */
-  nprt_handler_report_collect(ex, report);
+  return rc;
+}
+
+void nprt_exec_wind_down(nprt_exec *ex) {
+  nprt_graph *g = ex->graph;
   /* Packets the instances' state still holds (their queues) are dropped
    * and counted by the instances themselves. */
   for (uint32_t i = 0; i < g->n_insts; ++i)
@@ -937,6 +952,13 @@ static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
     nprt_chan_abandon(g->chans[i], &ex->pool);
   for (uint32_t i = 0; i < g->n_insts; ++i)
     nprt_inst_release(g->insts[i]);
+}
+
+static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
+  int rc = nprt_exec_schedule(ex);
+  /* -h reads the state the run left, before fini empties the queues. */
+  nprt_handler_report_collect(ex, report);
+  nprt_exec_wind_down(ex);
   return rc;
 }
 
@@ -953,7 +975,7 @@ static void nprt_on_stop_signal(int sig) {
  * ignored when the program started (as `nohup` and background jobs of
  * non-interactive shells arrange). No SA_RESTART: a read blocked on a FIFO
  * returns, and the input counts as ended. */
-static void nprt_catch_signals(struct sigaction old[3]) {
+void nprt_exec_catch_signals(struct sigaction old[3]) {
   static const int sigs[2] = {SIGINT, SIGTERM};
   nprt_stop_signal = 0;
   nprt_signals_seen = 0;
@@ -975,7 +997,7 @@ static void nprt_catch_signals(struct sigaction old[3]) {
   sigaction(SIGXFSZ, &ign, &old[2]);
 }
 
-static void nprt_restore_signals(const struct sigaction old[3]) {
+void nprt_exec_restore_signals(const struct sigaction old[3]) {
   sigaction(SIGINT, &old[0], NULL);
   sigaction(SIGTERM, &old[1], NULL);
   sigaction(SIGXFSZ, &old[2], NULL);
@@ -993,20 +1015,21 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
   ex.end = INT64_MAX;
   nprt_pool_init(&ex.pool);
   struct sigaction old[3];
-  nprt_catch_signals(old);
+  nprt_exec_catch_signals(old);
   int rc = NPRT_EXIT_ERROR;
   nprt_handler_report report;
   memset(&report, 0, sizeof(report));
   /* The control socket opens before any output file, so that a port in
    * use leaves the outputs untouched. */
-  if (nprt_check_output_paths(o) == 0 && nprt_attach_signals(&ex) == 0 &&
-      nprt_open_control(&ex) == 0 && nprt_open_devices(&ex) == 0) {
+  if (nprt_exec_check_output_paths(o) == 0 &&
+      nprt_exec_attach_signals(&ex) == 0 && nprt_open_control(&ex) == 0 &&
+      nprt_exec_open_devices(&ex, true) == 0) {
     rc = nprt_execute(&ex, &report);
     nprt_control_close(ex.control);
     ex.control = NULL;
     /* Outputs are flushed and closed before the statistics, so that the
      * status they report includes the final write. */
-    if (nprt_close_devices(&ex) != 0)
+    if (nprt_exec_close_devices(&ex) != 0)
       ex.io_error = true;
     if (ex.io_error || rc == NPRT_EXIT_ERROR)
       rc = NPRT_EXIT_ERROR;
@@ -1022,12 +1045,12 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
       rc = NPRT_EXIT_ERROR;
   } else {
     nprt_control_close(ex.control);
-    nprt_close_devices(&ex);
+    nprt_exec_close_devices(&ex);
   }
   nprt_handler_report_free(&report);
   free(ex.in_devs);
   free(ex.out_devs);
   nprt_pool_destroy(&ex.pool);
-  nprt_restore_signals(old);
+  nprt_exec_restore_signals(old);
   return rc;
 }

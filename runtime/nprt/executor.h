@@ -95,7 +95,10 @@ struct nprt_exec {
   nprt_inst *running; /* whose stack the processor is on (not the
                        * scheduler's) */
   nprt_inst *next;    /* to run next, or NULL */
-  nprt_inst **stack;  /* senders that handed a value over, innermost last */
+  /* The core this executor runs in a multicore run (cores.c); NULL on one
+   * core. */
+  struct nprt_core *core;
+  nprt_inst **stack; /* senders that handed a value over, innermost last */
   uint32_t stack_n;
   jmp_buf sched_jb;
 #ifdef NPRT_ASAN
@@ -107,6 +110,27 @@ struct nprt_exec {
 /* Runs `g` to completion with `opts` (devices, signals, stats). Prints only
  * to opts->out / opts->err. Returns an NPRT_EXIT_* code. */
 int nprt_run(nprt_graph *g, const nprt_options *opts);
+
+/* The steps of nprt_run, for the multicore runner (cores.c). */
+int nprt_exec_check_output_paths(const nprt_options *o);
+int nprt_exec_attach_signals(nprt_exec *ex);
+/* Opens the --in files into ex->in_devs, and with `outputs` the --out
+ * files into ex->out_devs; reports and returns -1 on failure. */
+int nprt_exec_open_devices(nprt_exec *ex, bool outputs);
+int nprt_exec_close_devices(nprt_exec *ex);
+/* Prepares the stacks and runs the scheduler to the end; an
+ * NPRT_EXIT_* code. */
+int nprt_exec_schedule(nprt_exec *ex);
+/* After nprt_exec_schedule (and any report): runs fini, frees what the
+ * channels still hold, releases the stacks. */
+void nprt_exec_wind_down(nprt_exec *ex);
+void nprt_exec_catch_signals(struct sigaction old[3]);
+void nprt_exec_restore_signals(const struct sigaction old[3]);
+/* A multicore run: `cores` workers, `mapping` NPRT_MAPPING_*. */
+int nprt_run_cores(const nprt_program *program, const nprt_options *opts,
+                   uint32_t cores, uint32_t mapping);
+/* Whether this core prints the run's one-per-run messages (core 0). */
+bool nprt_core_reports(const struct nprt_core *core);
 
 /* Ingress is to stop: a signal arrived (the scheduler has not seen it yet,
  * or has) or an output failed. */

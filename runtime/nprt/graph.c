@@ -87,7 +87,7 @@ uint32_t nprt_graph_add_instance(nprt_graph *g, const char *name,
     nprt_graph_error(g, "out of memory");
     return UINT32_MAX;
   }
-  if (nprt_graph_find(g, name) != UINT32_MAX)
+  if (!g->copies && nprt_graph_find(g, name) != UINT32_MAX)
     nprt_graph_error(g, "instance '%s' is declared twice", name);
   if (!handler)
     nprt_graph_error(g, "instance '%s' has no handler", name);
@@ -270,24 +270,33 @@ static void *nprt_graph_shared_of(nprt_graph *g, const nprt_program *program,
   return NULL;
 }
 
+uint32_t nprt_graph_add_program_instance(nprt_graph *g,
+                                         const nprt_program *program,
+                                         uint32_t i) {
+  if (program->n_shared && !g->shared && !nprt_graph_alloc_shared(g, program))
+    return UINT32_MAX;
+  const nprt_instance_desc *d = &program->instances[i];
+  uint32_t id =
+      nprt_graph_add_instance(g, d->name, d->element, d->in_ports, d->out_ports,
+                              d->init, d->handler, d->signal, d->placement);
+  if (id == UINT32_MAX)
+    return id;
+  nprt_graph_set_state(g, id, d->state_size, d->state_init);
+  g->insts[id]->shared_obj = nprt_graph_shared_of(g, program, d);
+  nprt_graph_set_timer(g, id, d->timer, d->timer_period);
+  g->insts[id]->fini = d->fini;
+  g->insts[id]->handlers = d->handlers;
+  g->insts[id]->n_handlers = d->n_handlers;
+  g->insts[id]->push_ports = d->push_ports;
+  return id;
+}
+
+void nprt_graph_settle(nprt_graph *g) { nprt_graph_settle_push(g); }
+
 void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
-  if (!nprt_graph_alloc_shared(g, program))
-    return;
-  for (uint32_t i = 0; i < program->n_instances; ++i) {
-    const nprt_instance_desc *d = &program->instances[i];
-    uint32_t id = nprt_graph_add_instance(g, d->name, d->element, d->in_ports,
-                                          d->out_ports, d->init, d->handler,
-                                          d->signal, d->placement);
-    if (id == UINT32_MAX)
+  for (uint32_t i = 0; i < program->n_instances; ++i)
+    if (nprt_graph_add_program_instance(g, program, i) == UINT32_MAX)
       return;
-    nprt_graph_set_state(g, id, d->state_size, d->state_init);
-    g->insts[id]->shared_obj = nprt_graph_shared_of(g, program, d);
-    nprt_graph_set_timer(g, id, d->timer, d->timer_period);
-    g->insts[id]->fini = d->fini;
-    g->insts[id]->handlers = d->handlers;
-    g->insts[id]->n_handlers = d->n_handlers;
-    g->insts[id]->push_ports = d->push_ports;
-  }
   for (uint32_t i = 0; i < program->n_channels; ++i) {
     const nprt_channel_desc *c = &program->channels[i];
     nprt_graph_connect(g, c->src, c->src_port, c->dst, c->dst_port, c->depth,

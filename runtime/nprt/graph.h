@@ -132,6 +132,9 @@ struct nprt_graph {
   void **shared; /* the program's shared objects, owned by the graph */
   uint32_t n_shared;
   char error[256]; /* first construction error, "" if none */
+  /* A core's graph in a multicore run may hold a second copy of an
+   * instance, under the same name (cores.c: the rtc tail). */
+  bool copies;
 };
 
 nprt_graph *nprt_graph_create(void);

@@ -43,6 +43,17 @@ void nprt_graph_connect(nprt_graph *g, uint32_t src, uint32_t src_port,
                         uint32_t dst, uint32_t dst_port, uint32_t depth,
                         bool lossy);
 
+/* Adds instance `i` of `program` (its state, timer, handlers, shared
+ * object) and returns its id here (UINT32_MAX on failure); a multicore
+ * run builds each core's graph from a subset, some instances twice. */
+uint32_t nprt_graph_add_program_instance(nprt_graph *g,
+                                         const nprt_program *program,
+                                         uint32_t i);
+
+/* After the last connection: which instances may run as pushed calls
+ * (see nprt_instance_desc.push_ports). nprt_graph_load calls it. */
+void nprt_graph_settle(nprt_graph *g);
+
 /* Adds every instance and channel of `program`. Errors are kept in the
  * graph, as for the calls above. */
 void nprt_graph_load(nprt_graph *g, const nprt_program *program);

@@ -47,6 +47,16 @@ int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
     nprt_options_free(&opts);
     return r == NPRT_PARSE_HELP ? NPRT_EXIT_OK : NPRT_EXIT_ERROR;
   }
+  uint32_t cores = opts.cores       ? opts.cores
+                   : program->cores ? program->cores
+                                    : 1;
+  uint32_t mapping = opts.mapping_given ? opts.mapping : program->mapping;
+  if (cores > 1) {
+    int rc = nprt_run_cores(program, &opts, cores, mapping);
+    nprt_options_free(&opts);
+    fflush(stdout);
+    return rc;
+  }
   nprt_graph *g = nprt_graph_create();
   if (!g) {
     fprintf(opts.err, "%s: error: out of memory\n", opts.prog);

@@ -79,6 +79,14 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "                             once the clock has run for TIME\n"
           "                             (500ms, 2s, 100us, 250ns; a bare\n"
           "                             number is seconds)\n"
+          "  --cores N                  run on N worker threads (1-16;\n"
+          "                             default: as compiled, else 1)\n"
+          "  --mapping auto|rtc|pipeline\n"
+          "                             how the graph maps onto the cores:\n"
+          "                             every core runs it all on its share\n"
+          "                             of the flows (rtc), or a stage each\n"
+          "                             (pipeline); auto: the compiler's\n"
+          "                             choice (npcc --explain-mapping)\n"
           "  --quiet                    do not print the statistics table\n"
           "  --help                     print this help and exit\n"
           "  --version                  print the npcc and LLVM versions the\n"
@@ -241,6 +249,30 @@ static nprt_parse_result nprt_set_duration(nprt_options *o, const char *value) {
                         value);
 }
 
+/* 1..NPRT_MAX_CORES worker threads. */
+static nprt_parse_result nprt_set_cores(nprt_options *o, const char *value) {
+  size_t digits = strspn(value, "0123456789");
+  unsigned long n =
+      digits && digits < 4 && !value[digits] ? strtoul(value, NULL, 10) : 0;
+  if (n < 1 || n > NPRT_MAX_CORES)
+    return nprt_opt_error(o, "--cores expects 1..%u, got '%s'", NPRT_MAX_CORES,
+                          value);
+  o->cores = (uint32_t)n;
+  return NPRT_PARSE_RUN;
+}
+
+static nprt_parse_result nprt_set_mapping(nprt_options *o, const char *value) {
+  static const char *const names[] = {"auto", "rtc", "pipeline"};
+  for (uint32_t k = 0; k < 3; ++k)
+    if (strcmp(value, names[k]) == 0) {
+      o->mapping = k;
+      o->mapping_given = true;
+      return NPRT_PARSE_RUN;
+    }
+  return nprt_opt_error(o, "--mapping expects auto, rtc or pipeline, got '%s'",
+                        value);
+}
+
 /* PORT (1..65535, decimal) or unix:PATH; the socket opens in nprt_run. */
 static nprt_parse_result nprt_set_control(nprt_options *o, const char *value) {
   if (o->control)
@@ -296,8 +328,8 @@ static nprt_parse_result nprt_add_signal(nprt_options *o, const char *value) {
 
 nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
   static const char *const with_value[] = {
-      "--in",      "--out",     "--stats-json", "--signal",
-      "--handler", "--control", "--duration"};
+      "--in",      "--out",      "--stats-json", "--signal", "--handler",
+      "--control", "--duration", "--cores",      "--mapping"};
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0) {
@@ -364,6 +396,10 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
       r = nprt_set_control(o, value);
     else if (strcmp(flag, "--duration") == 0)
       r = nprt_set_duration(o, value);
+    else if (strcmp(flag, "--cores") == 0)
+      r = nprt_set_cores(o, value);
+    else if (strcmp(flag, "--mapping") == 0)
+      r = nprt_set_mapping(o, value);
     else if (!*value)
       return nprt_opt_error(o, "option '%s' needs a value", flag);
     else

@@ -67,6 +67,11 @@ typedef struct nprt_options {
   /* --duration: how long the run's clock may run, in ns; 0: no limit. */
   int64_t duration_ns;
   bool quiet;
+  /* --cores: worker threads, 0 when not given (the program's default). */
+  uint32_t cores;
+  /* --mapping: NPRT_MAPPING_*; `mapping_given` when on the command line. */
+  uint32_t mapping;
+  bool mapping_given;
   /* Stack of each instance's green thread; 0: the default (256 KiB). A
    * host that runs deeper code on it (the reference interpreter) asks for
    * more. */

@@ -101,6 +101,9 @@ nprt_pkt *nprt_pool_alloc(nprt_pool *pool, uint32_t len) {
   if (len > NPRT_PKT_MAX_BYTES)
     return NULL;
   if (len <= NPRT_POOL_BUF_BYTES) {
+    if (!pool->free_list)
+      pool->free_list =
+          atomic_exchange_explicit(&pool->remote, NULL, memory_order_acquire);
     if (!pool->free_list && nprt_pool_grow(pool) != 0)
       return NULL;
     p = pool->free_list;
@@ -169,12 +172,23 @@ void nprt_pool_free(nprt_pool *pool, nprt_pkt *p) {
   if (b->state != NPRT_BUF_LIVE)
     nprt_pool_fatal(
         b->state == NPRT_BUF_FREE ? "double free" : "free of a non-packet", p);
+  nprt_pool *owner = p->pool;
+  if (owner && owner != pool) {
+    /* Another core's buffer goes back to it. */
+    b->state = NPRT_BUF_FREE;
+    ++pool->freed;
+    nprt_pkt *top = atomic_load_explicit(&owner->remote, memory_order_relaxed);
+    do
+      p->next = top;
+    while (!atomic_compare_exchange_weak_explicit(
+        &owner->remote, &top, p, memory_order_release, memory_order_relaxed));
+    return;
+  }
   if (pool->live == 0)
     nprt_pool_fatal("free of a packet this pool did not hand out", p);
   b->state = NPRT_BUF_FREE;
   ++pool->freed;
   --pool->live;
-  nprt_pool *owner = p->pool;
   if (!owner) {
 #ifdef NPRT_DEBUG
     nprt_pool_quarantine(pool, p);

@@ -24,6 +24,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdatomic.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,6 +68,14 @@ typedef struct nprt_pool_chunk nprt_pool_chunk;
 
 typedef struct nprt_pool {
   nprt_pkt *free_list;
+  /* Buffers of this pool that other cores freed (a multicore run): a
+   * lock-free stack they push to and the owner takes whole when its free
+   * list runs dry. */
+#ifndef __cplusplus
+  _Atomic(nprt_pkt *) remote;
+#else
+  nprt_pkt *remote; /* the same layout; only the C runtime touches it */
+#endif
   nprt_pool_chunk *chunks;
   uint64_t allocated; /* packets handed out, pool and heap */
   uint64_t freed;

@@ -9,6 +9,7 @@
  * nprt_exec_terminate.
  *
  *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/cores.h"
 #include "runtime/nprt/executor.h"
 
 #include <string.h>
@@ -204,7 +205,9 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   nprt_pkt *p;
   char err[PCAP_ERRBUF_SIZE + 64];
   nprt_pcap_status st =
-      nprt_pcap_in_next(d, &ex->pool, dev, &p, err, sizeof(err));
+      ex->core
+          ? nprt_core_device_next(ex->core, self, d, dev, &p, err, sizeof(err))
+          : nprt_pcap_in_next(d, &ex->pool, dev, &p, err, sizeof(err));
   if (st == NPRT_PCAP_OK) {
     self->progress = true;
     /* Live, a packet is stamped when it is read, as a capture would be. */
@@ -224,11 +227,20 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
 
 void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
   nprt_exec *ex = self->ex;
-  nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
   if (nprt_is_standin(self, p)) {
     ++self->drops;
     return;
   }
+  if (ex->core) {
+    if (nprt_core_device_send(ex->core, dev, p))
+      self->progress = true;
+    else {
+      ++self->faults;
+      nprt_discard(self, (uint64_t)(uintptr_t)p, true);
+    }
+    return;
+  }
+  nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
   if (!d) {
     ++self->faults;
     nprt_discard(self, (uint64_t)(uintptr_t)p, true);

@@ -125,6 +125,17 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
       e.fields[state.getSymName()] = memberName(state.getSymName(), taken);
       e.hasState = true;
       e.hasInitImage |= startsNonZero(state);
+      if (std::optional<StringRef> merge = state.getMerge()) {
+        auto t = cast<MemRefType>(state.getType());
+        unsigned bits = t.getElementTypeBitWidth();
+        e.merges.push_back({e.fields[state.getSymName()],
+                            bits <= 8    ? 1u
+                            : bits <= 16 ? 2u
+                            : bits <= 32 ? 4u
+                                         : 8u,
+                            (unsigned)t.getNumElements(),
+                            "NPRT_MERGE_" + merge->upper()});
+      }
     } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
                    np::FiniOp, np::ControlOp>(op)) {
       e.numControls += isa<np::ControlOp>(op);

@@ -17,6 +17,8 @@
 #include "targets/c/NPToEmitC.h"
 #include "targets/c/RuntimeABI.h"
 
+#include "dialects/NP/Transforms/MapCores.h"
+
 #include "dialects/NP/IR/NPOps.h"
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -322,6 +324,35 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
     llvm::raw_string_ostream os(text);
     describeShared(os);
     unsigned n = program.getElements().size();
+    np::ProgramMapping mapping;
+    bool mapped = mapping.read(program) && mapping.numInstances() == n;
+    for (unsigned i = 0; i < n; ++i) {
+      const NPLoweringInfo::Element &e = info.elements.at(info.elementAt[i]);
+      if (e.merges.empty())
+        continue;
+      os << "static const nprt_merge_desc " << e.prefix << "_merges[] = {\n";
+      for (const NPLoweringInfo::Element::Merge &mg : e.merges) {
+        llvm::StringMap<std::string> v;
+        v["offset"] = "offsetof(" + e.prefix + "_state, " + mg.field + ")";
+        v["width"] = std::to_string(mg.bytes) + "u";
+        v["count"] = std::to_string(mg.count) + "u";
+        v["op"] = mg.op;
+        os << "  " << designated("nprt_merge_desc", v) << ",\n";
+      }
+      os << "};\n";
+    }
+    if (mapped) {
+      // Small integers: the tables are NPRT_MAX_CORES rows of n bytes.
+      os << "static const uint8_t npcc_stages[] = {";
+      llvm::ListSeparator sep(",");
+      for (int64_t st : mapping.stages)
+        os << sep << st;
+      os << "};\nstatic const uint8_t npcc_auto_pipeline[] = {";
+      llvm::ListSeparator sep2(",");
+      for (int64_t a : mapping.autoPipeline)
+        os << sep2 << a;
+      os << "};\n";
+    }
     if (n) {
       os << "static const nprt_instance_desc npcc_instances[] = {\n";
       for (unsigned i = 0; i < n; ++i) {
@@ -353,6 +384,10 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
         v["shared"] = e.shared >= 0
                           ? "&npcc_shared[" + std::to_string(e.shared) + "]"
                           : std::string("NULL");
+        v["replicate"] = mapped && mapping.replicate[i] ? "true" : "false";
+        v["merges"] =
+            e.merges.empty() ? std::string("NULL") : e.prefix + "_merges";
+        v["n_merges"] = std::to_string(e.merges.size()) + "u";
         os << "  " << designated("nprt_instance_desc", v) << ",\n";
       }
       os << "};\n";
@@ -409,6 +444,14 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
     unsigned ns = info.shared.size();
     v["shared"] = ns ? "npcc_shared" : "NULL";
     v["n_shared"] = std::to_string(ns) + "u";
+    v["stages"] = mapped ? "npcc_stages" : "NULL";
+    v["auto_pipeline"] = mapped ? "npcc_auto_pipeline" : "NULL";
+    auto runDefault = [&](StringRef name) {
+      auto a = module->getAttrOfType<IntegerAttr>(name);
+      return std::to_string(a ? a.getInt() : 0) + "u";
+    };
+    v["cores"] = runDefault("np.cores");
+    v["mapping"] = runDefault("np.mapping_kind");
     os << "static const nprt_program npcc_program = "
        << designated("nprt_program", v) << ";\n\n";
     os << "int main(int argc, char **argv) {\n"

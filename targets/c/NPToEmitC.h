@@ -38,6 +38,14 @@ struct NPLoweringInfo {
     uint64_t pushPorts = 0;
     /// Index of the element's block of shared state in `shared`, or -1.
     int shared = -1;
+    /// State declared `merge`: the C member, its element width in bytes,
+    /// its length and the runtime's NPRT_MERGE_* name of the operator.
+    struct Merge {
+      std::string field;
+      unsigned bytes, count;
+      std::string op;
+    };
+    std::vector<Merge> merges;
   };
   /// The state every element of one source name shares (np.state shared):
   /// one C struct, one runtime-allocated object, reached through

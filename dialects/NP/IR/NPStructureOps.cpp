@@ -217,6 +217,17 @@ LogicalResult StateOp::verify() {
       return emitOpError() << "initial value of type " << value.getShapedType()
                            << " does not match the state type " << memref;
   }
+  if (std::optional<StringRef> merge = getMerge()) {
+    static const char *const ops[] = {"sum",  "or",   "umax",
+                                      "smax", "umin", "smin"};
+    if (llvm::find(ops, *merge) == std::end(ops))
+      return emitOpError() << "unknown merge \"" << *merge
+                           << "\"; expected sum, or, umax, smax, umin or smin";
+    if (getShared())
+      return emitOpError() << "shared state has one copy and cannot merge";
+    if (memref.getElementTypeBitWidth() > 64)
+      return emitOpError() << "merged state holds at most 64-bit integers";
+  }
   return success();
 }
 

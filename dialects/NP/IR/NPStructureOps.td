@@ -122,16 +122,33 @@ def NP_StateOp : NP_Op<"state", [Symbol, HasParent<"ElementOp">]> {
     np.state @count : memref<1xi64> = dense<0>
     np.state @table : memref<256xi32>
     np.state shared @next_id : memref<1xi16> = dense<1>
+    np.state @hits : memref<4xi64> = dense<0> merge "sum"
     ```
+
+    `merge` (NPL's `merge sum|or|max|min`) says how per-core copies of the
+    state combine when a mapping runs the element on several cores: `sum`,
+    `or`, `umax`/`smax`, `umin`/`smin`, element by element. It is a promise
+    the mapping pass checks: handlers update the state only by combining it
+    with that operator, and read it only in control handlers.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttr:$type,
                        OptionalAttr<ElementsAttr>:$initial_value,
-                       UnitAttr:$shared);
+                       UnitAttr:$shared,
+                       OptionalAttr<StrAttr>:$merge);
   let assemblyFormat = [{
     (`shared` $shared^)? $sym_name `:`
-    custom<StateTypeAndInitialValue>($type, $initial_value) attr-dict
+    custom<StateTypeAndInitialValue>($type, $initial_value)
+    (`merge` $merge^)? attr-dict
   }];
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::Type":$type,
+                   CArg<"::mlir::ElementsAttr", "{}">:$initialValue,
+                   CArg<"bool", "false">:$shared), [{
+      build($_builder, $_state, name, type, initialValue, shared,
+            /*merge=*/::mlir::StringAttr());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::MemRefType getMemRefType() {

@@ -37,6 +37,19 @@ typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
 #define NPRT_VAL_KIND_MASK 0x300u
 #define NPRT_VAL_WIDTH_MASK 0xffu
 #define NPRT_VAL_DEFAULT 0x1000u
+/* Operators of nprt_merge_desc. */
+#define NPRT_MERGE_SUM 1u
+#define NPRT_MERGE_OR 2u
+#define NPRT_MERGE_UMAX 3u
+#define NPRT_MERGE_SMAX 4u
+#define NPRT_MERGE_UMIN 5u
+#define NPRT_MERGE_SMIN 6u
+/* nprt_program.mapping: as npcc's MappingKind. */
+#define NPRT_MAPPING_AUTO 0u
+#define NPRT_MAPPING_RTC 1u
+#define NPRT_MAPPING_PIPELINE 2u
+/* Core counts the mapping tables cover (nprt_program.stages). */
+#define NPRT_MAX_CORES 16u
 /* Parameters of one write handler, at most. */
 #define NPRT_MAX_HANDLER_ARGS 16u
 

@@ -52,6 +52,22 @@ np.element @E {
 // -----
 
 np.element @E {
+  // expected-error @+1 {{'np.state' op unknown merge "avg"; expected sum, or, umax, smax, umin or smin}}
+  np.state @s : memref<2xi32> merge "avg"
+  np.handler {}
+}
+
+// -----
+
+np.element @E {
+  // expected-error @+1 {{'np.state' op shared state has one copy and cannot merge}}
+  np.state shared @s : memref<1xi32> merge "sum"
+  np.handler {}
+}
+
+// -----
+
+np.element @E {
   // expected-error @+1 {{'np.state' op initial value of type 'tensor<3xi32>' does not match the state type 'memref<2xi32>'}}
   "np.state"() <{sym_name = "s", type = memref<2xi32>, initial_value = dense<0> : tensor<3xi32>}> : () -> ()
   np.handler {}

@@ -8,6 +8,7 @@
 // CHECK: np.port @out out : !np.pkt
 // CHECK: np.port @ctl out : i32
 // CHECK: np.state @count : memref<1xi64> = dense<0>
+// CHECK: np.state @hits : memref<4xi32> merge "sum"
 // CHECK: np.state @table : memref<4xi32>{{$}}
 // CHECK: np.init {
 // CHECK: np.handler {
@@ -21,6 +22,7 @@ np.element @Counter_0 attributes {origin = "Counter", params = {width = 64 : i64
   np.port @out out : !np.pkt
   np.port @ctl out : i32
   np.state @count : memref<1xi64> = dense<0>
+  np.state @hits : memref<4xi32> merge "sum"
   np.state @table : memref<4xi32>
   np.init {
     %m = np.state_ref @table : memref<4xi32>

@@ -86,7 +86,11 @@ class Claims:
             return "option %s is not in its --help" % name
         if not value or "<" in value or value.isupper():
             return None
+        # Values are listed under the line that defines the option, not
+        # under another option's description that mentions it.
         for i in hits:
+            if not re.match(r"^\s*%s(?![\w-])" % re.escape(name), lines[i]):
+                continue
             values = []
             for l in lines[i + 1:]:
                 m = re.match(r"^\s+=(\S+)", l)
