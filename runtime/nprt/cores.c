@@ -82,6 +82,7 @@ struct nprt_core {
   uint64_t cur_seq;
   uint64_t *records; /* per input device: records read so far */
   uint32_t idle;     /* lane-in polls in a row that found nothing */
+  uint64_t reads;    /* packets this core took from its input */
   pthread_t thread;
   int rc;
   /* Watermark: this core will send nothing more with a lower sequence
@@ -114,7 +115,9 @@ struct nprt_multi {
   pthread_mutex_t out_lock;
   nprt_pcap_out *out_devs;
   uint32_t n_out_devs;
-  _Atomic bool abort; /* a core failed: the others stop waiting on it */
+  _Atomic bool abort;      /* a core failed: the others stop waiting on it */
+  _Atomic bool stop;       /* an output failed: every core's input ends */
+  _Atomic bool read_error; /* an input error was reported (once) */
 };
 
 /* A lane-out's state object. */
@@ -155,6 +158,8 @@ static void nprt_msgq_pop(nprt_msgq *q) {
   q->head = (q->head + 1) % q->cap;
   --q->n;
 }
+
+static void nprt_core_flush(nprt_core *core);
 
 /*--- Ingress ---------------------------------------------------------------*/
 
@@ -210,15 +215,24 @@ nprt_pcap_status nprt_core_device_next(nprt_core *core, nprt_inst *self,
     d->done = true;
     return NPRT_PCAP_EOF;
   }
+  /* An output failed on some core: ingress stops everywhere. */
+  if (atomic_load_explicit(&m->stop, memory_order_acquire)) {
+    atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
+    return NPRT_PCAP_EOF;
+  }
   /* Core 0 waits for its merge to catch up before reading more. */
   while (core->self.n > NPRT_SELF_QUEUE_LIMIT && !nprt_exec_stopping(ex))
     nprt_exec_wait(self, NPRT_WAIT_PHASE, ex->phase, 0);
   for (;;) {
     nprt_pcap_status st =
         nprt_pcap_in_next(d, &ex->pool, dev, out, err, errlen);
+    if (st == NPRT_PCAP_ERROR &&
+        atomic_exchange_explicit(&m->read_error, true, memory_order_acq_rel))
+      st = NPRT_PCAP_EOF; /* every core reads the file: one reports */
     if (st != NPRT_PCAP_OK) {
       /* Nothing more from this core's input (one input device: with
        * several, the first to end already lets the merge pass it). */
+      nprt_core_flush(core);
       atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
       return st;
     }
@@ -236,10 +250,15 @@ nprt_pcap_status nprt_core_device_next(nprt_core *core, nprt_inst *self,
       continue;
     }
     core->cur_seq = index * NPRT_MAX_DEVICES + dev;
-    uint64_t w = atomic_load_explicit(&core->done, memory_order_relaxed);
-    if (core->cur_seq && core->cur_seq - 1 > w && w != UINT64_MAX)
-      atomic_store_explicit(&core->done, core->cur_seq - 1,
-                            memory_order_release);
+    /* The watermark moves once a burst: first the messages it vouches
+     * for are published. */
+    if (++core->reads % NPRT_LANE_BURST == 0) {
+      nprt_core_flush(core);
+      uint64_t w = atomic_load_explicit(&core->done, memory_order_relaxed);
+      if (core->cur_seq && core->cur_seq - 1 > w && w != UINT64_MAX)
+        atomic_store_explicit(&core->done, core->cur_seq - 1,
+                              memory_order_release);
+    }
     return NPRT_PCAP_OK;
   }
 }
@@ -263,8 +282,10 @@ bool nprt_core_device_send(nprt_core *core, uint32_t dev, nprt_pkt *p) {
   nprt_pcap_out *d = &m->out_devs[dev];
   bool failed = d->error == 0 && nprt_pcap_out_write(d, p) != 0;
   pthread_mutex_unlock(&m->out_lock);
-  if (failed)
+  if (failed) {
     nprt_exec_output_failed(&core->ex, d);
+    atomic_store_explicit(&m->stop, true, memory_order_release);
+  }
   nprt_pool_free(&core->ex.pool, p);
   return true;
 }
@@ -275,6 +296,18 @@ static void nprt_backoff(uint32_t *spins) {
   if (++*spins > 64) {
     sched_yield();
     *spins = 64;
+  }
+}
+
+/* Publishes every message this core wrote to its lanes. Before a
+ * watermark moves, and whenever the core could wait: a message must never
+ * sit unpublished while another core waits for it. */
+static void nprt_core_flush(nprt_core *core) {
+  nprt_multi *m = core->m;
+  for (uint32_t to = 0; to < m->n; ++to) {
+    nprt_lane *l = m->lanes[core->id * m->n + to];
+    if (l)
+      nprt_lane_flush(l);
   }
 }
 
@@ -294,6 +327,7 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
   nprt_lane *l = m->lanes[core->id * m->n + to];
   uint32_t spins = 0;
   while (!nprt_lane_push(l, msg)) {
+    nprt_lane_flush(l);
     if (atomic_load_explicit(&m->abort, memory_order_acquire)) {
       /* The receiver is gone: the value is dropped, and counted. */
       if (msg->is_pkt)
@@ -417,9 +451,12 @@ static void nprt_lane_in_handler(nprt_inst *self) {
   for (uint32_t burst = 0; burst < 64; ++burst) {
     nprt_lane_msg msg;
     nprt_next r = nprt_next_msg(core, &msg);
-    if (r == NPRT_NEXT_END)
+    if (r == NPRT_NEXT_END) {
+      nprt_core_flush(core);
       nprt_exec_terminate(self);
+    }
     if (r == NPRT_NEXT_NONE) {
+      nprt_core_flush(core);
       if (atomic_load_explicit(&m->abort, memory_order_acquire))
         nprt_exec_terminate(self);
       /* Nothing yet: let the other threads on this CPU run. */
@@ -454,6 +491,8 @@ static void nprt_lane_in_handler(nprt_inst *self) {
     core->cur_seq = own;
     ex->now = clock;
   }
+  /* What this burst sent on to later stages goes out together. */
+  nprt_core_flush(core);
 }
 
 /*--- Building each core's graph --------------------------------------------*/
@@ -806,6 +845,7 @@ static void *nprt_core_main(void *arg) {
     pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
   }
   c->rc = nprt_exec_schedule(&c->ex);
+  nprt_core_flush(c);
   if (c->rc != NPRT_EXIT_OK || c->ex.io_error)
     atomic_store_explicit(&m->abort, true, memory_order_release);
   atomic_store_explicit(&c->done, UINT64_MAX, memory_order_release);
