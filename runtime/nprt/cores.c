@@ -237,10 +237,10 @@ nprt_pcap_status nprt_core_device_next(nprt_core *core, nprt_inst *self,
       return st;
     }
     uint64_t index = core->records[dev]++;
-    uint32_t share = m->serial_core
-                         ? 1 + nprt_flow_core(*out, d->linktype, m->n - 1)
-                         : nprt_flow_core(*out, d->linktype, m->n);
-    if (!m->pipeline && share != core->id) {
+    if (!m->pipeline &&
+        (m->serial_core
+             ? 1 + nprt_flow_core(*out, d->linktype, m->n - 1)
+             : nprt_flow_core(*out, d->linktype, m->n)) != core->id) {
       /* Another core's: read past it, uncounted here. */
       --d->packets;
       d->bytes -= (*out)->len;
@@ -846,6 +846,7 @@ static void *nprt_core_main(void *arg) {
   }
   c->rc = nprt_exec_schedule(&c->ex);
   nprt_core_flush(c);
+  nprt_pool_return_away(&c->ex.pool);
   if (c->rc != NPRT_EXIT_OK || c->ex.io_error)
     atomic_store_explicit(&m->abort, true, memory_order_release);
   atomic_store_explicit(&c->done, UINT64_MAX, memory_order_release);

@@ -167,6 +167,20 @@ static void nprt_pool_quarantine(nprt_pool *pool, nprt_pkt *p) {
 }
 #endif
 
+void nprt_pool_return_away(nprt_pool *pool) {
+  nprt_pool *owner = pool->away_owner;
+  if (!pool->away_head)
+    return;
+  nprt_pkt *top = atomic_load_explicit(&owner->remote, memory_order_relaxed);
+  do
+    pool->away_tail->next = top;
+  while (!atomic_compare_exchange_weak_explicit(
+      &owner->remote, &top, pool->away_head, memory_order_release,
+      memory_order_relaxed));
+  pool->away_head = pool->away_tail = NULL;
+  pool->away_n = 0;
+}
+
 void nprt_pool_free(nprt_pool *pool, nprt_pkt *p) {
   nprt_pkt_buf *b = nprt_pkt_to_buf(p);
   if (b->state != NPRT_BUF_LIVE)
@@ -174,14 +188,19 @@ void nprt_pool_free(nprt_pool *pool, nprt_pkt *p) {
         b->state == NPRT_BUF_FREE ? "double free" : "free of a non-packet", p);
   nprt_pool *owner = p->pool;
   if (owner && owner != pool) {
-    /* Another core's buffer goes back to it. */
+    /* Another core's buffer goes back to it, in batches: one contended
+     * exchange per batch, not per packet. */
     b->state = NPRT_BUF_FREE;
     ++pool->freed;
-    nprt_pkt *top = atomic_load_explicit(&owner->remote, memory_order_relaxed);
-    do
-      p->next = top;
-    while (!atomic_compare_exchange_weak_explicit(
-        &owner->remote, &top, p, memory_order_release, memory_order_relaxed));
+    if (pool->away_owner != owner)
+      nprt_pool_return_away(pool);
+    pool->away_owner = owner;
+    p->next = pool->away_head;
+    pool->away_head = p;
+    if (!pool->away_tail)
+      pool->away_tail = p;
+    if (++pool->away_n >= NPRT_POOL_AWAY_BATCH)
+      nprt_pool_return_away(pool);
     return;
   }
   if (pool->live == 0)

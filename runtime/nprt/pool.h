@@ -54,6 +54,7 @@ enum {
 
 /* Heap packets a debug build keeps (marked free) before releasing them. */
 #define NPRT_POOL_QUARANTINE 256u
+#define NPRT_POOL_AWAY_BATCH 32u
 
 /* What the runtime keeps next to each packet, invisible to generated code.
  * `pkt` must stay the first member: a nprt_pkt * is a nprt_pkt_buf *. */
@@ -76,6 +77,11 @@ typedef struct nprt_pool {
 #else
   nprt_pkt *remote; /* the same layout; only the C runtime touches it */
 #endif
+  /* Buffers this pool freed for another (`away_owner`), chained through
+   * `next` and handed back NPRT_POOL_AWAY_BATCH at a time. */
+  struct nprt_pool *away_owner;
+  nprt_pkt *away_head, *away_tail;
+  uint32_t away_n;
   nprt_pool_chunk *chunks;
   uint64_t allocated; /* packets handed out, pool and heap */
   uint64_t freed;
@@ -100,6 +106,8 @@ nprt_pkt *nprt_pool_clone(nprt_pool *pool, const nprt_pkt *p);
 /* Returns `p` to its owner (its pool's free list, or the heap). Aborts with
  * a message when `p` is not live (a double free). */
 void nprt_pool_free(nprt_pool *pool, nprt_pkt *p);
+/* Hands the buffers freed for other pools back to them now. */
+void nprt_pool_return_away(nprt_pool *pool);
 
 static inline nprt_pkt_buf *nprt_pkt_to_buf(nprt_pkt *p) {
   return (nprt_pkt_buf *)p;
