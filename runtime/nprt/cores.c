@@ -105,6 +105,7 @@ struct nprt_multi {
   /* rtc with a run-once instance that has a timer: its time must follow
    * the merged order alone, so core 0 takes no share of the input. */
   bool serial_core;
+  bool oversubscribed; /* more cores than CPUs */
   nprt_core *cores;
   nprt_lane **lanes; /* [from * n + to], NULL where unused */
   nprt_edge *edges;  /* per program channel */
@@ -292,11 +293,26 @@ bool nprt_core_device_send(nprt_core *core, uint32_t dev, nprt_pkt *p) {
 
 /*--- Lanes -----------------------------------------------------------------*/
 
-static void nprt_backoff(uint32_t *spins) {
-  if (++*spins > 64) {
+static inline void nprt_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  for (int i = 0; i < 16; ++i)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* One more poll that found nothing: on a CPU of its own a core spins
+ * (pausing), and gives the CPU up only now and then; with more cores than
+ * CPUs it gives it up soon, or the core it waits for cannot run. */
+static void nprt_idle(const nprt_multi *m, uint32_t *polls) {
+  ++*polls;
+  if (m->oversubscribed ? *polls > 4 : (*polls & 1023) == 0)
     sched_yield();
-    *spins = 64;
-  }
+  else
+    nprt_pause();
+}
+
+static void nprt_backoff(const nprt_multi *m, uint32_t *spins) {
+  nprt_idle(m, spins);
 }
 
 /* Publishes every message this core wrote to its lanes. Before a
@@ -334,7 +350,7 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
         nprt_pool_free(&core->ex.pool, (nprt_pkt *)(uintptr_t)msg->value);
       return;
     }
-    nprt_backoff(&spins);
+    nprt_backoff(m, &spins);
   }
 }
 
@@ -460,8 +476,7 @@ static void nprt_lane_in_handler(nprt_inst *self) {
       if (atomic_load_explicit(&m->abort, memory_order_acquire))
         nprt_exec_terminate(self);
       /* Nothing yet: let the other threads on this CPU run. */
-      if (++core->idle > 16)
-        sched_yield();
+      nprt_idle(m, &core->idle);
       return;
     }
     core->idle = 0;
@@ -836,7 +851,7 @@ static void nprt_merge_into(const nprt_instance_desc *d, void *acc,
 static void *nprt_core_main(void *arg) {
   nprt_core *c = arg;
   nprt_multi *m = c->m;
-  if (m->n <= (uint32_t)sysconf(_SC_NPROCESSORS_ONLN)) {
+  if (!m->oversubscribed) {
     /* One core per CPU when there are enough; oversubscribed, the host
      * schedules them. */
     cpu_set_t set;
@@ -1040,6 +1055,7 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
         used = stages[i] + 1u;
     m.n = used;
   }
+  m.oversubscribed = m.n > (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
   m.cores = calloc(m.n, sizeof(nprt_core));
   pthread_mutex_init(&m.out_lock, NULL);
   int rc = NPRT_EXIT_ERROR;
