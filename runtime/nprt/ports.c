@@ -209,6 +209,12 @@ void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
  * would have popped this very value. Anything else (the consumer ended, a
  * channel that holds values, init or signals running, the nesting limit)
  * is an ordinary send. */
+static __attribute__((noinline)) nprt_inst *
+nprt_fused_send(nprt_inst *self, uint32_t port, uint64_t v, bool is_pkt) {
+  nprt_send(self, port, v, is_pkt);
+  return NULL;
+}
+
 static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
                                           uint64_t v, bool is_pkt) {
   nprt_chan *c = nprt_out_chan(self, port);
@@ -229,8 +235,8 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       return to;
     }
   }
-  nprt_send(self, port, v, is_pkt);
-  return NULL;
+  /* Out of line: the fast path above stays a leaf. */
+  return nprt_fused_send(self, port, v, is_pkt);
 }
 
 nprt_inst *nprt_fused_enter_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
