@@ -142,6 +142,12 @@ cl::opt<bool> checkEachPass(
              "program is microcode) on --list and --headers after every "
              "pass and name the first pass that changes an answer"),
     cl::cat(category));
+cl::opt<bool> fuse(
+    "fuse",
+    cl::desc("With --target=c, compile channels into direct calls where the "
+             "runtime would push (np-fuse; default true, --fuse=false keeps "
+             "every channel)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> flatten("flatten",
                       cl::desc("With --target=mlir, inline compound elements "
                                "(np-flatten-graph)"),
@@ -415,7 +421,9 @@ static int explainMapping(mlir::ModuleOp module) {
   mlir::PassManager pm(module.getContext());
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
-  buildMappingPipeline(pm);
+  CPipelineOptions options;
+  options.fuse = fuse.getValue();
+  buildMappingPipeline(pm, options);
   if (mlir::failed(pm.run(module)))
     return 1;
   auto programs = module.getOps<np::ProgramOp>();
@@ -727,7 +735,9 @@ int main(int argc, char **argv) {
   mlir::PassManager pm(&ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
-  buildCPipeline(pm);
+  CPipelineOptions cOptions;
+  cOptions.fuse = fuse.getValue();
+  buildCPipeline(pm, cOptions);
   if (mlir::failed(pm.run(*ir)))
     return 1;
   if (emitSource) {

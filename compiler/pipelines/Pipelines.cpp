@@ -18,20 +18,31 @@ void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(np::createFlattenGraph());
 }
 
-void npcc::buildInterpPipeline(mlir::OpPassManager &pm) {
+/// Flat, one element per instance, explicit state, then (C only) fused,
+/// then the top graph as an np.program.
+static void buildNPSteps(mlir::OpPassManager &pm, bool fuse) {
+  using namespace npcc;
   buildFlattenPipeline(pm);
   pm.addPass(np::createInstantiateElements());
   pm.addPass(np::createMakeStateExplicit());
+  if (fuse)
+    pm.addPass(np::createFuse());
   pm.addPass(np::createDescribeGraph());
 }
 
-void npcc::buildMappingPipeline(mlir::OpPassManager &pm) {
-  buildInterpPipeline(pm);
+void npcc::buildInterpPipeline(mlir::OpPassManager &pm) {
+  buildNPSteps(pm, /*fuse=*/false);
+}
+
+void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
+                                const CPipelineOptions &options) {
+  buildNPSteps(pm, options.fuse);
   pm.addPass(np::createMapCores());
 }
 
-void npcc::buildCPipeline(mlir::OpPassManager &pm) {
-  buildMappingPipeline(pm);
+void npcc::buildCPipeline(mlir::OpPassManager &pm,
+                          const CPipelineOptions &options) {
+  buildMappingPipeline(pm, options);
   pm.addPass(c::createConvertNPToEmitC());
   pm.addPass(c::createLegalizeIntWidths());
   pm.addPass(mlir::createCanonicalizerPass());
@@ -64,8 +75,11 @@ void npcc::registerPipelines() {
       "npcc-to-interp",
       "The np dialect the reference interpreter runs (np.program)",
       buildInterpPipeline);
-  mlir::PassPipelineRegistration<>(
-      "npcc-to-c", "Lower np IR to EmitC for the C printer", buildCPipeline);
+  mlir::PassPipelineRegistration<CPipelineOptions>(
+      "npcc-to-c", "Lower np IR to EmitC for the C printer",
+      [](mlir::OpPassManager &pm, const CPipelineOptions &options) {
+        buildCPipeline(pm, options);
+      });
   mlir::PassPipelineRegistration<>(
       "npcc-to-ucode", "Compile match programs to match-unit microcode",
       buildUCodePipeline);

@@ -8,22 +8,33 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace npcc {
 
 /// np-flatten-graph, then canonicalisation of handler bodies.
 void buildFlattenPipeline(mlir::OpPassManager &pm);
 
-/// The interpreter's pipeline, then np-map-cores: the np.program with its
-/// mapping facts.
-void buildMappingPipeline(mlir::OpPassManager &pm);
+/// Options of the C pipeline (`npcc-opt --npcc-to-c='fuse=false'`).
+struct CPipelineOptions : mlir::PassPipelineOptions<CPipelineOptions> {
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Compile channels into direct calls "
+                                   "where the runtime would push (np-fuse)"),
+                    llvm::cl::init(true)};
+};
+
+/// The np-dialect steps of buildCPipeline, then np-map-cores: the
+/// np.program with its mapping facts (what --explain-mapping reads).
+void buildMappingPipeline(mlir::OpPassManager &pm,
+                          const CPipelineOptions &options = {});
 
 /// Everything from np IR to EmitC that verify-c-contract accepts.
-void buildCPipeline(mlir::OpPassManager &pm);
+void buildCPipeline(mlir::OpPassManager &pm,
+                    const CPipelineOptions &options = {});
 
-/// The np-dialect steps of buildCPipeline: flattened, one element per
-/// instance, state explicit, the top graph as an np.program. What
-/// `--target=interp` runs.
+/// The np-dialect steps of buildCPipeline but np-fuse: flattened, one
+/// element per instance, state explicit, the top graph as an np.program.
+/// What `--target=interp` runs: fusion is an optimisation of the C target.
 void buildInterpPipeline(mlir::OpPassManager &pm);
 
 /// For IR that buildCPipeline already lowered: only verify-c-contract.

@@ -83,6 +83,24 @@ static inline bool nprt_chan_pop(nprt_chan *c, uint64_t *v) {
   return true;
 }
 
+/* Producer and consumer at once (a fused call: the producer runs the
+ * consumer's code itself), on an empty ring: counts one value pushed and
+ * popped straight away, exactly as nprt_chan_push then nprt_chan_pop would
+ * (packets, both indices, the maximum occupancy of 1), without touching a
+ * slot. False, changing nothing, when the ring is not empty. */
+static inline bool nprt_chan_pass(nprt_chan *c) {
+  uint64_t t = atomic_load_explicit(&c->tail, memory_order_relaxed);
+  if (t != atomic_load_explicit(&c->head, memory_order_relaxed))
+    return false;
+  atomic_store_explicit(&c->tail, t + 1, memory_order_release);
+  atomic_store_explicit(&c->head, t + 1, memory_order_release);
+  c->head_cache = c->tail_cache = t + 1;
+  ++c->packets;
+  if (!c->max_occupancy)
+    c->max_occupancy = 1;
+  return true;
+}
+
 /* Consumer: true when a value can be popped. */
 static inline bool nprt_chan_ready(nprt_chan *c) {
   uint64_t h = atomic_load_explicit(&c->head, memory_order_relaxed);

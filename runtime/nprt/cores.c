@@ -583,6 +583,7 @@ static void nprt_core_lane_out(nprt_core *c, uint32_t k, uint32_t from,
   st->main = main;
   g->insts[id]->state_obj = st;
   g->insts[id]->push_ports = 1;
+  g->insts[id]->lane_end = true;
   g->insts[id]->fini = nprt_lane_out_fini;
   uint32_t before = g->n_chans;
   nprt_graph_connect(g, from, d->src_port, id, 0, d->depth, d->lossy);

@@ -303,6 +303,20 @@ void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
                        c->lossy);
   }
   nprt_graph_settle_push(g);
+  /* np-fuse decides with the same rule: a fused channel whose consumer is
+   * not pushed to means the compiler and the runtime disagree. */
+  for (uint32_t i = 0; i < program->n_channels && !g->error[0]; ++i) {
+    const nprt_channel_desc *c = &program->channels[i];
+    const nprt_inst *to = g->insts[c->dst];
+    if (c->fused && (c->lossy || c->dst_port >= 64 ||
+                     !(to->push_ports >> c->dst_port & 1u)))
+      nprt_graph_error(g,
+                       "channel '%s.%s' -> '%s.%s' is fused, but its "
+                       "consumer is not pushed to",
+                       g->insts[c->src]->name,
+                       g->insts[c->src]->out[c->src_port].name, to->name,
+                       to->in[c->dst_port].name);
+  }
 }
 
 uint32_t nprt_graph_find(const nprt_graph *g, const char *name) {

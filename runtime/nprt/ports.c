@@ -184,15 +184,77 @@ static inline bool nprt_is_standin(const nprt_inst *self, const nprt_pkt *p) {
   return p == &self->standin;
 }
 
+/* Sending the stand-in is a counted drop of the port and the instance. */
+static void nprt_drop_standin(nprt_inst *self, uint32_t port) {
+  if (port < self->n_out)
+    ++self->out[port].drops;
+  ++self->drops;
+}
+
 void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
   if (NPRT_UNLIKELY(nprt_is_standin(self, p))) {
-    if (port < self->n_out)
-      ++self->out[port].drops;
-    ++self->drops;
+    nprt_drop_standin(self, port);
     return;
   }
   nprt_send(self, port, (uint64_t)(uintptr_t)p, true);
 }
+
+/*--- Fused channels (np-fuse) --------------------------------------------*/
+
+/* The static form of nprt_send followed by nprt_exec_handoff's pushed call:
+ * under the same conditions as that call, the value passes through the
+ * empty channel (nprt_chan_pass), so every counter (the channel's packets
+ * and occupancy, the consumer's received count, progress flags,
+ * iterations, the nesting depth) moves as it would; the caller's direct
+ * call then stands for the handler the runtime would have called, which
+ * would have popped this very value. Anything else (the consumer ended, a
+ * channel that holds values, init or signals running, the nesting limit)
+ * is an ordinary send. */
+static __attribute__((noinline)) nprt_inst *
+nprt_fused_send(nprt_inst *self, uint32_t port, uint64_t v, bool is_pkt) {
+  nprt_send(self, port, v, is_pkt);
+  return NULL;
+}
+
+static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
+                                          uint64_t v, bool is_pkt) {
+  nprt_chan *c = nprt_out_chan(self, port);
+  nprt_exec *ex = self->ex;
+  nprt_inst *f = ex->running;
+  if (NPRT_LIKELY(c && ex->phase == NPRT_PHASE_RUN && f->nest < NPRT_MAX_NEST &&
+                  !nprt_chan_consumer_gone(c))) {
+    nprt_inst *to = ex->graph->insts[c->dst];
+    /* On several cores the channel may lead to a lane instead of the
+     * element the call site names: then it is a plain send. */
+    if (NPRT_LIKELY(c->dst_port < 64 && (to->push_ports >> c->dst_port & 1u) &&
+                    !to->lane_end && nprt_chan_pass(c))) {
+      if (is_pkt &&
+          !atomic_load_explicit(&c->carries_pkt, memory_order_relaxed))
+        atomic_store_explicit(&c->carries_pkt, true, memory_order_relaxed);
+      self->progress = true;
+      ++f->nest;
+      ++to->iterations;
+      to->progress = true;
+      return to;
+    }
+  }
+  /* Out of line: the fast path above stays a leaf. */
+  return nprt_fused_send(self, port, v, is_pkt);
+}
+
+nprt_inst *nprt_fused_enter_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
+  if (NPRT_UNLIKELY(nprt_is_standin(self, p))) {
+    nprt_drop_standin(self, port);
+    return NULL;
+  }
+  return nprt_fused_enter(self, port, (uint64_t)(uintptr_t)p, true);
+}
+
+nprt_inst *nprt_fused_enter_val(nprt_inst *self, uint32_t port, uint64_t v) {
+  return nprt_fused_enter(self, port, v, false);
+}
+
+void nprt_fused_leave(nprt_inst *self) { --self->ex->running->nest; }
 
 /*--- Devices -------------------------------------------------------------*/
 

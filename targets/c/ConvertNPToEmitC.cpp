@@ -15,6 +15,7 @@
 #include "dialects/NP/IR/HandlerShape.h"
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/TopGraph.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -136,8 +137,21 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
                             (unsigned)t.getNumElements(),
                             "NPRT_MERGE_" + merge->upper()});
       }
-    } else if (isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp,
-                   np::FiniOp, np::ControlOp>(op)) {
+    } else if (isa<np::InitOp, np::HandlerOp, np::PushOp, np::SignalOp,
+                   np::TimerOp, np::FiniOp, np::ControlOp>(op)) {
+      if (auto push = dyn_cast<np::PushOp>(op)) {
+        // One push body per port, and port names are unique, but two
+        // names may sanitize alike.
+        std::string fn =
+            e.prefix + "_push_" + np::sanitizeIdentifier(push.getPort());
+        std::string unique = fn;
+        for (unsigned k = 1;
+             llvm::any_of(e.pushFns,
+                          [&](const auto &kv) { return kv.second == unique; });
+             ++k)
+          unique = fn + "_" + std::to_string(k);
+        e.pushFns[push.getPort().str()] = unique;
+      }
       e.numControls += isa<np::ControlOp>(op);
       e.hasInit |= isa<np::InitOp>(op);
       e.hasFini |= isa<np::FiniOp>(op);
@@ -173,6 +187,8 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
     else if (auto t = dyn_cast<np::TryRecvOp>(op))
       info.ports[op] = {portOf(t.getPort())};
     else if (auto s = dyn_cast<np::SendOp>(op))
+      info.ports[op] = {portOf(s.getPort())};
+    else if (auto s = dyn_cast<np::FusedSendOp>(op))
       info.ports[op] = {portOf(s.getPort())};
     else if (auto s = dyn_cast<np::SelectOp>(op))
       for (Attribute a : s.getPorts())
@@ -215,6 +231,14 @@ struct ConvertNPToEmitCPass
                             "np-instantiate-elements first");
         return signalPassFailure();
       }
+    // The verifier made every np.fused_send name an element with a push
+    // body for the port.
+    module.walk([&](np::FusedSendOp send) {
+      auto target = symbols.lookup<np::ElementOp>(
+          send.getTarget().getRootReference().getValue());
+      info.fusedCallee[send] = info.elements[target].pushFns.at(
+          send.getTarget().getLeafReference().getValue().str());
+    });
 
     MLIRContext *ctx = &getContext();
     TypeConverter tc;
@@ -230,7 +254,22 @@ struct ConvertNPToEmitCPass
     scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
     target.addIllegalDialect<np::NPDialect>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    declarePushFunctions(module, info);
+  }
+
+  /// A fused send may call a push body defined further down: every push
+  /// function is declared after the include, before any definition.
+  static void declarePushFunctions(ModuleOp module,
+                                   const NPLoweringInfo &info) {
+    auto includes = module.getOps<emitc::IncludeOp>();
+    if (includes.empty())
+      return;
+    OpBuilder b(module.getContext());
+    b.setInsertionPointAfter(*includes.begin());
+    for (Operation *element : info.elementAt)
+      for (const auto &kv : info.elements.at(element).pushFns)
+        b.create<emitc::DeclareFuncOp>(module.getLoc(), kv.second);
   }
 };
 

@@ -79,18 +79,57 @@ struct TryRecvLowering : NPPattern<np::TryRecvOp> {
   }
 };
 
+/// The value `op` sends (converted: `v`) as the runtime carries it: a
+/// packet handle, or an integer in 64 bits.
+template <typename SendLike> Value carried(OpBuilder &b, SendLike op, Value v) {
+  if (isa<np::PacketType>(op.getValue().getType()))
+    return v;
+  return widen(b, op.getLoc(), v);
+}
+
 struct SendLowering : NPPattern<np::SendOp> {
   using NPPattern::NPPattern;
   LogicalResult matchAndRewrite(np::SendOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
+    bool pkt = isa<np::PacketType>(op.getValue().getType());
+    abi::call(rw, op.getLoc(), pkt ? Fn::nprt_send_pkt : Fn::nprt_send_val,
+              {enclosingInstance(op), (uint64_t)port(op),
+               carried(rw, op, adaptor.getValue())});
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// `to = nprt_fused_enter_*(self, port, v); if (to != NULL) {
+/// <push>(to, v); nprt_fused_leave(self); }`: the runtime counts the value
+/// as sent and received and says whether the call is to be made now; if
+/// not, it has sent the value through the channel. The push function is a
+/// static function of the same file, which the C compiler can inline.
+struct FusedSendLowering : NPPattern<np::FusedSendOp> {
+  using NPPattern::NPPattern;
+  LogicalResult matchAndRewrite(np::FusedSendOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value self = enclosingInstance(op);
-    uint64_t p = port(op);
-    if (isa<np::PacketType>(op.getValue().getType()))
-      abi::call(rw, loc, Fn::nprt_send_pkt, {self, p, adaptor.getValue()});
-    else
-      abi::call(rw, loc, Fn::nprt_send_val,
-                {self, p, widen(rw, loc, adaptor.getValue())});
+    bool pkt = isa<np::PacketType>(op.getValue().getType());
+    // The push function takes integers in 64 bits too (ElementLowering).
+    Value v = carried(rw, op, adaptor.getValue());
+    Value to = abi::call(
+        rw, loc, pkt ? Fn::nprt_fused_enter_pkt : Fn::nprt_fused_enter_val,
+        {self, (uint64_t)port(op), v});
+    Value null = rw.create<emitc::LiteralOp>(
+        loc, abi::instanceType(getContext()), "NULL");
+    Value call = rw.create<emitc::CmpOp>(loc, rw.getI1Type(),
+                                         emitc::CmpPredicate::ne, to, null);
+    auto ifOp = rw.create<emitc::IfOp>(loc, call, /*addThenBlock=*/true,
+                                       /*addElseBlock=*/false);
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    rw.create<emitc::CallOp>(
+        loc, SymbolRefAttr::get(getContext(), info.fusedCallee.at(op)),
+        TypeRange(), ValueRange{to, v});
+    abi::call(rw, loc, Fn::nprt_fused_leave, {self});
+    rw.create<emitc::YieldOp>(loc);
     rw.eraseOp(op);
     return success();
   }
@@ -368,8 +407,8 @@ struct TableLowering : NPPattern<np::TableOp> {
 void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
                                               RewritePatternSet &patterns,
                                               const NPLoweringInfo &info) {
-  patterns.add<RecvLowering, TryRecvLowering, SendLowering, SelectLowering,
-               PktGetLowering, PktSetLowering,
+  patterns.add<RecvLowering, TryRecvLowering, SendLowering, FusedSendLowering,
+               SelectLowering, PktGetLowering, PktSetLowering,
                MetaLowering<np::MetaGetOp, Fn::nprt_pkt_get_meta>,
                MetaLowering<np::MetaSetOp, Fn::nprt_pkt_set_meta>,
                CallLowering<np::DropOp, Fn::nprt_drop, true>,

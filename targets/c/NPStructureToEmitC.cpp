@@ -21,6 +21,7 @@
 
 #include "dialects/NP/IR/NPOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -124,8 +125,8 @@ struct ElementLowering : NPPattern<np::ElementOp> {
     std::string controls; // the nprt_handler_desc initialisers
     unsigned numControls = 0;
     for (Operation &body : llvm::make_early_inc_range(*element.getBody())) {
-      if (!isa<np::InitOp, np::HandlerOp, np::SignalOp, np::TimerOp, np::FiniOp,
-               np::ControlOp>(body))
+      if (!isa<np::InitOp, np::HandlerOp, np::PushOp, np::SignalOp, np::TimerOp,
+               np::FiniOp, np::ControlOp>(body))
         continue;
       std::string suffix = isa<np::InitOp>(body)      ? "init"
                            : isa<np::HandlerOp>(body) ? "handler"
@@ -136,15 +137,33 @@ struct ElementLowering : NPPattern<np::ElementOp> {
         suffix = "control_" + std::to_string(numControls++);
         controls += describeControl(rw, loc, c, e.prefix + "_" + suffix);
       }
+      std::string name = e.prefix + "_" + suffix;
+      auto push = dyn_cast<np::PushOp>(body);
+      if (push)
+        name = e.pushFns.at(push.getPort().str());
       Region &region = body.getRegion(0);
-      SmallVector<Type> args;
-      for (Type t : region.getArgumentTypes())
-        args.push_back(getTypeConverter()->convertType(t));
-      auto fn = rw.create<emitc::FuncOp>(body.getLoc(), e.prefix + "_" + suffix,
-                                         rw.getFunctionType(args, {}));
-      fn.setSpecifiersAttr(rw.getStrArrayAttr({"static"}));
+      TypeConverter::SignatureConversion signature(region.getNumArguments());
+      for (auto [i, t] : llvm::enumerate(region.getArgumentTypes())) {
+        Type c = getTypeConverter()->convertType(t);
+        // A push body is handed integers as the runtime carries them, in
+        // 64 bits (nprt_fused_enter_val's `v`): a C type whatever the
+        // port's width. The body narrows it again (the argument
+        // materialization).
+        if (push && isa<IntegerType>(c))
+          c = rw.getI64Type();
+        signature.addInputs(i, c);
+      }
+      auto fn = rw.create<emitc::FuncOp>(
+          body.getLoc(), name,
+          rw.getFunctionType(signature.getConvertedTypes(), {}));
+      // A push function is called from the fused sends in front of it,
+      // where a C compiler inlines it; `inline` also keeps one whose
+      // calls were folded away from warning as unused.
+      fn.setSpecifiersAttr(push ? rw.getStrArrayAttr({"static", "inline"})
+                                : rw.getStrArrayAttr({"static"}));
       rw.inlineRegionBefore(region, fn.getBody(), fn.end());
-      if (failed(rw.convertRegionTypes(&fn.getBody(), *getTypeConverter())))
+      if (failed(rw.convertRegionTypes(&fn.getBody(), *getTypeConverter(),
+                                       &signature)))
         return failure();
       // The objects the body's np.state_field ops read members of;
       // c-convert-to-emitc erases those a body does not use.
@@ -404,6 +423,7 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
         v["dst_port"] = std::to_string(c.dstPort) + "u";
         v["depth"] = std::to_string(c.depth) + "u";
         v["lossy"] = c.lossy ? "true" : "false";
+        v["fused"] = c.fused ? "true" : "false";
         os << "  " << designated("nprt_channel_desc", v) << ",\n";
       }
       os << "};\n";
@@ -486,6 +506,15 @@ void npcc::c::populateNPToEmitCTypeConversions(TypeConverter &tc) {
       [](np::PacketType t) { return abi::packetType(t.getContext()); });
   tc.addConversion(
       [](np::SelfType t) { return abi::instanceType(t.getContext()); });
+  // A push body's integer argument arrives in 64 bits (ElementLowering).
+  tc.addArgumentMaterialization([](OpBuilder &b, IntegerType to, ValueRange in,
+                                   Location loc) -> std::optional<Value> {
+    auto from =
+        in.size() == 1 ? dyn_cast<IntegerType>(in[0].getType()) : IntegerType();
+    if (!from || from.getWidth() <= to.getWidth())
+      return std::nullopt;
+    return b.create<arith::TruncIOp>(loc, to, in[0]).getResult();
+  });
 }
 
 void npcc::c::populateNPStructureToEmitCPatterns(TypeConverter &tc,

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <string>
 
 namespace npcc::c {
@@ -46,6 +47,9 @@ struct NPLoweringInfo {
       std::string op;
     };
     std::vector<Merge> merges;
+    /// The C function of each np.push body, by port: `<prefix>_push_<port>`
+    /// (ordered, so that declarations come out in a fixed order).
+    std::map<std::string, std::string> pushFns;
   };
   /// The state every element of one source name shares (np.state shared):
   /// one C struct, one runtime-allocated object, reached through
@@ -75,6 +79,8 @@ struct NPLoweringInfo {
   /// For every port operation: the index of its port among the element's
   /// ports of that direction (np.select: one per listed port).
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<unsigned, 1>> ports;
+  /// For every np.fused_send: the C function of the push body it calls.
+  llvm::DenseMap<mlir::Operation *, std::string> fusedCallee;
 };
 
 /// A conversion pattern with access to the precomputed facts.

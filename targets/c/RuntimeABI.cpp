@@ -52,6 +52,8 @@ Type abi::resultType(MLIRContext *ctx, Fn fn) {
     return packetType(ctx);
   case Result::PTR:
     return emitc::PointerType::get(emitc::OpaqueType::get(ctx, "void"));
+  case Result::INST:
+    return instanceType(ctx);
   }
   llvm_unreachable("unknown result kind");
 }

@@ -28,7 +28,7 @@ enum class Fn {
 };
 
 /// What a function returns, as abi.def spells it.
-enum class Result { VOID, BOOL, INT, U32, U64, PKT, PTR };
+enum class Result { VOID, BOOL, INT, U32, U64, PKT, PTR, INST };
 
 struct FnInfo {
   llvm::StringLiteral name;

@@ -96,23 +96,26 @@ TEST_F(Executor, LoadsAProgramWithOneStateObjectPerInstance) {
   EXPECT_EQ(State[3].got, (std::vector<uint64_t>{1, 3, 6, 10}));
 }
 
+/// An instance of element "E" at "host" running `fn`, pushed to on the
+/// ports in `push`.
+nprt_instance_desc desc(const char *name, const char *in, const char *out,
+                        nprt_fn fn, uint64_t push) {
+  nprt_instance_desc d{};
+  d.name = name;
+  d.element = "E";
+  d.in_ports = in;
+  d.out_ports = out;
+  d.placement = "host";
+  d.handler = fn;
+  d.push_ports = push;
+  return d;
+}
+
 TEST_F(Executor, PushedCallsOnlyWhereNothingDownstreamCanHoldThemUp) {
   // p -> a -> b -> c (c is no push handler): a pushed b would wait on c's
   // full channel with a's and p's stack, so neither a nor b is pushed to.
   // q -> d -> e, and d -> c lossy: both stay pushed (a lossy send never
   // waits).
-  auto desc = [](const char *name, const char *in, const char *out, nprt_fn fn,
-                 uint64_t push) {
-    nprt_instance_desc d{};
-    d.name = name;
-    d.element = "E";
-    d.in_ports = in;
-    d.out_ports = out;
-    d.placement = "host";
-    d.handler = fn;
-    d.push_ports = push;
-    return d;
-  };
   const nprt_instance_desc insts[] = {
       desc("p", "", "o", produce, 0), desc("a", "i", "o", pass, 1),
       desc("b", "i", "o", pass, 1),   desc("c", "i,j", "", consume, 0),
@@ -127,6 +130,60 @@ TEST_F(Executor, PushedCallsOnlyWhereNothingDownstreamCanHoldThemUp) {
   EXPECT_EQ(nprt_test_inst(g, 2).push_ports, 0u);
   EXPECT_EQ(nprt_test_inst(g, 5).push_ports, 1u);
   EXPECT_EQ(nprt_test_inst(g, 6).push_ports, 1u);
+}
+
+// Fused channels (np-fuse): p2 -> a2 -> c2 makes the calls the runtime
+// makes for p1 -> a1 -> c1 itself (produceFused calls passPush calls
+// consumePush through nprt_fused_enter_val), and every counter comes out
+// the same. A fused channel into an instance the runtime does not push to
+// is refused when the program is loaded.
+TEST_F(Executor, FusedCallsCountAsPushedCallsDo) {
+  const nprt_instance_desc insts[] = {
+      desc("p1", "", "o", produce, 0), desc("a1", "i", "o", pass, 1),
+      desc("c1", "i", "", consume, 1), desc("p2", "", "o", produceFused, 0),
+      desc("a2", "i", "o", pass, 1),   desc("c2", "i", "", consume, 1)};
+  // src, src_port, dst, dst_port, depth, lossy, fused
+  const nprt_channel_desc chans[] = {{0, 0, 1, 0, 4, false, false},
+                                     {1, 0, 2, 0, 0, false, false},
+                                     {3, 0, 4, 0, 4, false, true},
+                                     {4, 0, 5, 0, 0, false, true}};
+  const nprt_program program = {"fused", insts, 6, chans, 4};
+  nprt_graph_load(g, &program);
+  State[0].limit = State[3].limit = 500;
+  RunResult r = run(g, opts);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(State[2].got.size(), 500u);
+  EXPECT_EQ(State[5].got, State[2].got);
+  EXPECT_EQ(State[5].count, 500u); // every value by a direct call
+  for (uint32_t k = 0; k < 3; ++k) {
+    nprt_test_inst_stats d = nprt_test_inst(g, k), f = nprt_test_inst(g, k + 3);
+    EXPECT_EQ(d.iterations, f.iterations) << k;
+    EXPECT_EQ(d.in_packets[0], f.in_packets[0]) << k;
+    EXPECT_EQ(d.out_packets[0], f.out_packets[0]) << k;
+  }
+  for (uint32_t k = 0; k < 2; ++k) {
+    nprt_test_chan_stats d = nprt_test_graph_chan(g, k),
+                         f = nprt_test_graph_chan(g, k + 2);
+    EXPECT_EQ(d.packets, 500u) << k;
+    EXPECT_EQ(d.packets, f.packets) << k;
+    EXPECT_EQ(d.max_occupancy, f.max_occupancy) << k;
+  }
+}
+
+TEST_F(Executor, RejectsAFusedChannelItDoesNotPushTo) {
+  // a -> b -> c with c no push handler: b is not pushed to, so a's channel
+  // into it cannot be fused.
+  const nprt_instance_desc insts[] = {desc("a", "", "o", produce, 0),
+                                      desc("b", "i", "o", pass, 1),
+                                      desc("c", "i", "", consume, 0)};
+  const nprt_channel_desc chans[] = {{0, 0, 1, 0, 4, false, true},
+                                     {1, 0, 2, 0, 4, false, false}};
+  const nprt_program program = {"fused", insts, 3, chans, 2};
+  nprt_graph_load(g, &program);
+  RunResult r = run(g, opts);
+  EXPECT_NE(r.rc, 0);
+  EXPECT_EQ(r.err, "prog: error: channel 'a.o' -> 'b.i' is fused, but its "
+                   "consumer is not pushed to\n");
 }
 
 // Shared state: one object per entry of the program's `shared` table,

@@ -74,6 +74,29 @@ void consumeCount(nprt_inst *self) {
 
 void pass(nprt_inst *self) { nprt_send_val(self, 0, nprt_recv_val(self, 0)); }
 
+// What npcc emits for a fused send on port 0 to `push`.
+static void fusedSend(nprt_inst *self, uint64_t v,
+                      void (*push)(nprt_inst *, uint64_t)) {
+  if (nprt_inst *to = nprt_fused_enter_val(self, 0, v)) {
+    push(to, v);
+    nprt_fused_leave(self);
+  }
+}
+
+void produceFused(nprt_inst *self) {
+  InstState &s = st(self);
+  if (s.count == s.limit)
+    nprt_test_exit(self);
+  fusedSend(self, ++s.count, passPush);
+}
+
+void passPush(nprt_inst *self, uint64_t v) { fusedSend(self, v, consumePush); }
+
+void consumePush(nprt_inst *self, uint64_t v) {
+  ++st(self).count;
+  st(self).got.push_back(v);
+}
+
 void recvSecond(nprt_inst *self) {
   st(self).got.push_back(nprt_recv_val(self, 1));
 }

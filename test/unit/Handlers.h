@@ -48,6 +48,12 @@ void accumulateInState(nprt_inst *self);
 void accumulateShared(nprt_inst *self);
 /// Forwards port 0 to port 0.
 void pass(nprt_inst *self);
+/// Sends 1..limit on port 0 as fused sends to passPush, then terminates.
+void produceFused(nprt_inst *self);
+/// Push body of `pass`: forwards `v` as a fused send to consumePush.
+void passPush(nprt_inst *self, uint64_t v);
+/// Push body of `consume`: records `v` and counts the call.
+void consumePush(nprt_inst *self, uint64_t v);
 /// Receives from port 1 (and records); never reads port 0.
 void recvSecond(nprt_inst *self);
 /// select(mask), then records port * 1000000 + value.

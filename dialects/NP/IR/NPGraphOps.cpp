@@ -70,6 +70,95 @@ LogicalResult ConnectOp::verify() {
   int64_t depth = getDepthAttr().getInt();
   if (depth < 0)
     return emitOpError() << "depth must not be negative, found " << depth;
+  if (getFused() && getLossy())
+    return emitOpError() << "cannot be both lossy and fused: a lossy channel "
+                            "drops when full";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fused channels (np.connect fused, np.program rows)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How an element sends on each of its output ports, collected once per
+/// element: whether with np.send, and the np.fused_send ops.
+class SendSites {
+public:
+  struct Port {
+    Operation *plain = nullptr;
+    SmallVector<FusedSendOp, 1> fused;
+  };
+  Port &get(ElementOp element, StringRef port) {
+    auto [it, fresh] = byElement.try_emplace(element);
+    if (fresh)
+      element.walk([&](Operation *op) {
+        if (auto s = dyn_cast<SendOp>(op))
+          it->second[s.getPort()].plain = op;
+        else if (auto f = dyn_cast<FusedSendOp>(op))
+          it->second[f.getPort()].fused.push_back(f);
+      });
+    return it->second[port];
+  }
+
+private:
+  llvm::DenseMap<Operation *, llvm::StringMap<Port>> byElement;
+};
+} // namespace
+
+/// A channel from `out` of element `src` to `in` of element `dst` (null: not
+/// an element) is fused exactly when `src` sends on it only by np.fused_send
+/// to `dst`'s push body for `in`. `what` starts the message: "is", or
+/// "channel 3 is".
+static LogicalResult verifyFusion(Operation *at, const Twine &what,
+                                  SendSites &sites, ElementOp src, PortOp out,
+                                  ElementOp dst, PortOp in, bool fused) {
+  SendSites::Port &sends = sites.get(src, out.getSymName());
+  if (!fused) {
+    if (sends.fused.empty())
+      return success();
+    InFlightDiagnostic diag = at->emitOpError()
+                              << what << " not fused, but element '"
+                              << src.getSymName() << "' sends on '"
+                              << out.getSymName() << "' with 'np.fused_send'";
+    diag.attachNote(sends.fused.front().getLoc()) << "sent here";
+    return diag;
+  }
+  if (!dst)
+    return at->emitOpError() << what
+                             << " fused, but its destination is not a port "
+                                "of an element instance";
+  bool hasPush = llvm::any_of(dst.getBody()->getOps<PushOp>(), [&](PushOp p) {
+    return p.getPort() == in.getSymName();
+  });
+  if (!hasPush) {
+    InFlightDiagnostic diag =
+        at->emitOpError() << what << " fused, but element '" << dst.getSymName()
+                          << "' has no 'np.push' body for port '"
+                          << in.getSymName() << "'";
+    diag.attachNote(dst.getLoc()) << "element declared here";
+    return diag;
+  }
+  if (sends.plain) {
+    InFlightDiagnostic diag = at->emitOpError()
+                              << what << " fused, but element '"
+                              << src.getSymName() << "' sends on '"
+                              << out.getSymName() << "' with 'np.send'";
+    diag.attachNote(sends.plain->getLoc()) << "sent here";
+    return diag;
+  }
+  for (FusedSendOp f : sends.fused) {
+    if (f.getTarget().getRootReference() == dst.getSymNameAttr() &&
+        f.getTarget().getLeafReference().getValue() == in.getSymName())
+      continue;
+    InFlightDiagnostic diag =
+        at->emitOpError() << what << " fused to '" << dst.getSymName()
+                          << "::" << in.getSymName()
+                          << "', but an 'np.fused_send' on '"
+                          << out.getSymName() << "' calls " << f.getTarget();
+    diag.attachNote(f.getLoc()) << "sent here";
+    return diag;
+  }
   return success();
 }
 
@@ -182,6 +271,7 @@ LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbols) {
 
   // The connection that uses each (instance or graph, port) pair.
   llvm::DenseMap<std::pair<Operation *, Operation *>, ConnectOp> users;
+  SendSites sends;
   for (ConnectOp connect : getBody()->getOps<ConnectOp>()) {
     InstanceOp ends[2];
     PortOp ports[2];
@@ -234,6 +324,20 @@ LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbols) {
       return diag;
     }
 
+    // The element at each end, if it is an element instance.
+    ElementOp elements[2];
+    for (int i = 0; i < 2; ++i)
+      if (ends[i])
+        elements[i] = dyn_cast<ElementOp>(ends[i].resolveCallee(symbols));
+    if (elements[0] &&
+        failed(verifyFusion(connect, "is", sends, elements[0], ports[0],
+                            elements[1], ports[1], connect.getFused())))
+      return failure();
+    if (!elements[0] && connect.getFused())
+      return connect.emitOpError()
+             << "is fused, but its source is not a port of an element "
+                "instance";
+
     for (int i = 0; i < 2; ++i) {
       Operation *owner = ends[i] ? ends[i].getOperation() : getOperation();
       auto [it, inserted] = users.try_emplace({owner, ports[i]}, connect);
@@ -285,7 +389,8 @@ ProgramOp::Channel ProgramOp::getChannel(unsigned i) {
   ArrayRef<int64_t> row =
       cast<DenseI64ArrayAttr>(getChannels()[i]).asArrayRef();
   return {(uint32_t)row[0], (uint32_t)row[1], (uint32_t)row[2],
-          (uint32_t)row[3], (uint32_t)row[4], row[5] != 0};
+          (uint32_t)row[3], (uint32_t)row[4], row[5] != 0,
+          row[6] != 0};
 }
 
 LogicalResult ProgramOp::verify() {
@@ -306,10 +411,10 @@ LogicalResult ProgramOp::verify() {
                            << p << "'";
   for (auto [i, attr] : llvm::enumerate(getChannels())) {
     ArrayRef<int64_t> row = cast<DenseI64ArrayAttr>(attr).asArrayRef();
-    if (row.size() != 6)
+    if (row.size() != 7)
       return emitOpError() << "channel " << i << " has " << row.size()
-                           << " fields, expected 6 (src, src_port, dst, "
-                              "dst_port, depth, lossy)";
+                           << " fields, expected 7 (src, src_port, dst, "
+                              "dst_port, depth, lossy, fused)";
     for (int64_t v : row)
       if (v < 0 || v > UINT32_MAX)
         return emitOpError()
@@ -320,6 +425,13 @@ LogicalResult ProgramOp::verify() {
     if (row[5] > 1)
       return emitOpError() << "channel " << i << " has lossy flag " << row[5]
                            << ", expected 0 or 1";
+    if (row[6] > 1)
+      return emitOpError() << "channel " << i << " has fused flag " << row[6]
+                           << ", expected 0 or 1";
+    if (row[5] && row[6])
+      return emitOpError() << "channel " << i
+                           << " is both lossy and fused: a lossy channel "
+                              "drops when full";
   }
   return success();
 }
@@ -346,6 +458,7 @@ LogicalResult ProgramOp::verifySymbolUses(SymbolTableCollection &symbols) {
       (port.isInput() ? in : out).push_back(port);
   }
   llvm::DenseSet<std::pair<unsigned, unsigned>> usedIn, usedOut;
+  SendSites sends;
   for (unsigned i = 0, e = getChannels().size(); i < e; ++i) {
     Channel c = getChannel(i);
     if (c.srcPort >= outs[c.src].size() || c.dstPort >= ins[c.dst].size())
@@ -365,6 +478,10 @@ LogicalResult ProgramOp::verifySymbolUses(SymbolTableCollection &symbols) {
         !usedIn.insert({c.dst, c.dstPort}).second)
       return emitOpError() << "channel " << i
                            << " uses a port that another channel uses";
+    if (failed(verifyFusion(*this, "channel " + Twine(i) + " is", sends,
+                            elements[c.src], src, elements[c.dst], dst,
+                            c.fused)))
+      return failure();
   }
   return success();
 }

@@ -108,18 +108,27 @@ def NP_ConnectOp : NP_Op<"connect", [HasParent<"GraphOp">]> {
     full. With `lossy` the sender drops the packet instead and the drop is
     counted.
 
+    `fused` (set by `np-fuse`, never with `lossy`) says the channel is
+    compiled into direct calls: both ends are ports of element instances,
+    the source element sends on its port only with `np.fused_send` to the
+    destination element's port, and the destination element has an
+    `np.push` body for it. The channel still exists, with the same depth;
+    it carries the values the runtime does not hand over as calls.
+
     Example:
 
     ```mlir
     np.connect @a::@out to @b::@in depth 64
     np.connect lossy @b::@out to @c::@in depth 8
     np.connect @in to @a::@in depth 0
+    np.connect fused @c::@out to @d::@in depth 64
     ```
   }];
   let arguments = (ins SymbolRefAttr:$src, SymbolRefAttr:$dst,
-                       I64Attr:$depth, UnitAttr:$lossy);
+                       I64Attr:$depth, UnitAttr:$lossy, UnitAttr:$fused);
   let assemblyFormat =
-      "(`lossy` $lossy^)? $src `to` $dst `depth` $depth attr-dict";
+      "(`lossy` $lossy^)? (`fused` $fused^)? $src `to` $dst `depth` $depth "
+      "attr-dict";
   let hasVerifier = 1;
 }
 
@@ -136,16 +145,18 @@ def NP_ProgramOp : NP_Op<"program", [
     position among the element's `in` (or `out`) ports, in declaration
     order.
 
-    Each channel is `[src, src_port, dst, dst_port, depth, lossy]`: from out
-    port `src_port` of instance `src` to in port `dst_port` of instance
-    `dst`, with a FIFO of `depth` entries (0: a rendezvous) that drops when
-    full if `lossy` is 1 and blocks the sender if it is 0.
+    Each channel is `[src, src_port, dst, dst_port, depth, lossy, fused]`:
+    from out port `src_port` of instance `src` to in port `dst_port` of
+    instance `dst`, with a FIFO of `depth` entries (0: a rendezvous) that
+    drops when full if `lossy` is 1 and blocks the sender if it is 0.
+    `fused` is 1 for a channel `np-fuse` compiled into direct calls (see
+    `np.connect`), never for a lossy one.
 
     Example:
 
     ```mlir
     np.program @Top elements [@src, @sink] names ["src", "sink"]
-        placements ["host", "host"] channels [array<i64: 0, 0, 1, 0, 8, 0>]
+        placements ["host", "host"] channels [array<i64: 0, 0, 1, 0, 8, 0, 0>]
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
@@ -160,10 +171,10 @@ def NP_ProgramOp : NP_Op<"program", [
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// A channel row, as its six fields.
+    /// A channel row, as its seven fields.
     struct Channel {
       uint32_t src, srcPort, dst, dstPort, depth;
-      bool lossy;
+      bool lossy, fused;
     };
     Channel getChannel(unsigned i);
   }];

@@ -27,6 +27,7 @@ class PortOp;
 class SignalOp;
 class TimerOp;
 class FiniOp;
+class PushOp;
 class ControlOp;
 class YieldOp;
 } // namespace npcc::np

@@ -100,6 +100,47 @@ LogicalResult SendOp::verifySymbolUses(SymbolTableCollection &symbols) {
                        getValue().getType(), "operand", symbols);
 }
 
+LogicalResult FusedSendOp::verify() {
+  if (failed(verifyInElement(*this)))
+    return failure();
+  if (getTarget().getNestedReferences().size() != 1)
+    return emitOpError() << "target " << getTarget()
+                         << " must be '@element::@port'";
+  return success();
+}
+
+LogicalResult FusedSendOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (failed(verifyPortUse(*this, getPortAttr(), PortDirection::Out,
+                           getValue().getType(), "operand", symbols)))
+    return failure();
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  auto element = dyn_cast_or_null<ElementOp>(
+      module ? symbols.lookupSymbolIn(module, getTarget().getRootReference())
+             : nullptr);
+  if (!element)
+    return emitOpError() << "'" << getTarget().getRootReference().getValue()
+                         << "' does not name an 'np.element'";
+  StringRef port = getTarget().getLeafReference().getValue();
+  for (auto push : element.getBody()->getOps<PushOp>()) {
+    if (push.getPort() != port)
+      continue;
+    if (push.getValue().getType() == getValue().getType())
+      return success();
+    InFlightDiagnostic diag = emitOpError()
+                              << "operand type " << getValue().getType()
+                              << " does not match the type "
+                              << push.getValue().getType()
+                              << " the 'np.push' body takes";
+    diag.attachNote(push.getLoc()) << "push body here";
+    return diag;
+  }
+  InFlightDiagnostic diag =
+      emitOpError() << "element '" << element.getSymName()
+                    << "' has no 'np.push' body for port '" << port << "'";
+  diag.attachNote(element.getLoc()) << "element declared here";
+  return diag;
+}
+
 LogicalResult SelectOp::verify() {
   if (failed(verifyInElement(*this)))
     return failure();

@@ -76,6 +76,37 @@ def NP_SendOp : NP_PortUserOp<"send"> {
   let assemblyFormat = "$port `,` $value attr-dict `:` type($value)";
 }
 
+def NP_FusedSendOp : NP_PortUserOp<"fused_send"> {
+  let summary = "send a value on a fused channel: a direct call";
+  let description = [{
+    `np.send` on an output port whose channel `np-fuse` fused: `target`,
+    `@element::@port`, names the consumer's element and the input port at
+    the other end, and that element's `np.push` body for the port runs as
+    a direct call with `value`, on the sender's stack. Counters, ownership
+    and blocking are those of `np.send` followed by the consumer's receive:
+    the value is counted as sent on the channel and received by the
+    consumer, a packet passes to the consumer, and a push body that has to
+    wait makes the sender wait.
+
+    The call is made only when the runtime would have run the consumer's
+    handler as a pushed call at that moment (the consumer still runs, the
+    channel is empty, the graph is past init and signals, calls on this
+    stack nest less than 64 deep); otherwise the value goes into the
+    channel exactly as `np.send` would send it, and the consumer's own
+    thread receives it with its handler.
+
+    Example:
+
+    ```mlir
+    np.fused_send @out, %p to @Counter_1::@in : !np.pkt
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$port, SymbolRefAttr:$target,
+                       AnyType:$value);
+  let assemblyFormat =
+      "$port `,` $value `to` $target attr-dict `:` type($value)";
+}
+
 def NP_SelectOp : NP_PortUserOp<"select"> {
   let summary = "wait until one of several input ports is ready";
   let description = [{

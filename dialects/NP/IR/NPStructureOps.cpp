@@ -49,21 +49,36 @@ SignalOp ElementOp::getSignal() { return findFirst<SignalOp>(getBody()); }
 TimerOp ElementOp::getTimer() { return findFirst<TimerOp>(getBody()); }
 FiniOp ElementOp::getFini() { return findFirst<FiniOp>(getBody()); }
 
+/// Records body `op` under `key`; a second body with the same key is an
+/// error, `what` naming it.
+static LogicalResult defineOnce(llvm::StringMap<Operation *> &seen,
+                                StringRef key, Operation *op,
+                                const Twine &what) {
+  auto [it, fresh] = seen.try_emplace(key, op);
+  if (fresh)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError(what) << " is defined twice";
+  diag.attachNote(it->second->getLoc()) << "first defined here";
+  return diag;
+}
+
 LogicalResult ElementOp::verify() {
   Operation *first[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
-  llvm::StringMap<Operation *> controls;
+  llvm::StringMap<Operation *> controls, pushes;
   for (Operation &op : *getBody()) {
     if (isa<PortOp, StateOp>(op))
       continue;
+    if (auto push = dyn_cast<PushOp>(op)) {
+      if (failed(defineOnce(pushes, push.getPort(), &op,
+                            "for port '" + push.getPort() + "'")))
+        return failure();
+      continue;
+    }
     if (auto c = dyn_cast<ControlOp>(op)) {
-      auto [it, fresh] = controls.try_emplace(
-          (c.getWrite() ? "w:" : "r:") + c.getName().str(), &op);
-      if (!fresh) {
-        InFlightDiagnostic diag = c.emitOpError("handler '")
-                                  << c.getName() << "' is defined twice";
-        diag.attachNote(it->second->getLoc()) << "first defined here";
-        return diag;
-      }
+      if (failed(defineOnce(controls,
+                            (c.getWrite() ? "w:" : "r:") + c.getName().str(),
+                            &op, "handler '" + c.getName() + "'")))
+        return failure();
       continue;
     }
     int kind = isa<InitOp>(op)      ? 0
@@ -76,8 +91,8 @@ LogicalResult ElementOp::verify() {
       InFlightDiagnostic diag = emitOpError()
                                 << "may contain only 'np.port', 'np.state', "
                                    "'np.init', 'np.handler', 'np.signal', "
-                                   "'np.timer', 'np.fini' and 'np.control', "
-                                   "found '"
+                                   "'np.timer', 'np.fini', 'np.control' and "
+                                   "'np.push', found '"
                                 << op.getName() << "'";
       diag.attachNote(op.getLoc()) << "found here";
       return diag;
@@ -317,6 +332,12 @@ LogicalResult ControlOp::verify() {
   return success();
 }
 
+void PushOp::build(OpBuilder &builder, OperationState &state, StringRef port) {
+  state.addAttribute(getPortAttrName(state.name),
+                     FlatSymbolRefAttr::get(builder.getContext(), port));
+  state.addRegion();
+}
+
 void SignalOp::build(OpBuilder &builder, OperationState &state) {
   Region *body = state.addRegion();
   body->emplaceBlock().addArgument(builder.getI64Type(), state.location);
@@ -375,6 +396,53 @@ LogicalResult TimerOp::verifyRegions() {
   return verifyBodyArguments(*this, {}, "no arguments");
 }
 
+BlockArgument PushOp::getSelf() { return selfOf(*getBody()); }
+BlockArgument PushOp::getValue() {
+  return getBody()->getArgument(getBody()->getNumArguments() - 1);
+}
+
+LogicalResult PushOp::verifyRegions() {
+  Block &body = *getBody();
+  unsigned self = selfOf(body) ? 1 : 0;
+  if (body.getNumArguments() != self + 1 ||
+      isa<SelfType>(body.getArguments().back().getType()))
+    return emitOpError() << "body must take an optional '!np.self' followed "
+                            "by the value, of the port's type";
+  // A push body is a call its sender waits for: it is handed its value
+  // and must return.
+  WalkResult r = body.walk([&](Operation *op) {
+    if (!isa<RecvOp, SelectOp, DeviceRecvOp, FinishOp>(op))
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        emitOpError() << "body must not "
+                      << (isa<FinishOp>(op) ? "end its instance"
+                                            : "receive: the value is its "
+                                              "argument")
+                      << ", found '" << op->getName() << "'";
+    diag.attachNote(op->getLoc()) << "found here";
+    return WalkResult::interrupt();
+  });
+  return failure(r.wasInterrupted());
+}
+
+LogicalResult PushOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto element = (*this)->getParentOfType<ElementOp>();
+  auto port =
+      dyn_cast_or_null<PortOp>(symbols.lookupSymbolIn(element, getPortAttr()));
+  if (!port || !port.isInput())
+    return emitOpError() << "'" << getPort() << "' is not an input port of "
+                         << "element '" << element.getSymName() << "'";
+  if (getValue().getType() != port.getType()) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "value type " << getValue().getType()
+                              << " does not match the type " << port.getType()
+                              << " of port '" << getPort() << "'";
+    diag.attachNote(port.getLoc()) << "declared here";
+    return diag;
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // HandlerLoadOp
 //===----------------------------------------------------------------------===//
@@ -403,8 +471,8 @@ LogicalResult StateFieldOp::verify() {
   auto arg = dyn_cast<BlockArgument>(getSelf());
   Operation *body = arg ? arg.getOwner()->getParentOp() : nullptr;
   if (!arg || arg.getArgNumber() != 0 ||
-      !isa_and_nonnull<InitOp, HandlerOp, SignalOp, TimerOp, FiniOp, ControlOp>(
-          body) ||
+      !isa_and_nonnull<InitOp, HandlerOp, PushOp, SignalOp, TimerOp, FiniOp,
+                       ControlOp>(body) ||
       !body->isAncestor(*this))
     return emitOpError() << "operand must be the '!np.self' argument of the "
                             "enclosing init, handler or signal body";

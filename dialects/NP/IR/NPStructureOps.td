@@ -17,8 +17,9 @@ def NP_ElementOp : NP_Op<"element", [
     state, and up to three regions. `np.init` runs once before the first
     packet, `np.handler` runs whenever the element can make progress, and
     `np.signal` runs when the host sends a control message. The body holds
-    only `np.port`, `np.state`, `np.init`, `np.handler` (required) and
-    `np.signal`, at most one of each region op.
+    only `np.port`, `np.state`, `np.init`, `np.handler` (required),
+    `np.signal`, `np.timer`, `np.fini`, at most one of each, and any
+    number of `np.control` and (after `np-fuse`) `np.push`, one per port.
 
     The front end specialises an NPL element once per distinct argument
     list, as ClickNP generates one kernel per element instance: `origin`
@@ -261,6 +262,47 @@ def NP_HandlerOp : NP_BodyOp<"handler"> {
   }];
 }
 
+def NP_PushOp : NP_BodyOp<"push", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the handler as a call that is handed its value (np-fuse)";
+  let description = [{
+    The element's handler with its receive from `port` replaced by the
+    body's last argument: a producer whose channel into `port` is fused
+    (`np.connect fused`, written by `np-fuse`) runs this body as a direct
+    call, on its own stack, with the value it sends (`np.fused_send`),
+    instead of putting the value into the channel and letting the runtime
+    call the handler, which would take it out again. The body takes an
+    optional `!np.self` and then one argument of the port's type.
+
+    A push body is called and must return to its caller: it receives
+    nothing (`np.recv`, `np.select`, `np.device_recv`) and never ends its
+    instance (`np.finish`). It may block in a send, as a pushed handler
+    may: the stack it runs on waits. An element has at most one push body
+    per input port; its handler stays, and runs on the element's own thread
+    whenever a value does reach the channel (see `np.fused_send`).
+
+    Example:
+
+    ```mlir
+    np.push @in {
+    ^bb0(%self: !np.self, %p: !np.pkt):
+      np.send @out, %p : !np.pkt
+    }
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$port);
+  let assemblyFormat = "$port attr-dict-with-keyword $bodyRegion";
+  // Creates an empty region: np-fuse clones the handler into it.
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$port)>];
+  let extraClassDeclaration = [{
+    /// The `!np.self` argument of the body, or null before
+    /// np-make-state-explicit.
+    ::mlir::BlockArgument getSelf();
+    /// The value the body is handed: its last argument.
+    ::mlir::BlockArgument getValue();
+  }];
+}
+
 def NP_SignalOp : NP_BodyOp<"signal"> {
   let summary = "code run when the host sends a control message";
   let description = [{
@@ -411,8 +453,8 @@ def NP_HandlerLoadOp : NP_Op<"handler_load"> {
 
 def NP_YieldOp : NP_Op<"yield", [
     Pure, ReturnLike, Terminator,
-    ParentOneOf<["InitOp", "HandlerOp", "SignalOp", "TimerOp", "FiniOp",
-                 "ControlOp"]>]> {
+    ParentOneOf<["InitOp", "HandlerOp", "PushOp", "SignalOp", "TimerOp",
+                 "FiniOp", "ControlOp"]>]> {
   let summary = "terminator of the init, handler and signal regions";
   let description = [{
     Ends the body of `np.init`, `np.handler` and `np.signal`. It is implied

@@ -65,11 +65,12 @@ struct DescribeGraphPass
         inst = instanceIndex.lookup(ref.getRootReference());
         port = portIndex[inst].lookup(ref.getLeafReference());
       };
-      int64_t row[6];
+      int64_t row[7];
       end(c.getSrc(), row[0], row[1]);
       end(c.getDst(), row[2], row[3]);
       row[4] = c.getDepth();
       row[5] = c.getLossy() ? 1 : 0;
+      row[6] = c.getFused() ? 1 : 0;
       channels.push_back(b.getDenseI64ArrayAttr(row));
     }
     OpBuilder ob(top);

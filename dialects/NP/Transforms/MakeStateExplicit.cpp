@@ -43,7 +43,8 @@ struct MakeStateExplicitPass
   void runOnOperation() override {
     for (auto element : getOperation().getOps<ElementOp>())
       for (Operation &op : *element.getBody())
-        if (isa<InitOp, HandlerOp, SignalOp, TimerOp, FiniOp, ControlOp>(op))
+        if (isa<InitOp, HandlerOp, PushOp, SignalOp, TimerOp, FiniOp,
+                ControlOp>(op))
           makeExplicit(&op);
   }
 };

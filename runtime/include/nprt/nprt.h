@@ -61,6 +61,7 @@ typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
 #define NPRT_ABI_RESULT_U64 uint64_t
 #define NPRT_ABI_RESULT_PKT nprt_pkt *
 #define NPRT_ABI_RESULT_PTR void *
+#define NPRT_ABI_RESULT_INST nprt_inst *
 
 /* The structs and functions themselves, with their documentation, are in
  * nprt/abi.def. */

@@ -2,7 +2,7 @@
 // RUN: npcc-opt %s -np-describe-graph | npcc-opt | FileCheck %s
 
 // Instances in declaration order; ports numbered within their direction;
-// each channel a row [src, src_port, dst, dst_port, depth, lossy].
+// each channel a row [src, src_port, dst, dst_port, depth, lossy, fused].
 np.element @A {
   np.port @x in : i32
   np.port @p out : !np.pkt
@@ -23,5 +23,5 @@ np.graph @Top attributes {top} {
   np.connect @b::@z to @a::@x depth 2
 }
 // CHECK: np.program @Top elements [@A, @B] names ["a", "b"] placements ["host", "npu"]
-// CHECK-SAME: channels [array<i64: 0, 0, 1, 0, 8, 1>, array<i64: 0, 1, 1, 1, 0, 0>, array<i64: 1, 0, 0, 0, 2, 0>]
+// CHECK-SAME: channels [array<i64: 0, 0, 1, 0, 8, 1, 0>, array<i64: 0, 1, 1, 1, 0, 0, 0>, array<i64: 1, 0, 0, 0, 2, 0, 0>]
 // CHECK-NOT: np.graph

@@ -4,7 +4,7 @@
 // np.element
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler', 'np.signal', 'np.timer', 'np.fini' and 'np.control', found 'arith.constant'}}
+// expected-error @+1 {{'np.element' op may contain only 'np.port', 'np.state', 'np.init', 'np.handler', 'np.signal', 'np.timer', 'np.fini', 'np.control' and 'np.push', found 'arith.constant'}}
 np.element @E {
   %c = arith.constant 0 : i32 // expected-note {{found here}}
   np.handler {}

@@ -20,7 +20,7 @@ np.element @E {
   np.port @o out : i32
   np.handler {}
 }
-// expected-error @below {{channel 0 has 5 fields, expected 6}}
+// expected-error @below {{channel 0 has 5 fields, expected 7}}
 np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1>]
 
 // -----
@@ -31,7 +31,7 @@ np.element @E {
   np.handler {}
 }
 // expected-error @below {{channel 0 refers to instance 3 of 1}}
-np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 3, 0, 1, 0>]
+np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 3, 0, 1, 0, 0>]
 
 // -----
 
@@ -41,7 +41,7 @@ np.element @E {
   np.handler {}
 }
 // expected-error @below {{channel 0 has lossy flag 2, expected 0 or 1}}
-np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 2>]
+np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 2, 0>]
 
 // -----
 
@@ -51,7 +51,7 @@ np.element @E {
   np.handler {}
 }
 // expected-error @below {{channel 0 refers to a port that instance 'a' does not have}}
-np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 1, 0, 0, 1, 0>]
+np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 1, 0, 0, 1, 0, 0>]
 
 // -----
 
@@ -61,7 +61,7 @@ np.element @E {
   np.handler {}
 }
 // expected-error @below {{channel 0 connects a port of type 'i32' to one of type '!np.pkt'}}
-np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 0>]
+np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 0, 0>]
 
 // -----
 
@@ -72,7 +72,7 @@ np.element @E {
   np.handler {}
 }
 // expected-error @below {{channel 1 uses a port that another channel uses}}
-np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 0>, array<i64: 0, 0, 0, 1, 1, 0>]
+np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 0, 0>, array<i64: 0, 0, 0, 1, 1, 0, 0>]
 
 // -----
 
@@ -94,3 +94,23 @@ np.element @E {
 }
 // expected-error @below {{instance name 'a' is used twice}}
 np.program @P elements [@E, @E] names ["a", "a"] placements ["npu", "npu"] channels []
+
+// -----
+
+np.element @E {
+  np.port @o out : i32
+  np.port @i in : i32
+  np.handler {}
+}
+// expected-error @below {{channel 0 has fused flag 2, expected 0 or 1}}
+np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 0, 2>]
+
+// -----
+
+np.element @E {
+  np.port @o out : i32
+  np.port @i in : i32
+  np.handler {}
+}
+// expected-error @below {{channel 0 is both lossy and fused: a lossy channel drops when full}}
+np.program @P elements [@E] names ["a"] placements ["npu"] channels [array<i64: 0, 0, 0, 0, 1, 1, 1>]

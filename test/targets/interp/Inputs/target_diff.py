@@ -2,7 +2,7 @@
 """Runs NPL programs on the C target and on the reference interpreter.
 
     target_diff.py [--outs N] [--in PCAP]... [--arg ARG]... [-D X=V]...
-                   --workdir DIR PROGRAM.np...
+                   [--c-flag FLAG]... --workdir DIR PROGRAM.np...
 
 Each program is compiled with `npcc --target=c` and run as an executable,
 then run with `npcc --target=interp`, both with the same inputs, N output
@@ -41,7 +41,8 @@ def stats_without_files(path):
 def compare(prog, args, workdir):
     base = os.path.join(workdir, os.path.basename(prog).rsplit(".", 1)[0])
     exe = base + ".exe"
-    build = run(["npcc", prog, "--target=c", "-o", exe] + args.define)
+    build = run(["npcc", prog, "--target=c", "-o", exe] + args.define +
+                args.c_flag)
     if args.only_graphs and "no top-level graph" in build.stderr:
         return "skip"
     if build.returncode != 0:
@@ -100,6 +101,8 @@ def main():
     ap.add_argument("--outs", type=int, default=3)
     ap.add_argument("--arg", action="append", default=[],
                     help="a further flag for both runs")
+    ap.add_argument("--c-flag", action="append", default=[],
+                    help="a further npcc flag for the C build only")
     ap.add_argument("-D", dest="define", action="append", default=[],
                     type=lambda v: "-D" + v)
     ap.add_argument("--workdir", required=True)
