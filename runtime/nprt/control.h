@@ -12,7 +12,9 @@
  * millisecond, so the packet path pays one branch per round without
  * --control and one clock read per round with it), and blocks in poll()
  * on them once the graph cannot move (nprt_control_wait). Handlers thus
- * run between activations, on the scheduler's stack.
+ * run between activations, on the scheduler's stack. A multicore run
+ * serves them from the thread that started the cores, which hands each
+ * handler call to the cores (cores.c).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_CONTROL_H

@@ -26,9 +26,14 @@
  * the lane) and one lane-in per receiving core (a source with one output
  * per incoming channel). Everything else is the single-core executor.
  *
+ * With --control, the thread that started the cores serves the clients and
+ * hands each handler call to the cores through one mailbox per core, which
+ * the core runs between two scheduler rounds ("Handlers during the run").
+ *
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"
 
+#include "runtime/nprt/control.h"
 #include "runtime/nprt/graph.h"
 #include "runtime/nprt/graph_build.h"
 #include "runtime/nprt/handlers.h"
@@ -39,6 +44,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Messages core 0 may hold for itself before its input waits for the
  * merge to catch up (rtc). */
@@ -63,6 +69,26 @@ typedef struct nprt_chan_ref {
   uint32_t prog;
   bool src, dst;
 } nprt_chan_ref;
+
+/* A handler call the control thread hands a core (--control; see "Handlers
+ * during the run"). */
+typedef enum nprt_cmd_kind {
+  NPRT_CMD_WRITE, /* write handler `handler` on every copy of `inst` */
+  NPRT_CMD_MERGE, /* folds the merged fields of the copies that are not
+                   * the primary into `acc` */
+  NPRT_CMD_READ,  /* MERGE, then read handler `handler` of the primary
+                   * copy with `acc` folded into its state, into `result` */
+  NPRT_CMD_STOP,  /* `WRITE stop`: ingress ends, as on a signal */
+} nprt_cmd_kind;
+
+typedef struct nprt_cmd {
+  nprt_cmd_kind kind;
+  uint32_t inst;    /* program instance */
+  uint32_t handler; /* index in its handler table */
+  uint64_t args[NPRT_MAX_HANDLER_ARGS];
+  uint8_t *acc, *save; /* state-sized buffers of the control thread */
+  uint64_t result;
+} nprt_cmd;
 
 struct nprt_core {
   nprt_multi *m;
@@ -89,6 +115,12 @@ struct nprt_core {
    * number; UINT64_MAX once it finished. */
   _Alignas(64) _Atomic uint64_t done;
   _Atomic bool finished;
+  /* --control: the core's mailbox. The control thread writes `cmd`, then
+   * moves `posted`; the core runs it between two scheduler rounds and sets
+   * `acked` to `posted`. One command at a time. */
+  nprt_cmd cmd;
+  _Alignas(64) _Atomic uint64_t posted;
+  _Atomic uint64_t acked;
 };
 
 typedef struct nprt_edge {
@@ -119,6 +151,9 @@ struct nprt_multi {
   _Atomic bool abort;      /* a core failed: the others stop waiting on it */
   _Atomic bool stop;       /* an output failed: every core's input ends */
   _Atomic bool read_error; /* an input error was reported (once) */
+  /* --control: buffers the size of the largest state object, for reads
+   * (nprt_cmd's `acc` and `save`). */
+  uint8_t *cmd_acc, *cmd_save;
 };
 
 /* A lane-out's state object. */
@@ -847,6 +882,234 @@ static void nprt_merge_into(const nprt_instance_desc *d, void *acc,
   }
 }
 
+/*--- Handlers during the run ----------------------------------------------*/
+
+/* With --control, the thread that started the cores serves the clients
+ * (the control thread), on a view of the program: a graph loaded from it
+ * that never runs, whose instances name the handlers. A read or a write of
+ * an element's own handler becomes a command to each core that holds a
+ * copy of the instance: the control thread puts it in the core's mailbox
+ * and waits; the core runs it between two scheduler rounds, when each of
+ * its instances is parked in a port operation (as handlers run on one
+ * core), and acknowledges. So a write reaches every copy between two of
+ * that core's packets, the packet path never waits for the control thread
+ * and takes no lock, and the reply goes out once every copy has it. A core
+ * whose scheduler returned takes no more commands: the control thread runs
+ * them on its graph itself. */
+
+static void nprt_core_apply(nprt_core *c, nprt_cmd *cmd) {
+  if (cmd->kind == NPRT_CMD_STOP) {
+    c->ex.stop = true;
+    c->ex.stop_requested = true;
+    return;
+  }
+  const nprt_instance_desc *d = &c->m->program->instances[cmd->inst];
+  /* The copies that are not the primary first: a read folds them in. */
+  for (uint32_t l = 0; l < c->n_local; ++l) {
+    if (c->prog[l] != cmd->inst)
+      continue;
+    nprt_inst *in = c->graph->insts[l];
+    if (cmd->kind == NPRT_CMD_WRITE) {
+      const nprt_handler_desc *h = &in->handlers[cmd->handler];
+      memcpy(in->handler_args, cmd->args, sizeof(cmd->args));
+      if (h->fn)
+        h->fn(in);
+    } else if (!c->primary[l]) {
+      nprt_merge_into(d, cmd->acc, in->state_obj);
+    }
+  }
+  if (cmd->kind != NPRT_CMD_READ)
+    return;
+  for (uint32_t l = 0; l < c->n_local; ++l) {
+    if (c->prog[l] != cmd->inst || !c->primary[l])
+      continue;
+    /* The primary reads as the copies combined, then is itself again. */
+    nprt_inst *in = c->graph->insts[l];
+    size_t size = in->state_obj ? d->state_size : 0;
+    if (size)
+      memcpy(cmd->save, in->state_obj, size);
+    nprt_merge_into(d, in->state_obj, cmd->acc);
+    const nprt_handler_desc *h = &in->handlers[cmd->handler];
+    in->handler_result = 0;
+    if (h->fn)
+      h->fn(in);
+    cmd->result = in->handler_result;
+    if (size)
+      memcpy(in->state_obj, cmd->save, size);
+  }
+}
+
+void nprt_core_tick(nprt_core *c) {
+  uint64_t p = atomic_load_explicit(&c->posted, memory_order_acquire);
+  if (p == atomic_load_explicit(&c->acked, memory_order_relaxed))
+    return;
+  nprt_core_apply(c, &c->cmd);
+  atomic_store_explicit(&c->acked, p, memory_order_release);
+}
+
+/* Whether core `c` holds a copy of program instance `inst`, and the
+ * primary one. */
+static bool nprt_core_holds(const nprt_core *c, uint32_t inst, bool *primary) {
+  bool any = false;
+  *primary = false;
+  for (uint32_t l = 0; l < c->n_local; ++l)
+    if (c->prog[l] == inst) {
+      any = true;
+      *primary |= c->primary[l];
+    }
+  return any;
+}
+
+/* Hands `cmd` to core `c`; false when its scheduler returned (the caller
+ * then runs it: nprt_cmd_finish). */
+static bool nprt_cmd_post(nprt_core *c, const nprt_cmd *cmd) {
+  /* The core reads `cmd` only after `posted` moves, and the previous
+   * command was acknowledged (or the core finished): no race on it. */
+  c->cmd = *cmd;
+  if (atomic_load_explicit(&c->finished, memory_order_acquire))
+    return false;
+  atomic_fetch_add_explicit(&c->posted, 1, memory_order_release);
+  return true;
+}
+
+/* Waits until core `c` ran its command, or runs it here if the core
+ * finished first. */
+static void nprt_cmd_finish(nprt_core *c, bool posted) {
+  uint64_t seq = atomic_load_explicit(&c->posted, memory_order_relaxed);
+  for (uint32_t spins = 0; posted; ++spins) {
+    if (atomic_load_explicit(&c->acked, memory_order_acquire) == seq)
+      return;
+    if (atomic_load_explicit(&c->finished, memory_order_acquire)) {
+      /* It acknowledged before it finished, or never will. */
+      if (atomic_load_explicit(&c->acked, memory_order_acquire) == seq)
+        return;
+      break;
+    }
+    /* A core takes it within a scheduler round: yield to it, then nap. */
+    if (spins < 64) {
+      sched_yield();
+    } else {
+      struct timespec ts = {0, 20000};
+      nanosleep(&ts, NULL);
+    }
+  }
+  nprt_core_apply(c, &c->cmd);
+}
+
+/* Runs `cmd` on every core that holds a copy of its instance (every core
+ * for a stop), all at once. */
+static void nprt_multi_broadcast(nprt_multi *m, const nprt_cmd *cmd) {
+  bool holds[NPRT_MAX_CORES], posted[NPRT_MAX_CORES], primary;
+  for (uint32_t q = 0; q < m->n; ++q) {
+    holds[q] = cmd->kind == NPRT_CMD_STOP ||
+               nprt_core_holds(&m->cores[q], cmd->inst, &primary);
+    posted[q] = holds[q] && nprt_cmd_post(&m->cores[q], cmd);
+  }
+  for (uint32_t q = 0; q < m->n; ++q)
+    if (holds[q])
+      nprt_cmd_finish(&m->cores[q], posted[q]);
+}
+
+void nprt_multi_write(nprt_multi *m, uint32_t inst, uint32_t handler,
+                      const uint64_t *args) {
+  nprt_cmd cmd = {.kind = NPRT_CMD_WRITE, .inst = inst, .handler = handler};
+  memcpy(cmd.args, args, sizeof(cmd.args));
+  nprt_multi_broadcast(m, &cmd);
+}
+
+void nprt_multi_stop(nprt_multi *m) {
+  nprt_cmd cmd = {.kind = NPRT_CMD_STOP};
+  nprt_multi_broadcast(m, &cmd);
+}
+
+uint64_t nprt_multi_read(nprt_multi *m, uint32_t inst, uint32_t handler) {
+  const nprt_instance_desc *d = &m->program->instances[inst];
+  nprt_cmd cmd = {.kind = NPRT_CMD_MERGE,
+                  .inst = inst,
+                  .handler = handler,
+                  .acc = d->n_merges ? m->cmd_acc : NULL,
+                  .save = m->cmd_save};
+  nprt_merge_reset(d, cmd.acc);
+  /* The other copies' merged fields, one core after the other, then the
+   * read on the core of the primary. */
+  uint32_t home = UINT32_MAX;
+  for (uint32_t q = 0; q < m->n; ++q) {
+    bool primary;
+    nprt_core *c = &m->cores[q];
+    if (!nprt_core_holds(c, inst, &primary))
+      continue;
+    if (primary)
+      home = q;
+    else if (cmd.acc)
+      nprt_cmd_finish(c, nprt_cmd_post(c, &cmd));
+  }
+  if (home == UINT32_MAX)
+    return 0;
+  cmd.kind = NPRT_CMD_READ;
+  nprt_core *c = &m->cores[home];
+  nprt_cmd_finish(c, nprt_cmd_post(c, &cmd));
+  return c->cmd.result;
+}
+
+/* Serves the clients while the cores run: a poll of the sockets at least
+ * every 2 ms, to see the cores end. */
+static void nprt_multi_serve(nprt_multi *m, nprt_exec *view) {
+  for (;;) {
+    bool all = true;
+    for (uint32_t q = 0; q < m->n && all; ++q)
+      all = atomic_load_explicit(&m->cores[q].finished, memory_order_acquire);
+    if (all)
+      return;
+    struct timespec ts = {0, 2000000};
+    if (nprt_stop_signal)
+      nanosleep(&ts, NULL); /* the cores drain */
+    else
+      nprt_control_wait(view->control, view, &ts);
+  }
+}
+
+/* Once every core finished: as one core whose graph cannot move, serves
+ * the clients until `stop` or a signal (handlers now run on the cores'
+ * graphs from this thread), unless the run already stopped or failed. A
+ * signal that ends it is the run's, as if the cores had seen it. */
+static void nprt_multi_linger(nprt_multi *m, nprt_exec *view, int rc) {
+  bool ended = rc == NPRT_EXIT_ERROR ||
+               atomic_load_explicit(&m->stop, memory_order_acquire);
+  for (uint32_t q = 0; q < m->n; ++q)
+    ended |= m->cores[q].ex.stop || m->cores[q].ex.init_failed ||
+             m->cores[q].ex.io_error;
+  if (ended)
+    return;
+  while (!view->stop && !nprt_stop_signal)
+    nprt_control_wait(view->control, view, NULL);
+  if (nprt_stop_signal) {
+    m->cores[0].ex.signo = nprt_stop_signal;
+    nprt_exec_report_signal(&m->cores[0].ex, false);
+  }
+}
+
+/* The control thread's view: the program's graph, never run, and the
+ * buffers reads need. */
+static int nprt_multi_view(nprt_multi *m, nprt_exec *view) {
+  const nprt_program *p = m->program;
+  size_t size = 1;
+  for (uint32_t i = 0; i < p->n_instances; ++i)
+    if (p->instances[i].state_size > size)
+      size = p->instances[i].state_size;
+  m->cmd_acc = malloc(size);
+  m->cmd_save = malloc(size);
+  view->graph = nprt_graph_create();
+  if (view->graph)
+    nprt_graph_load(view->graph, p);
+  if (!m->cmd_acc || !m->cmd_save || !view->graph || view->graph->error[0]) {
+    fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
+    return -1;
+  }
+  for (uint32_t i = 0; i < view->graph->n_insts; ++i)
+    view->graph->insts[i]->ex = view;
+  return 0;
+}
+
 /*--- Running ---------------------------------------------------------------*/
 
 static void *nprt_core_main(void *arg) {
@@ -1022,13 +1285,6 @@ static void nprt_multi_drain(nprt_multi *m) {
 
 int nprt_run_cores(const nprt_program *program, const nprt_options *o,
                    uint32_t cores, uint32_t mapping) {
-  if (o->control) {
-    fprintf(o->err,
-            "%s: error: --control needs --cores 1: handler writes do not "
-            "reach the copies on other cores yet\n",
-            o->prog);
-    return NPRT_EXIT_ERROR;
-  }
   nprt_multi m;
   memset(&m, 0, sizeof(m));
   m.program = program;
@@ -1069,6 +1325,12 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   sum.opts = o;
   sum.end = INT64_MAX;
   nprt_graph *summary = NULL;
+  /* --control: the control thread's view of the program. */
+  nprt_exec view;
+  memset(&view, 0, sizeof(view));
+  view.opts = o;
+  view.end = INT64_MAX;
+  view.multi = &m;
   if (!m.cores || nprt_multi_build(&m, stages) != 0) {
     if (!m.cores || !m.cores[0].graph || !m.cores[0].graph->error[0])
       fprintf(o->err, "%s: error: out of memory\n", o->prog);
@@ -1094,6 +1356,10 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
       goto done;
     }
   }
+  /* The control socket opens before any output file, as on one core. */
+  if (o->control &&
+      (nprt_multi_view(&m, &view) != 0 || nprt_exec_open_control(&view) != 0))
+    goto done;
   for (uint32_t q = 0; q < m.n; ++q)
     if (nprt_exec_attach_signals(&m.cores[q].ex) != 0 ||
         nprt_exec_open_devices(&m.cores[q].ex, q == 0) != 0)
@@ -1114,10 +1380,17 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
       goto done;
     }
   rc = NPRT_EXIT_OK;
+  if (view.control)
+    nprt_multi_serve(&m, &view);
   for (uint32_t q = 0; q < m.n; ++q) {
     pthread_join(m.cores[q].thread, NULL);
     if (m.cores[q].rc > rc)
       rc = m.cores[q].rc;
+  }
+  if (view.control) {
+    nprt_multi_linger(&m, &view, rc);
+    nprt_control_close(view.control);
+    view.control = NULL;
   }
   nprt_multi_drain(&m);
   summary = nprt_multi_summary(&m, &sum);
@@ -1156,6 +1429,10 @@ done:
   free(sum.in_devs);
   free(sum.out_devs);
   nprt_graph_destroy(summary);
+  nprt_control_close(view.control);
+  nprt_graph_destroy(view.graph);
+  free(m.cmd_acc);
+  free(m.cmd_save);
   nprt_multi_free(&m);
   pthread_mutex_destroy(&m.out_lock);
   nprt_exec_restore_signals(old);

@@ -29,4 +29,20 @@ bool nprt_core_device_send(nprt_core *core, uint32_t dev, nprt_pkt *p);
  * primary set their merged fields to the operator's identity. */
 void nprt_core_enter_run(nprt_core *core);
 
+/* Between two scheduler rounds: runs the handler call the control thread
+ * posted to this core, if any (--control). */
+void nprt_core_tick(nprt_core *core);
+
+/* The control thread's side (--control): the handler `handler` (an index
+ * in the handler table) of program instance `inst`, on its copies. A write
+ * reaches every copy, each between two packets of its core; a read sees
+ * the copies combined (merged fields folded, the rest the primary's), as
+ * the statistics and `-h` do. Each returns once every core is done. */
+typedef struct nprt_multi nprt_multi;
+void nprt_multi_write(nprt_multi *m, uint32_t inst, uint32_t handler,
+                      const uint64_t *args);
+uint64_t nprt_multi_read(nprt_multi *m, uint32_t inst, uint32_t handler);
+/* `WRITE stop`: ingress ends on every core. */
+void nprt_multi_stop(nprt_multi *m);
+
 #endif /* NPRT_CORES_H */

@@ -653,6 +653,8 @@ static int nprt_schedule(nprt_exec *ex) {
      * all it costs. */
     if (ex->control)
       nprt_control_tick(ex->control, ex);
+    else if (ex->core)
+      nprt_core_tick(ex->core);
     nprt_live_tick(ex);
     bool ran = false;
     for (uint32_t i = 0; i < g->n_insts; ++i) {
@@ -844,7 +846,7 @@ int nprt_exec_check_output_paths(const nprt_options *o) {
 
 /*--- Running -------------------------------------------------------------*/
 
-static int nprt_open_control(nprt_exec *ex) {
+int nprt_exec_open_control(nprt_exec *ex) {
   const nprt_options *o = ex->opts;
   if (!o->control)
     return 0;
@@ -931,13 +933,18 @@ int nprt_exec_schedule(nprt_exec *ex) {
   nprt_check_signals(ex);
   /* A multicore run says it once, for all cores. */
   if (ex->signo && (!ex->core || nprt_core_reports(ex->core)))
-    fprintf(o->err, "%s: %s: %s\n", o->prog,
-            ex->signo == SIGINT    ? "interrupted (SIGINT)"
-            : ex->signo == SIGTERM ? "terminated (SIGTERM)"
-                                   : "stopped by a signal",
-            sched == -2 ? "drain abandoned, queued packets counted as drops"
-                        : "input stopped, packets in flight drained");
+    nprt_exec_report_signal(ex, sched == -2);
   return rc;
+}
+
+void nprt_exec_report_signal(const nprt_exec *ex, bool abandoned) {
+  const nprt_options *o = ex->opts;
+  fprintf(o->err, "%s: %s: %s\n", o->prog,
+          ex->signo == SIGINT    ? "interrupted (SIGINT)"
+          : ex->signo == SIGTERM ? "terminated (SIGTERM)"
+                                 : "stopped by a signal",
+          abandoned ? "drain abandoned, queued packets counted as drops"
+                    : "input stopped, packets in flight drained");
 }
 
 void nprt_exec_wind_down(nprt_exec *ex) {
@@ -1022,7 +1029,7 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
   /* The control socket opens before any output file, so that a port in
    * use leaves the outputs untouched. */
   if (nprt_exec_check_output_paths(o) == 0 &&
-      nprt_exec_attach_signals(&ex) == 0 && nprt_open_control(&ex) == 0 &&
+      nprt_exec_attach_signals(&ex) == 0 && nprt_exec_open_control(&ex) == 0 &&
       nprt_exec_open_devices(&ex, true) == 0) {
     rc = nprt_execute(&ex, &report);
     nprt_control_close(ex.control);

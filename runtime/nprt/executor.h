@@ -98,6 +98,9 @@ struct nprt_exec {
   /* The core this executor runs in a multicore run (cores.c); NULL on one
    * core. */
   struct nprt_core *core;
+  /* The control thread's view of a multicore run (cores.c): its own
+   * handlers' calls go to the copies on the cores; NULL otherwise. */
+  struct nprt_multi *multi;
   nprt_inst **stack; /* senders that handed a value over, innermost last */
   uint32_t stack_n;
   jmp_buf sched_jb;
@@ -114,6 +117,9 @@ int nprt_run(nprt_graph *g, const nprt_options *opts);
 /* The steps of nprt_run, for the multicore runner (cores.c). */
 int nprt_exec_check_output_paths(const nprt_options *o);
 int nprt_exec_attach_signals(nprt_exec *ex);
+/* --control: opens the socket into ex->control; reports and returns -1 on
+ * failure. */
+int nprt_exec_open_control(nprt_exec *ex);
 /* Opens the --in files into ex->in_devs, and with `outputs` the --out
  * files into ex->out_devs; reports and returns -1 on failure. */
 int nprt_exec_open_devices(nprt_exec *ex, bool outputs);
@@ -124,6 +130,9 @@ int nprt_exec_schedule(nprt_exec *ex);
 /* After nprt_exec_schedule (and any report): runs fini, frees what the
  * channels still hold, releases the stacks. */
 void nprt_exec_wind_down(nprt_exec *ex);
+/* Says on stderr that ex->signo stopped the run (and whether its drain was
+ * abandoned). */
+void nprt_exec_report_signal(const nprt_exec *ex, bool abandoned);
 void nprt_exec_catch_signals(struct sigaction old[3]);
 void nprt_exec_restore_signals(const struct sigaction old[3]);
 /* A multicore run: `cores` workers, `mapping` NPRT_MAPPING_*. */

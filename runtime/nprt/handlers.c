@@ -10,6 +10,7 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/handlers.h"
 
+#include "runtime/nprt/cores.h"
 #include "runtime/nprt/value_text.h"
 
 #include "compiler/Version.h"
@@ -122,7 +123,10 @@ void nprt_handler_read(nprt_exec *ex, const nprt_handler *h, nprt_strbuf *out) {
   switch (h->kind) {
   case NPRT_HANDLER_OWN:
     in->handler_result = 0;
-    if (h->read->fn)
+    if (ex->multi)
+      in->handler_result = nprt_multi_read(ex->multi, in->id,
+                                           (uint32_t)(h->read - in->handlers));
+    else if (h->read->fn)
       h->read->fn(in);
     nprt_value_format(h->read->result, in->handler_result, out);
     return;
@@ -172,6 +176,14 @@ int nprt_handler_write(nprt_exec *ex, const nprt_handler *h, const char *name,
      * graph drains, every instance finishes, the exit code stays 0. */
     ex->stop = true;
     ex->stop_requested = true;
+    if (ex->multi)
+      nprt_multi_stop(ex->multi);
+    return 0;
+  }
+  if (ex->multi) {
+    /* Every copy on the cores; the view's own instance never runs. */
+    nprt_multi_write(ex->multi, h->inst->id, (uint32_t)(d - h->inst->handlers),
+                     args);
     return 0;
   }
   memcpy(h->inst->handler_args, args, sizeof(args));

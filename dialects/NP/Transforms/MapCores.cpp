@@ -321,6 +321,25 @@ Classification classify(ElementOp element) {
       }
     });
   }
+  // State the write handlers change: each core's copy takes a write
+  // between two of its packets (the runtime's per-core mailboxes).
+  llvm::StringSet<> byHandler;
+  for (auto ctl : element.getBody()->getOps<ControlOp>()) {
+    if (!ctl.getWrite())
+      continue;
+    ctl.walk([&](Operation *op) {
+      StringAttr s;
+      if (auto t = dyn_cast<TableOp>(op)) {
+        TableOpKind k = t.getOp();
+        if (k == TableOpKind::Insert || k == TableOpKind::Remove ||
+            k == TableOpKind::Clear)
+          s = stateOf(t.getTable());
+      } else if (auto store = dyn_cast<memref::StoreOp>(op))
+        s = stateOf(store.getMemref());
+      if (s)
+        byHandler.insert(s.getValue());
+    });
+  }
   if (!hasInputs && !readsDevice)
     once("makes packets without a device: one copy makes them");
   for (auto s : element.getBody()->getOps<StateOp>()) {
@@ -348,10 +367,13 @@ Classification classify(ElementOp element) {
                : "writes state '" + name + "' per packet (no 'merge')");
       continue;
     }
-    if (tables.contains(name))
+    if (byHandler.contains(name))
+      c.notes.push_back((tables.contains(name) ? "table '" : "'") + name.str() +
+                        "': written by handlers, per-core copies updated "
+                        "between packets (RCU-style)");
+    else if (tables.contains(name))
       c.notes.push_back("table '" + name.str() +
-                        "': read per packet, written by handlers: a copy "
-                        "per core, handler writes reach every copy");
+                        "': read per packet, set by init: a copy per core");
   }
   if (!c.replicate)
     c.notes.clear();

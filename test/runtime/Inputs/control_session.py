@@ -4,7 +4,9 @@ usage: control_session.py [--wait HANDLER=VALUE] [--signal] SESSION PROGRAM ARGS
 
 Starts PROGRAM ARGS (which include --control PORT or --control unix:PATH;
 FREEPORT stands for a TCP port that is free), connects, and sends each line of the file SESSION as a command (a line
-`#raw TEXT` sends TEXT with Python escapes, no line ending added). Every
+`#raw TEXT` sends TEXT with Python escapes, no line ending added; a line
+`#wait HANDLER=VALUE` reads HANDLER until it is VALUE and prints
+`waited HANDLER=VALUE`, or `timeout HANDLER=LAST` after 20 s). Every
 reply is printed as the repr of its exact bytes:
 
     > READ c1.count
@@ -85,6 +87,17 @@ class Reader:
         return out
 
 
+def wait_for(sock, reader, handler, value):
+    """Reads `handler` until it is `value`; the last reply."""
+    deadline = time.time() + 20
+    while True:
+        sock.sendall(b"READ " + handler.encode() + b"\r\n")
+        got = reader.reply("READ")
+        if got.endswith(b"\r\n" + value.encode()) or time.time() > deadline:
+            return got
+        time.sleep(0.02)
+
+
 def main():
     args = sys.argv[1:]
     wait = None
@@ -110,16 +123,18 @@ def main():
     reader = Reader(sock)
     print("greeting", repr(reader.line()))
     if wait:
-        deadline = time.time() + 20
-        while True:
-            sock.sendall(b"READ " + wait[0].encode() + b"\r\n")
-            got = reader.reply("READ")
-            if got.endswith(b"\r\n" + wait[1].encode()) or time.time() > deadline:
-                break
-            time.sleep(0.02)
+        wait_for(sock, reader, wait[0], wait[1])
     pending = ""  # sent, not yet a complete line
     with open(session) as f:
         for line in f.read().splitlines():
+            if line.startswith("#wait "):
+                handler, value = line[6:].split("=", 1)
+                got = wait_for(sock, reader, handler, value)
+                if got.endswith(b"\r\n" + value.encode()):
+                    print("waited", line[6:])
+                else:
+                    print("timeout", handler + "=" + got.split(b"\r\n")[-1].decode())
+                continue
             if line.startswith("#raw "):
                 text = line[5:].encode().decode("unicode_escape").encode("latin-1")
                 print(">", repr(text))
@@ -143,7 +158,13 @@ def main():
         print("open")
     if send_signal:
         proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=20)
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        # A program that does not end fails the test; it is not left behind.
+        proc.kill()
+        out, err = proc.communicate()
+        print("killed: still running 20 s after the session")
     sock.close()
     print("exit", proc.returncode)
     sys.stdout.write(out.decode())
