@@ -1069,8 +1069,9 @@ static void nprt_multi_serve(nprt_multi *m, nprt_exec *view) {
 }
 
 /* Once every core finished: as one core whose graph cannot move, serves
- * the clients until `stop` or a signal (handlers now run on the cores'
- * graphs from this thread), unless the run already stopped or failed. A
+ * the clients until `stop`, a signal or, with --live, the end of
+ * --duration (handlers now run on the cores' graphs from this thread),
+ * unless the run already stopped or failed. A
  * signal that ends it is the run's, as if the cores had seen it. */
 static void nprt_multi_linger(nprt_multi *m, nprt_exec *view, int rc) {
   bool ended = rc == NPRT_EXIT_ERROR ||
@@ -1080,8 +1081,16 @@ static void nprt_multi_linger(nprt_multi *m, nprt_exec *view, int rc) {
              m->cores[q].ex.io_error;
   if (ended)
     return;
-  while (!view->stop && !nprt_stop_signal)
-    nprt_control_wait(view->control, view, NULL);
+  /* With --live, the end of --duration is one too. */
+  const nprt_exec *ex = &m->cores[0].ex;
+  bool timed = m->opts->live && ex->end != INT64_MAX;
+  while (!view->stop && !nprt_stop_signal) {
+    int64_t d = timed ? ex->end + 1 - nprt_exec_live_now(ex) : 0;
+    if (timed && d <= 0)
+      break;
+    struct timespec ts = {(time_t)(d / 1000000000), (long)(d % 1000000000)};
+    nprt_control_wait(view->control, view, timed ? &ts : NULL);
+  }
   if (nprt_stop_signal) {
     m->cores[0].ex.signo = nprt_stop_signal;
     nprt_exec_report_signal(&m->cores[0].ex, false);
