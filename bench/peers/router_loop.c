@@ -145,11 +145,22 @@ static inline uint32_t skip_nops(const struct pkt *p, uint32_t oi,
   return oi;
 }
 
-/* The Internet checksum of bytes [off, off + n) (NPL's csum). */
+/* The Internet checksum of bytes [off, off + n) (NPL's csum): 32-bit
+ * little-endian words summed apart, folded and byte-swapped (the
+ * one's-complement sum does not depend on byte order), then the last
+ * bytes as big-endian 16-bit words. */
 static uint16_t csum(const struct pkt *p, uint32_t off, uint32_t n) {
   uint64_t end = (uint64_t)off + n, have = end < p->len ? end : p->len;
-  uint64_t sum = 0, i = off;
+  uint64_t le = 0, sum = 0, i = off;
   const uint8_t *d = p->data;
+  for (; i + 4 <= have; i += 4) {
+    uint32_t w;
+    memcpy(&w, d + i, 4);
+    le += w;
+  }
+  while (le >> 16)
+    le = (le & 0xffff) + (le >> 16);
+  sum = (le & 0xff) << 8 | le >> 8;
   for (; i + 1 < have; i += 2)
     sum += (uint32_t)d[i] << 8 | d[i + 1];
   if (i < have)
@@ -708,7 +719,8 @@ int main(int argc, char **argv) {
   size_t size = (size_t)st.st_size;
   if (size < 24)
     die("not a pcap file (too short)", argv[1]);
-  const uint8_t *in = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const uint8_t *in =
+      mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   if (in == MAP_FAILED)
     die("cannot map", argv[1]);
   madvise((void *)in, size, MADV_SEQUENTIAL);
@@ -721,15 +733,8 @@ int main(int argc, char **argv) {
     out_open(k, argv[2], k == TOHOST || k == BAD ? 101 : fh[5]);
   routes_build();
 
-  uint32_t max_cap = 0;
-  for (size_t at = 24; at + 16 <= size;) {
-    uint32_t cap;
-    memcpy(&cap, in + at + 8, 4);
-    max_cap = cap > max_cap ? cap : max_cap;
-    at += 16 + (size_t)cap;
-  }
-  /* Room for the largest frame, and for an ICMP error fragmented. */
-  size_t bufsize = HEADROOM + (max_cap > ICMP_MTU ? max_cap : ICMP_MTU) + 64;
+  /* Room for a frame (grown as frames need), and for an ICMP error. */
+  size_t bufsize = HEADROOM + ICMP_MTU + 64;
   uint8_t *buf = malloc(bufsize);
   Scratch = malloc(bufsize);
   if (!buf || !Scratch)
@@ -741,6 +746,15 @@ int main(int argc, char **argv) {
     memcpy(h, in + at, 16);
     if (h[2] > size - at - 16)
       die("truncated record", argv[1]);
+    if (HEADROOM + (size_t)h[2] + 64 > bufsize) {
+      bufsize = HEADROOM + (size_t)h[2] + 64;
+      free(Scratch);
+      Scratch = malloc(bufsize);
+      uint8_t *more = realloc(buf, bufsize);
+      if (!more || !Scratch)
+        die("out of memory", argv[1]);
+      buf = more;
+    }
     struct pkt p = {
         .data = buf + HEADROOM, .len = h[2], .cap_len = h[2], .wire_len = h[3]};
     memcpy(p.data, in + at + 16, h[2]);
@@ -755,6 +769,13 @@ int main(int argc, char **argv) {
     out_flush(Outs[k]);
     if (close(Outs[k]->fd) != 0)
       die("cannot write", OutName[k]);
+    free(Outs[k]);
   }
+  free(buf);
+  free(Scratch);
+  free(Level2);
+  free(Level3);
+  munmap((void *)in, size);
+  close(fd);
   return 0;
 }
