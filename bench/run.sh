@@ -55,24 +55,7 @@ echo
 echo "peer: bench/peers/pcap_copy.c, one libpcap loop doing the same counting"
 
 echo
-echo "== the IPv4 router (examples/ipv4-router/router.click), one core =="
-# IPv4 frames to 192.168/16: every one goes through the whole forwarding
-# path (check, lookup, options, TTL, fragmenter, encapsulation).
-"$bin/npgen" -o "$work/router-in.pcap" --count "$frames" --seed 1 --size 64 \
-  --mix ipv4=1 --quiet
-mkdir -p "$work/router-out"
-"$bin/npcc" "$root/examples/ipv4-router/router.click" --target=c \
-  -o "$work/router" -D IN="$work/router-in.pcap" -D O="$work/router-out"
-nr=$(best "$work/router" --quiet)
-np=$(best "$work/passthrough" --in "$work/router-in.pcap" --out "$work/out.pcap" --quiet)
-python3 - "$frames" "$nr" "$np" <<'PY'
-import sys
-frames, router, passthrough = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-r, p = frames / router * 1e3, frames / passthrough * 1e3
-print(f"{'router.click':<28} {r:8.2f} Mpps")
-print(f"{'passthrough (same frames)':<28} {p:8.2f} Mpps")
-print(f"{'router / passthrough':<28} {r / p:8.2f}")
-PY
+"$root/bench/router.sh"
 
 echo
 echo "== match unit: the paper's experiment (section 5.1), 64 headers per run =="

@@ -3,12 +3,16 @@
 # prints nothing when everything is already present and configured.
 #   bootstrap.sh         build/: Release, assertions as NPCC_ENABLE_ASSERTIONS
 #   bootstrap.sh asan    build-asan/: ASan+UBSan, assertions (make check-asan)
+# NPCC_EXTRA_PACKAGES="a b" adds Debian packages to install.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libantlr4-runtime-dev libpcap-dev ninja-build cmake g++ googletest
   libgtest-dev default-jre-headless maven ccache python3 libz3-dev)
+# Packages a caller needs on top (bench/profile.sh: valgrind).
+read -r -a extra <<<"${NPCC_EXTRA_PACKAGES:-}"
+packages+=("${extra[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
