@@ -234,15 +234,40 @@ nprt_pcap_status nprt_pcap_in_peek(nprt_pcap_in *d, char *err, size_t errlen) {
   return NPRT_PCAP_OK;
 }
 
+/* The record at d->off when it is whole and needs no cut (every record of
+ * a well-formed file in the host's byte order): no copy of its header. */
+static inline bool nprt_pcap_map_fast(nprt_pcap_in *d, nprt_pcap_rec *r) {
+  size_t left = d->map_size - d->off;
+  if (d->swapped || d->pending || d->done || left < NPRT_PCAP_REC_HDR)
+    return false;
+  const uint8_t *h = d->map + d->off;
+  uint32_t v[4];
+  memcpy(v, h, sizeof(v));
+  /* The snap length is at most what libpcap allows for the link type. */
+  if (v[2] > (uint32_t)d->snaplen || left - NPRT_PCAP_REC_HDR < v[2])
+    return false;
+  d->off += NPRT_PCAP_REC_HDR + (size_t)v[2];
+  r->bytes = h + NPRT_PCAP_REC_HDR;
+  r->caplen = v[2];
+  r->len = v[3];
+  r->ts = (int64_t)(int32_t)v[0] * 1000000000 +
+          (int64_t)(int32_t)v[1] * (d->nano ? 1 : 1000);
+  return true;
+}
+
 nprt_pcap_status nprt_pcap_in_next(nprt_pcap_in *d, nprt_pool *pool,
                                    uint32_t dev, nprt_pkt **out, char *err,
                                    size_t errlen) {
   *out = NULL;
-  nprt_pcap_status st = nprt_pcap_in_peek(d, err, errlen);
-  if (st != NPRT_PCAP_OK)
-    return st;
-  d->pending = false;
-  const nprt_pcap_rec *r = &d->rec;
+  nprt_pcap_rec fast;
+  const nprt_pcap_rec *r = &fast;
+  if (!d->map || !nprt_pcap_map_fast(d, &fast)) {
+    nprt_pcap_status st = nprt_pcap_in_peek(d, err, errlen);
+    if (st != NPRT_PCAP_OK)
+      return st;
+    d->pending = false;
+    r = &d->rec;
+  }
   nprt_pkt *p = nprt_pool_alloc(pool, r->caplen);
   if (!p) {
     d->done = true;
