@@ -184,6 +184,16 @@ static uint64_t nprt_mix(uint64_t x) {
   return x ^ (x >> 33);
 }
 
+/* The big-endian 64-bit number at `p`. */
+static inline uint64_t nprt_load_be64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
 /* The core whose share of the flows a frame belongs to: a hash of the
  * IPv4 address pair (fragments of one datagram, which carry no ports
  * after the first, stay together), else of the source MAC address. */
@@ -204,13 +214,10 @@ static uint32_t nprt_flow_core(const uint8_t *b, uint32_t len, int linktype,
   }
   uint64_t key;
   if (ip != UINT32_MAX && len >= ip + 20 && (b[ip] >> 4) == 4) {
-    key = 0;
-    for (uint32_t k = 12; k < 20; ++k)
-      key = key << 8 | b[ip + k];
+    key = nprt_load_be64(b + ip + 12); /* source, destination */
   } else if (linktype == 1 && len >= 12) {
-    key = 1;
-    for (uint32_t k = 6; k < 12; ++k)
-      key = key << 8 | b[k];
+    /* 1, then the six bytes of the source MAC address (bytes 6-11). */
+    key = 1ull << 48 | (nprt_load_be64(b + 4) & 0xffffffffffffull);
   } else {
     key = 2;
   }

@@ -206,34 +206,6 @@ static nprt_pcap_status nprt_pcap_map_peek(nprt_pcap_in *d, char *err,
   return NPRT_PCAP_OK;
 }
 
-nprt_pcap_status nprt_pcap_in_peek(nprt_pcap_in *d, char *err, size_t errlen) {
-  if (d->pending)
-    return NPRT_PCAP_OK;
-  if (d->done || !d->pcap)
-    return NPRT_PCAP_EOF;
-  if (d->map)
-    return nprt_pcap_map_peek(d, err, errlen);
-  struct pcap_pkthdr *h;
-  const u_char *bytes;
-  int rc = pcap_next_ex(d->pcap, &h, &bytes);
-  if (rc == PCAP_ERROR_BREAK) {
-    d->done = true;
-    return NPRT_PCAP_EOF;
-  }
-  if (rc != 1) {
-    d->done = true;
-    snprintf(err, errlen, "%s", pcap_geterr(d->pcap));
-    return NPRT_PCAP_ERROR;
-  }
-  d->rec.bytes = bytes;
-  d->rec.caplen = h->caplen;
-  d->rec.len = h->len;
-  d->rec.ts = (int64_t)h->ts.tv_sec * 1000000000 +
-              (int64_t)h->ts.tv_usec * (d->nano ? 1 : 1000);
-  d->pending = true;
-  return NPRT_PCAP_OK;
-}
-
 /* The record at d->off when it is whole and needs no cut (every record of
  * a well-formed file in the host's byte order): no copy of its header. */
 static inline bool nprt_pcap_map_fast(nprt_pcap_in *d, nprt_pcap_rec *r) {
@@ -253,6 +225,38 @@ static inline bool nprt_pcap_map_fast(nprt_pcap_in *d, nprt_pcap_rec *r) {
   r->ts = (int64_t)(int32_t)v[0] * 1000000000 +
           (int64_t)(int32_t)v[1] * (d->nano ? 1 : 1000);
   return true;
+}
+
+nprt_pcap_status nprt_pcap_in_peek(nprt_pcap_in *d, char *err, size_t errlen) {
+  if (d->pending)
+    return NPRT_PCAP_OK;
+  if (d->done || !d->pcap)
+    return NPRT_PCAP_EOF;
+  if (d->map) {
+    if (!nprt_pcap_map_fast(d, &d->rec))
+      return nprt_pcap_map_peek(d, err, errlen);
+    d->pending = true;
+    return NPRT_PCAP_OK;
+  }
+  struct pcap_pkthdr *h;
+  const u_char *bytes;
+  int rc = pcap_next_ex(d->pcap, &h, &bytes);
+  if (rc == PCAP_ERROR_BREAK) {
+    d->done = true;
+    return NPRT_PCAP_EOF;
+  }
+  if (rc != 1) {
+    d->done = true;
+    snprintf(err, errlen, "%s", pcap_geterr(d->pcap));
+    return NPRT_PCAP_ERROR;
+  }
+  d->rec.bytes = bytes;
+  d->rec.caplen = h->caplen;
+  d->rec.len = h->len;
+  d->rec.ts = (int64_t)h->ts.tv_sec * 1000000000 +
+              (int64_t)h->ts.tv_usec * (d->nano ? 1 : 1000);
+  d->pending = true;
+  return NPRT_PCAP_OK;
 }
 
 nprt_pcap_status nprt_pcap_in_next(nprt_pcap_in *d, nprt_pool *pool,
