@@ -171,8 +171,12 @@ static nprt_pcap_status nprt_pcap_map_peek(nprt_pcap_in *d, char *err,
     return NPRT_PCAP_ERROR;
   }
   const uint8_t *h = d->map + d->off;
-  int32_t sec = (int32_t)nprt_load32(h, d->swapped);
-  int32_t frac = (int32_t)nprt_load32(h + 4, d->swapped);
+  /* As libpcap reads them: signed in the host's byte order, unsigned once
+   * swapped. */
+  uint32_t usec = nprt_load32(h, d->swapped);
+  uint32_t ufrac = nprt_load32(h + 4, d->swapped);
+  int64_t sec = d->swapped ? (int64_t)usec : (int64_t)(int32_t)usec;
+  int64_t frac = d->swapped ? (int64_t)ufrac : (int64_t)(int32_t)ufrac;
   uint32_t caplen = nprt_load32(h + 8, d->swapped);
   uint32_t len = nprt_load32(h + 12, d->swapped);
   uint32_t max = nprt_max_caplen(d->linktype);
@@ -189,10 +193,15 @@ static nprt_pcap_status nprt_pcap_map_peek(nprt_pcap_in *d, char *err,
   }
   left -= NPRT_PCAP_REC_HDR;
   if (left < caplen) {
+    /* A record over the snap length: libpcap reads the snap length first,
+     * then passes over the rest. */
+    uint32_t want = caplen > (uint32_t)d->snaplen && left < (size_t)d->snaplen
+                        ? (uint32_t)d->snaplen
+                        : caplen;
     snprintf(err, errlen,
              "truncated dump file; tried to read %u captured bytes, only got "
              "%zu",
-             caplen, left);
+             want, left);
     return NPRT_PCAP_ERROR;
   }
   d->done = false;
