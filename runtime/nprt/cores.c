@@ -296,11 +296,13 @@ static void nprt_core_out_flush(nprt_core *core, uint32_t dev) {
   nprt_pcap_out *d = &m->out_devs[dev];
   bool failed =
       nprt_pcap_out_append(d, o->data, o->used, o->packets, o->bytes) != 0;
+  /* Another core may move the devices once the lock is released. */
+  nprt_pcap_out report = *d;
   pthread_mutex_unlock(&m->out_lock);
   o->used = 0;
   o->packets = o->bytes = 0;
   if (failed) {
-    nprt_exec_output_failed(&core->ex, d);
+    nprt_exec_output_failed(&core->ex, &report);
     atomic_store_explicit(&m->stop, true, memory_order_release);
   }
 }
