@@ -308,7 +308,8 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
     }
     return;
   }
-  nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
+  nprt_pcap_out *d =
+      dev < ex->n_out_devs ? &ex->out_devs[dev] : nprt_exec_out_dev(ex, dev);
   if (!d) {
     ++self->faults;
     nprt_discard(self, (uint64_t)(uintptr_t)p, true);
