@@ -90,6 +90,16 @@ typedef struct nprt_cmd {
   uint64_t result;
 } nprt_cmd;
 
+/* A core's records for one shared output device, appended to the file a
+ * whole buffer at a time. */
+typedef struct nprt_core_out {
+  nprt_pcap_out fmt; /* the device's precision and cut, for the records */
+  bool file;         /* the device has a file (else: counted only) */
+  uint8_t *data;     /* NPRT_PCAP_OUT_BUF bytes, once needed */
+  size_t used;
+  uint64_t packets, bytes; /* not yet added to the device */
+} nprt_core_out;
+
 struct nprt_core {
   nprt_multi *m;
   uint32_t id;
@@ -106,9 +116,11 @@ struct nprt_core {
   uint32_t lane_in; /* local id of the lane-in, or UINT32_MAX */
   nprt_msgq self;
   uint64_t cur_seq;
-  uint64_t *records; /* per input device: records read so far */
-  uint32_t idle;     /* lane-in polls in a row that found nothing */
-  uint64_t reads;    /* packets this core took from its input */
+  uint64_t *records;   /* per input device: records read so far */
+  uint32_t idle;       /* lane-in polls in a row that found nothing */
+  uint64_t reads;      /* packets this core took from its input */
+  nprt_core_out *outs; /* per output device */
+  uint32_t n_outs;
   pthread_t thread;
   int rc;
   /* Watermark: this core will send nothing more with a lower sequence
@@ -207,12 +219,22 @@ static uint64_t nprt_mix(uint64_t x) {
   return x ^ (x >> 33);
 }
 
+/* The big-endian 64-bit number at `p`. */
+static inline uint64_t nprt_load_be64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
 /* The core whose share of the flows a frame belongs to: a hash of the
  * IPv4 address pair (fragments of one datagram, which carry no ports
  * after the first, stay together), else of the source MAC address. */
-static uint32_t nprt_flow_core(const nprt_pkt *p, int linktype, uint32_t n) {
-  const uint8_t *b = p->data;
-  uint32_t len = p->len, ip = UINT32_MAX;
+static uint32_t nprt_flow_core(const uint8_t *b, uint32_t len, int linktype,
+                               uint32_t n) {
+  uint32_t ip = UINT32_MAX;
   if (linktype == 1 /* DLT_EN10MB */ && len >= 14) {
     uint32_t off = 12;
     uint16_t type = (uint16_t)(b[off] << 8 | b[off + 1]);
@@ -227,13 +249,10 @@ static uint32_t nprt_flow_core(const nprt_pkt *p, int linktype, uint32_t n) {
   }
   uint64_t key;
   if (ip != UINT32_MAX && len >= ip + 20 && (b[ip] >> 4) == 4) {
-    key = 0;
-    for (uint32_t k = 12; k < 20; ++k)
-      key = key << 8 | b[ip + k];
+    key = nprt_load_be64(b + ip + 12); /* source, destination */
   } else if (linktype == 1 && len >= 12) {
-    key = 1;
-    for (uint32_t k = 6; k < 12; ++k)
-      key = key << 8 | b[k];
+    /* 1, then the six bytes of the source MAC address (bytes 6-11). */
+    key = 1ull << 48 | (nprt_load_be64(b + 4) & 0xffffffffffffull);
   } else {
     key = 2;
   }
@@ -260,8 +279,23 @@ nprt_pcap_status nprt_core_device_next(nprt_core *core, nprt_inst *self,
   while (core->self.n > NPRT_SELF_QUEUE_LIMIT && !nprt_exec_stopping(ex))
     nprt_exec_wait(self, NPRT_WAIT_PHASE, ex->phase, 0);
   for (;;) {
-    nprt_pcap_status st =
-        nprt_pcap_in_next(d, &ex->pool, dev, out, err, errlen);
+    /* The record is looked at where it lies (in the mapped file): only
+     * this core's packets are copied into its pool. */
+    nprt_pcap_status st = nprt_pcap_in_peek(d, err, errlen);
+    uint64_t index = core->records[dev];
+    if (st == NPRT_PCAP_OK) {
+      ++core->records[dev];
+      const nprt_pcap_rec *r = &d->rec;
+      if (!m->pipeline &&
+          (m->serial_core
+               ? 1 + nprt_flow_core(r->bytes, r->caplen, d->linktype, m->n - 1)
+               : nprt_flow_core(r->bytes, r->caplen, d->linktype, m->n)) !=
+              core->id) {
+        nprt_pcap_in_pass(d); /* another core's */
+        continue;
+      }
+      st = nprt_pcap_in_next(d, &ex->pool, dev, out, err, errlen);
+    }
     if (st == NPRT_PCAP_ERROR &&
         atomic_exchange_explicit(&m->read_error, true, memory_order_acq_rel))
       st = NPRT_PCAP_EOF; /* every core reads the file: one reports */
@@ -271,19 +305,6 @@ nprt_pcap_status nprt_core_device_next(nprt_core *core, nprt_inst *self,
       nprt_core_flush(core);
       atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
       return st;
-    }
-    uint64_t index = core->records[dev]++;
-    if (!m->pipeline &&
-        (m->serial_core
-             ? 1 + nprt_flow_core(*out, d->linktype, m->n - 1)
-             : nprt_flow_core(*out, d->linktype, m->n)) != core->id) {
-      /* Another core's: read past it, uncounted here. */
-      --d->packets;
-      d->bytes -= (*out)->len;
-      nprt_pool_free(&ex->pool, *out);
-      --ex->pool.allocated;
-      --ex->pool.freed;
-      continue;
     }
     core->cur_seq = index * NPRT_MAX_DEVICES + dev;
     /* The watermark moves once a burst: first the messages it vouches
@@ -299,31 +320,112 @@ nprt_pcap_status nprt_core_device_next(nprt_core *core, nprt_inst *self,
   }
 }
 
-bool nprt_core_device_send(nprt_core *core, uint32_t dev, nprt_pkt *p) {
+/* Hands what core `core` buffered for device `dev` to the shared device,
+ * under the lock: one write of whole records. */
+static void nprt_core_out_flush(nprt_core *core, uint32_t dev) {
   nprt_multi *m = core->m;
-  if (dev >= NPRT_MAX_DEVICES)
-    return false;
+  nprt_core_out *o = &core->outs[dev];
+  if (!o->used && !o->packets)
+    return;
+  pthread_mutex_lock(&m->out_lock);
+  nprt_pcap_out *d = &m->out_devs[dev];
+  bool failed =
+      nprt_pcap_out_append(d, o->data, o->used, o->packets, o->bytes) != 0;
+  /* Another core may move the devices once the lock is released. */
+  nprt_pcap_out report = *d;
+  pthread_mutex_unlock(&m->out_lock);
+  o->used = 0;
+  o->packets = o->bytes = 0;
+  if (failed) {
+    nprt_exec_output_failed(&core->ex, &report);
+    atomic_store_explicit(&m->stop, true, memory_order_release);
+  }
+}
+
+/* This core's buffer for output device `dev`, made on first use (the
+ * shared device too, when it has no --out). NULL when out of memory. */
+static nprt_core_out *nprt_core_out_dev(nprt_core *core, uint32_t dev) {
+  if (dev < core->n_outs && core->outs[dev].data)
+    return &core->outs[dev];
+  nprt_multi *m = core->m;
+  if (dev >= core->n_outs) {
+    nprt_core_out *v = realloc(core->outs, (dev + 1) * sizeof(*v));
+    if (!v)
+      return NULL;
+    memset(v + core->n_outs, 0, (dev + 1 - core->n_outs) * sizeof(*v));
+    core->outs = v;
+    core->n_outs = dev + 1;
+  }
+  nprt_core_out *o = &core->outs[dev];
+  o->data = malloc(NPRT_PCAP_OUT_BUF);
+  if (!o->data)
+    return NULL;
   pthread_mutex_lock(&m->out_lock);
   if (dev >= m->n_out_devs) {
     /* An output without --out: counted and discarded, as on one core. */
     nprt_pcap_out *v = realloc(m->out_devs, (dev + 1) * sizeof(*v));
     if (!v) {
       pthread_mutex_unlock(&m->out_lock);
-      return false;
+      free(o->data);
+      o->data = NULL;
+      return NULL;
     }
     memset(v + m->n_out_devs, 0, (dev + 1 - m->n_out_devs) * sizeof(*v));
     m->out_devs = v;
     m->n_out_devs = dev + 1;
   }
-  nprt_pcap_out *d = &m->out_devs[dev];
-  bool failed = d->error == 0 && nprt_pcap_out_write(d, p) != 0;
+  const nprt_pcap_out *d = &m->out_devs[dev];
+  o->fmt.nano = d->nano;
+  o->fmt.cut = d->cut;
+  o->file = d->buf != NULL;
   pthread_mutex_unlock(&m->out_lock);
-  if (failed) {
-    nprt_exec_output_failed(&core->ex, d);
-    atomic_store_explicit(&m->stop, true, memory_order_release);
+  return o;
+}
+
+bool nprt_core_device_send(nprt_core *core, uint32_t dev, nprt_pkt *p) {
+  if (dev >= NPRT_MAX_DEVICES)
+    return false;
+  nprt_core_out *o = nprt_core_out_dev(core, dev);
+  if (!o)
+    return false;
+  size_t need = NPRT_PCAP_REC_HDR + p->len;
+  if (o->file && o->used + need > NPRT_PCAP_OUT_BUF)
+    nprt_core_out_flush(core, dev);
+  if (o->file && !atomic_load_explicit(&core->m->stop, memory_order_relaxed)) {
+    if (need <= NPRT_PCAP_OUT_BUF) {
+      o->used += nprt_pcap_out_record(&o->fmt, p, o->data + o->used);
+    } else {
+      /* A record bigger than the buffer goes out on its own. */
+      uint8_t *rec = malloc(need);
+      if (!rec) {
+        nprt_pool_free(&core->ex.pool, p);
+        return false;
+      }
+      size_t n = nprt_pcap_out_record(&o->fmt, p, rec);
+      uint8_t *keep = o->data;
+      o->data = rec;
+      o->used = n;
+      ++o->packets;
+      o->bytes += p->len;
+      nprt_core_out_flush(core, dev);
+      o->data = keep;
+      free(rec);
+      nprt_pool_free(&core->ex.pool, p);
+      return true;
+    }
   }
+  ++o->packets;
+  o->bytes += p->len;
   nprt_pool_free(&core->ex.pool, p);
   return true;
+}
+
+/* Appends what every core still buffers, core by core. */
+static void nprt_multi_flush_outputs(nprt_multi *m) {
+  for (uint32_t q = 0; q < m->n; ++q)
+    for (uint32_t dev = 0; dev < m->cores[q].n_outs; ++dev)
+      if (m->cores[q].outs[dev].data)
+        nprt_core_out_flush(&m->cores[q], dev);
 }
 
 /*--- Lanes -----------------------------------------------------------------*/
@@ -1244,6 +1346,9 @@ static void nprt_multi_free(nprt_multi *m) {
     free(c->primary);
     free(c->chans);
     free(c->records);
+    for (uint32_t dev = 0; dev < c->n_outs; ++dev)
+      free(c->outs[dev].data);
+    free(c->outs);
     free(c->self.v);
     free(c->ex.in_devs);
     free(c->ex.out_devs);
@@ -1373,6 +1478,12 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     if (nprt_exec_attach_signals(&m.cores[q].ex) != 0 ||
         nprt_exec_open_devices(&m.cores[q].ex, q == 0) != 0)
       goto done;
+  /* One mapping of each input file for every core. */
+  for (uint32_t q = 1; q < m.n; ++q)
+    for (uint32_t d = 0; d < m.cores[q].ex.n_in_devs; ++d)
+      if (d < m.cores[0].ex.n_in_devs)
+        nprt_pcap_in_share(&m.cores[q].ex.in_devs[d],
+                           &m.cores[0].ex.in_devs[d]);
   /* Core 0 opened the outputs (with its inputs' link types); all share
    * them. */
   m.out_devs = m.cores[0].ex.out_devs;
@@ -1396,6 +1507,7 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     if (m.cores[q].rc > rc)
       rc = m.cores[q].rc;
   }
+  nprt_multi_flush_outputs(&m);
   if (view.control) {
     nprt_multi_linger(&m, &view, rc);
     nprt_control_close(view.control);

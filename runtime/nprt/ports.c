@@ -261,7 +261,8 @@ void nprt_fused_leave(nprt_inst *self) { --self->ex->running->nest; }
 nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   nprt_exec *ex = self->ex;
   self->used_device = true;
-  nprt_pcap_in *d = nprt_exec_in_dev(ex, dev);
+  nprt_pcap_in *d =
+      dev < ex->n_in_devs ? &ex->in_devs[dev] : nprt_exec_in_dev(ex, dev);
   if (!d || nprt_exec_stopping(ex))
     nprt_exec_terminate(self);
   nprt_pkt *p;
@@ -275,7 +276,12 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     /* Live, a packet is stamped when it is read, as a capture would be. */
     if (ex->opts->live)
       p->ts = nprt_exec_live_now(ex);
-    nprt_exec_advance(self, p->ts);
+    /* In order, before the end, no timer to run: only the clock moves. */
+    if (ex->clock_started && !ex->has_timers && p->ts >= ex->now &&
+        p->ts <= ex->end)
+      ex->now = p->ts;
+    else
+      nprt_exec_advance(self, p->ts);
     return p;
   }
   /* A read interrupted by a stop signal is the end of the input. */
@@ -302,7 +308,8 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
     }
     return;
   }
-  nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
+  nprt_pcap_out *d =
+      dev < ex->n_out_devs ? &ex->out_devs[dev] : nprt_exec_out_dev(ex, dev);
   if (!d) {
     ++self->faults;
     nprt_discard(self, (uint64_t)(uintptr_t)p, true);

@@ -11,6 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <random>
+#include <sstream>
+#include <vector>
+
 using namespace nprt_test;
 
 namespace {
@@ -133,6 +138,184 @@ TEST(Pcap, MissingFileIsAnError) {
   char err[512];
   EXPECT_EQ(nprt_pcap_in_open(&d, "/nonexistent/x.pcap", err, sizeof(err)), -1);
   EXPECT_STREQ(err, "No such file or directory");
+}
+
+/// Every record of `path` as libpcap reads it and as nprt's reader does
+/// ("ts caplen len bytes" per record, then the error, if any).
+std::string readWithLibpcap(const std::string &path, bool nano) {
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t *p = pcap_open_offline_with_tstamp_precision(
+      path.c_str(),
+      nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO, err);
+  if (!p)
+    return std::string("open: ") + err;
+  std::ostringstream os;
+  struct pcap_pkthdr *h;
+  const u_char *bytes;
+  int rc;
+  while ((rc = pcap_next_ex(p, &h, &bytes)) == 1)
+    os << (int64_t)h->ts.tv_sec * 1000000000 +
+              (int64_t)h->ts.tv_usec * (nano ? 1 : 1000)
+       << " " << h->caplen << " " << h->len << " "
+       << std::string((const char *)bytes, h->caplen).size() << ":"
+       << std::hash<std::string>()(std::string((const char *)bytes, h->caplen))
+       << "\n";
+  if (rc != PCAP_ERROR_BREAK)
+    os << "error: " << pcap_geterr(p) << "\n";
+  pcap_close(p);
+  return os.str();
+}
+
+std::string readWithNprt(const std::string &path, bool *mapped) {
+  nprt_pool pool;
+  nprt_pool_init(&pool);
+  nprt_pcap_in d;
+  char err[512];
+  if (nprt_pcap_in_open(&d, path.c_str(), err, sizeof(err)) != 0)
+    return std::string("open: ") + err;
+  *mapped = d.map != nullptr;
+  std::ostringstream os;
+  nprt_pkt *p;
+  nprt_pcap_status st;
+  while ((st = nprt_pcap_in_next(&d, &pool, 0, &p, err, sizeof(err))) ==
+         NPRT_PCAP_OK) {
+    const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
+    std::string data((const char *)p->data, p->len);
+    os << p->ts << " " << b->cap_len << " " << b->wire_len << " " << data.size()
+       << ":" << std::hash<std::string>()(data) << "\n";
+    nprt_pool_free(&pool, p);
+  }
+  if (st == NPRT_PCAP_ERROR)
+    os << "error: " << err << "\n";
+  nprt_pcap_in_close(&d);
+  nprt_pool_destroy(&pool);
+  return os.str();
+}
+
+/// The mapped reader reads what libpcap reads, with libpcap's messages.
+void expectSameAsLibpcap(const std::string &name, const std::string &bytes,
+                         bool nano) {
+  std::string in = tempPath(name);
+  writeFile(in, bytes);
+  bool mapped = false;
+  std::string ours = readWithNprt(in, &mapped);
+  EXPECT_TRUE(mapped) << name;
+  EXPECT_EQ(ours, readWithLibpcap(in, nano)) << name;
+}
+
+TEST(Pcap, MappedReaderAgreesWithLibpcap) {
+  for (bool swapped : {false, true})
+    for (bool nano : {false, true}) {
+      PcapBuilder b(nano, 65535, 1, swapped);
+      for (unsigned i = 0; i < 30; ++i)
+        b.packet(1700000000 + i, nano ? 999999990 + i % 9 : 999990 + i % 9,
+                 frame(60 + i * 47, i), i % 3 ? 0 : 1600);
+      std::string tag =
+          std::string(swapped ? "be" : "le") + (nano ? "-nano" : "-micro");
+      expectSameAsLibpcap(tag + ".pcap", b.bytes, nano);
+      // Cut inside the last record's header, then inside its data.
+      expectSameAsLibpcap(
+          tag + "-hdr.pcap",
+          b.bytes.substr(0, b.bytes.size() - (60 + 29 * 47) - 5), nano);
+      expectSameAsLibpcap(tag + "-data.pcap",
+                          b.bytes.substr(0, b.bytes.size() - 7), nano);
+    }
+  // A record longer than the file's snap length keeps its first snap-length
+  // bytes; one longer than the link type allows is an error.
+  PcapBuilder cut(false, 96, 1);
+  cut.packet(1, 1, frame(200, 1)).packet(2, 2, frame(50, 2));
+  expectSameAsLibpcap("over-snaplen.pcap", cut.bytes, false);
+  PcapBuilder huge(false, 65535, 1);
+  huge.packet(1, 1, frame(64, 1)).packet(2, 2, frame(262145, 2));
+  expectSameAsLibpcap("over-max.pcap", huge.bytes, false);
+  PcapBuilder usb(false, 1048576, 249); // DLT_USBPCAP allows 1 MiB
+  usb.packet(1, 1, frame(300000, 1)).packet(2, 2, frame(1048577, 2));
+  expectSameAsLibpcap("usb.pcap", usb.bytes, false);
+}
+
+TEST(Pcap, MappedReaderAgreesWithLibpcapOnDamagedFiles) {
+  // Record headers overwritten with random bytes or plausible lengths,
+  // files cut anywhere: the same records and the same error either way.
+  std::mt19937 rng(12345);
+  for (int trial = 0; trial < 300; ++trial) {
+    bool swapped = trial % 2, nano = trial % 3 == 0;
+    PcapBuilder b(nano, trial % 5 ? 65535 : 200, 1, swapped);
+    std::vector<size_t> headers;
+    for (unsigned i = 0; i < 12; ++i) {
+      headers.push_back(b.bytes.size());
+      b.packet(1700000000 + i, i * 999, frame(40 + rng() % 400, i));
+    }
+    std::string bytes = b.bytes;
+    for (int k = 0; k < 1 + trial % 3; ++k) {
+      size_t at = headers[rng() % headers.size()] + rng() % 16;
+      uint32_t pick = rng() % 3;
+      uint32_t v = pick == 0   ? (uint32_t)rng()
+                   : pick == 1 ? rng() % 600
+                               : 65000 + rng() % 200000; // around the limits
+      for (int j = 0; j < 4 && at + j < bytes.size(); ++j)
+        bytes[at + j] = (char)(v >> (8 * j));
+    }
+    if (trial % 4 == 0)
+      bytes.resize(24 + rng() % (bytes.size() - 24));
+    expectSameAsLibpcap("damaged.pcap", bytes, nano);
+    if (HasFailure())
+      break;
+  }
+}
+
+TEST(Pcap, PeekLooksWithoutTaking) {
+  PcapBuilder b;
+  b.packet(1, 1, frame(64, 1)).packet(2, 2, frame(70, 2));
+  std::string in = tempPath("peek.pcap");
+  writeFile(in, b.bytes);
+  nprt_pool pool;
+  nprt_pool_init(&pool);
+  nprt_pcap_in d;
+  char err[512];
+  ASSERT_EQ(nprt_pcap_in_open(&d, in.c_str(), err, sizeof(err)), 0) << err;
+  ASSERT_EQ(nprt_pcap_in_peek(&d, err, sizeof(err)), NPRT_PCAP_OK);
+  EXPECT_EQ(d.rec.caplen, 64u);
+  ASSERT_EQ(nprt_pcap_in_peek(&d, err, sizeof(err)), NPRT_PCAP_OK);
+  EXPECT_EQ(d.rec.caplen, 64u); // the same record until it is passed
+  nprt_pcap_in_pass(&d);
+  nprt_pkt *p;
+  ASSERT_EQ(nprt_pcap_in_next(&d, &pool, 0, &p, err, sizeof(err)),
+            NPRT_PCAP_OK);
+  EXPECT_EQ(p->len, 70u);
+  EXPECT_EQ(std::string((const char *)p->data, p->len), frame(70, 2));
+  nprt_pool_free(&pool, p);
+  EXPECT_EQ(nprt_pcap_in_peek(&d, err, sizeof(err)), NPRT_PCAP_EOF);
+  EXPECT_EQ(d.packets, 1u); // a passed record is not counted
+  EXPECT_EQ(d.bytes, 70u);
+
+  // A second reader of the same file shares the first one's mapping.
+  nprt_pcap_in e;
+  ASSERT_EQ(nprt_pcap_in_open(&e, in.c_str(), err, sizeof(err)), 0) << err;
+  nprt_pcap_in_share(&e, &d);
+  EXPECT_EQ(e.map, d.map);
+  EXPECT_FALSE(e.map_owned);
+  ASSERT_EQ(nprt_pcap_in_next(&e, &pool, 0, &p, err, sizeof(err)),
+            NPRT_PCAP_OK);
+  EXPECT_EQ(p->len, 64u);
+  nprt_pool_free(&pool, p);
+  nprt_pcap_in_close(&e);
+  nprt_pcap_in_close(&d);
+  EXPECT_EQ(pool.live, 0u);
+  nprt_pool_destroy(&pool);
+}
+
+TEST(Pcap, OutputOverManyBuffersIsByteIdentical) {
+  // Several output buffers' worth, and a record bigger than the buffer.
+  PcapBuilder b(true, 1048576, 249);
+  for (unsigned i = 0; i < 2000; ++i)
+    b.packet(1700000000 + i, i * 7919u, frame(64 + (i * 131) % 1400, i));
+  b.packet(1700009999, 1, frame(NPRT_PCAP_OUT_BUF + 1000, 5));
+  for (unsigned i = 0; i < 10; ++i)
+    b.packet(1700010000 + i, i, frame(100, i));
+  std::string in = tempPath("big.pcap"), out = tempPath("big-out.pcap");
+  writeFile(in, b.bytes);
+  copyFile(in, out);
+  EXPECT_EQ(readFile(out), b.bytes);
 }
 
 /// FromDevice -> ToDevice through the executor.

@@ -71,8 +71,10 @@ inline RunResult run(nprt_graph *g, nprt_options &o) {
 /// Little-endian pcap writer, so tests control every byte of their input.
 class PcapBuilder {
 public:
+  /// `swapped`: written in big-endian byte order (as by a big-endian host).
   PcapBuilder(bool nano = false, uint32_t snaplen = 65535,
-              uint32_t linktype = 1) {
+              uint32_t linktype = 1, bool swapped = false)
+      : swapped(swapped) {
     put32(nano ? 0xa1b23c4du : 0xa1b2c3d4u);
     put16(2);
     put16(4);
@@ -93,13 +95,16 @@ public:
   std::string bytes;
 
 private:
+  bool swapped;
   void put16(uint16_t v) {
+    if (swapped)
+      v = (uint16_t)(v >> 8 | v << 8);
     bytes += (char)(v & 0xff);
     bytes += (char)(v >> 8);
   }
   void put32(uint32_t v) {
-    put16((uint16_t)(v & 0xffff));
-    put16((uint16_t)(v >> 16));
+    put16((uint16_t)(swapped ? v >> 16 : v & 0xffff));
+    put16((uint16_t)(swapped ? v & 0xffff : v >> 16));
   }
 };
 
