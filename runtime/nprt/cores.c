@@ -33,6 +33,7 @@
 #include "runtime/nprt/graph_build.h"
 #include "runtime/nprt/handlers.h"
 #include "runtime/nprt/lane.h"
+#include "runtime/nprt/profile.h"
 #include "runtime/nprt/stats.h"
 
 #include <pthread.h>
@@ -342,6 +343,7 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
   }
   nprt_lane *l = m->lanes[core->id * m->n + to];
   uint32_t spins = 0;
+  uint64_t t0 = core->ex.prof ? nprt_prof_clock() : 0;
   while (!nprt_lane_push(l, msg)) {
     nprt_lane_flush(l);
     if (atomic_load_explicit(&m->abort, memory_order_acquire)) {
@@ -352,6 +354,8 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
     }
     nprt_backoff(m, &spins);
   }
+  if (spins)
+    nprt_prof_wait(&core->ex, t0);
 }
 
 static void nprt_lane_out_handler(nprt_inst *self) {
@@ -476,7 +480,9 @@ static void nprt_lane_in_handler(nprt_inst *self) {
       if (atomic_load_explicit(&m->abort, memory_order_acquire))
         nprt_exec_terminate(self);
       /* Nothing yet: let the other threads on this CPU run. */
+      uint64_t t0 = self->ex->prof ? nprt_prof_clock() : 0;
       nprt_idle(m, &core->idle);
+      nprt_prof_wait(self->ex, t0);
       return;
     }
     core->idle = 0;
@@ -885,7 +891,8 @@ void nprt_core_enter_run(nprt_core *c) { nprt_core_reset_copies(c); }
 /* The run as one graph, for the statistics and the handlers: counters
  * summed over the copies, merged state combined, the rest from the
  * primary copy. */
-static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
+static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum,
+                                      nprt_core_prof *prof) {
   const nprt_program *p = m->program;
   nprt_graph *g = nprt_graph_create();
   if (!g)
@@ -901,6 +908,10 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
         continue;
       nprt_inst *from = c->graph->insts[l], *to = g->insts[i];
       to->iterations += from->iterations;
+      to->rx_pkts += from->rx_pkts;
+      to->rx_bytes += from->rx_bytes;
+      to->prof_cycles += from->prof_cycles;
+      to->prof_iters += from->prof_iters;
       to->drops += from->drops;
       to->faults += from->faults;
       to->allocs += from->allocs;
@@ -928,6 +939,8 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
       if (r->src) {
         to->packets += from->packets;
         to->drops += from->drops;
+        to->occ_sum += from->occ_sum;
+        to->occ_samples += from->occ_samples;
         if (from->max_occupancy > to->max_occupancy)
           to->max_occupancy = from->max_occupancy;
         atomic_fetch_add(&to->tail, atomic_load(&from->tail));
@@ -947,6 +960,9 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
       to->packets += ex->in_devs[d].packets;
       to->bytes += ex->in_devs[d].bytes;
     }
+    prof[q] = (nprt_core_prof){ex->prof_end - ex->prof_start, ex->prof_wait,
+                               ex->prof_windows};
+    sum->prof_windows += ex->prof_windows;
     sum->pool.allocated += ex->pool.allocated;
     sum->pool.freed += ex->pool.freed;
     sum->io_error |= ex->io_error;
@@ -1069,6 +1085,7 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   sum.opts = o;
   sum.end = INT64_MAX;
   nprt_graph *summary = NULL;
+  nprt_core_prof *prof = NULL;
   if (!m.cores || nprt_multi_build(&m, stages) != 0) {
     if (!m.cores || !m.cores[0].graph || !m.cores[0].graph->error[0])
       fprintf(o->err, "%s: error: out of memory\n", o->prog);
@@ -1120,13 +1137,17 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
       rc = m.cores[q].rc;
   }
   nprt_multi_drain(&m);
-  summary = nprt_multi_summary(&m, &sum);
+  prof = calloc(m.n, sizeof(*prof));
+  summary = prof ? nprt_multi_summary(&m, &sum, prof) : NULL;
   if (!summary || summary->error[0]) {
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     rc = NPRT_EXIT_ERROR;
     goto done;
   }
   sum.graph = summary;
+  sum.prof = o->stats || o->stats_json;
+  sum.core_prof = prof;
+  sum.n_core_prof = m.n;
   sum.out_devs = m.out_devs;
   sum.n_out_devs = m.n_out_devs;
   /* -h reads the state the run left, before fini empties the queues. */
@@ -1156,6 +1177,7 @@ done:
   free(sum.in_devs);
   free(sum.out_devs);
   nprt_graph_destroy(summary);
+  free(prof);
   nprt_multi_free(&m);
   pthread_mutex_destroy(&m.out_lock);
   nprt_exec_restore_signals(old);

@@ -49,6 +49,13 @@ enum {
 
 struct nprt_control;
 
+/* One core's utilisation in a multicore run, in nprt_prof_clock units. */
+typedef struct nprt_core_prof {
+  uint64_t cycles;  /* from the start of its schedule to its end */
+  uint64_t wait;    /* spent waiting for other cores */
+  uint64_t windows; /* sampled windows */
+} nprt_core_prof;
+
 struct nprt_exec {
   nprt_graph *graph;
   const nprt_options *opts;
@@ -98,6 +105,21 @@ struct nprt_exec {
   /* The core this executor runs in a multicore run (cores.c); NULL on one
    * core. */
   struct nprt_core *core;
+  /* Profiling (--stats, --stats-json; profile.h). */
+  bool prof;               /* measuring */
+  bool prof_window;        /* a sampled window is open */
+  nprt_inst *prof_owner;   /* whose handler iteration opened it */
+  nprt_inst *prof_cur;     /* charged now; NULL: the scheduler */
+  uint64_t prof_t;         /* the clock when prof_cur was last charged */
+  uint32_t prof_countdown; /* iterations until the next window */
+  uint64_t prof_windows;
+  /* The clock when the schedule started and ended, and the time spent
+   * waiting for other cores (spinning or yielding the CPU). */
+  uint64_t prof_start, prof_end, prof_wait;
+  /* A multicore run's summary: each core's schedule time, wait and
+   * windows (NULL on one core: the fields above). */
+  const struct nprt_core_prof *core_prof;
+  uint32_t n_core_prof;
   nprt_inst **stack; /* senders that handed a value over, innermost last */
   uint32_t stack_n;
   jmp_buf sched_jb;

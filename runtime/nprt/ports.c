@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"
 #include "runtime/nprt/executor.h"
+#include "runtime/nprt/profile.h"
 
 #include <string.h>
 
@@ -58,8 +59,17 @@ uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
   return nprt_recv_slow(self, port);
 }
 
+/* A packet `self` received: counted with its bytes. */
+static inline nprt_pkt *nprt_count_rx(nprt_inst *self, nprt_pkt *p) {
+  if (p) {
+    ++self->rx_pkts;
+    self->rx_bytes += p->len;
+  }
+  return p;
+}
+
 nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
-  return (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port);
+  return nprt_count_rx(self, (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port));
 }
 
 bool nprt_poll(nprt_inst *self, uint32_t port) {
@@ -77,7 +87,8 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 nprt_pkt *nprt_try_recv_pkt(nprt_inst *self, uint32_t port) {
-  return (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port);
+  return nprt_count_rx(self,
+                       (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port));
 }
 
 uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
@@ -235,6 +246,9 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       ++f->nest;
       ++to->iterations;
       to->progress = true;
+      if (is_pkt)
+        nprt_count_rx(to, (nprt_pkt *)(uintptr_t)v);
+      nprt_prof_call(ex, to);
       return to;
     }
   }
@@ -254,7 +268,11 @@ nprt_inst *nprt_fused_enter_val(nprt_inst *self, uint32_t port, uint64_t v) {
   return nprt_fused_enter(self, port, v, false);
 }
 
-void nprt_fused_leave(nprt_inst *self) { --self->ex->running->nest; }
+void nprt_fused_leave(nprt_inst *self) {
+  nprt_exec *ex = self->ex;
+  --ex->running->nest;
+  nprt_prof_switch(ex, self);
+}
 
 /*--- Devices -------------------------------------------------------------*/
 
@@ -276,7 +294,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     if (ex->opts->live)
       p->ts = nprt_exec_live_now(ex);
     nprt_exec_advance(self, p->ts);
-    return p;
+    return nprt_count_rx(self, p);
   }
   /* A read interrupted by a stop signal is the end of the input. */
   if (st == NPRT_PCAP_ERROR && !nprt_stop_signal) {
