@@ -155,11 +155,9 @@ static void nprt_inst_main(nprt_inst *self) {
       nprt_exec_terminate(self);
     self->progress = false;
     ++self->iterations;
-    if (__builtin_expect(self->ex->prof, 0))
-      nprt_prof_iteration(self);
+    nprt_prof_iteration(self);
     self->handler(self);
-    if (__builtin_expect(self->ex->prof, 0))
-      nprt_prof_iteration_end(self);
+    nprt_prof_iteration_end(self);
     if (!self->progress && self->timer && !nprt_has_inputs(self)) {
       /* A source with a timer that moved nothing has nothing to do until
        * its timer ran: it waits for that instead of polling, which also
@@ -218,9 +216,9 @@ static void nprt_inst_release(nprt_inst *in) {
 
 /* Runs `in` until it blocks, yields or terminates. */
 static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
+  nprt_prof_resume(ex, in);
   in->state = NPRT_READY;
   ex->running = in;
-  nprt_prof_switch(ex, in->prof_at ? in->prof_at : in);
   void *fake = NULL;
   nprt_fiber_leave_sched(in, &fake);
   if (_setjmp(ex->sched_jb) == 0) {
@@ -422,10 +420,8 @@ void nprt_exec_terminate(nprt_inst *self) {
       nprt_chan_abandon(self->in[i].ch, &ex->pool);
   self->state = NPRT_DONE;
   ++ex->n_done;
-  if (ex->prof) {
-    nprt_prof_iteration_end(self);
-    nprt_prof_leave(ex);
-  }
+  nprt_prof_iteration_end(self);
+  nprt_prof_leave(ex);
   nprt_fiber_leave_inst(ex, NULL);
   _longjmp(ex->sched_jb, 1);
 }

@@ -123,11 +123,9 @@ struct nprt_inst {
   /* Packets received from channels, fused calls and devices, and their
    * bytes. */
   uint64_t rx_pkts, rx_bytes;
-  /* Profiling (profile.h): cycles charged in sampled windows, activations
-   * begun in them, and the instance whose code this one's stack ran when
-   * it last left the processor (a pushed handler), or NULL. */
+  /* Profiling (profile.h): cycles charged in sampled windows, and
+   * activations begun in them. */
   uint64_t prof_cycles, prof_iters;
-  struct nprt_inst *prof_at;
 
   jmp_buf jb;
   ucontext_t uc;

@@ -59,17 +59,10 @@ uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
   return nprt_recv_slow(self, port);
 }
 
-/* A packet `self` received: counted with its bytes. */
-static inline nprt_pkt *nprt_count_rx(nprt_inst *self, nprt_pkt *p) {
-  if (p) {
-    ++self->rx_pkts;
-    self->rx_bytes += p->len;
-  }
-  return p;
-}
-
 nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
-  return nprt_count_rx(self, (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port));
+  nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port);
+  nprt_prof_rx(self, p);
+  return p;
 }
 
 bool nprt_poll(nprt_inst *self, uint32_t port) {
@@ -87,8 +80,9 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 nprt_pkt *nprt_try_recv_pkt(nprt_inst *self, uint32_t port) {
-  return nprt_count_rx(self,
-                       (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port));
+  nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port);
+  nprt_prof_rx(self, p);
+  return p;
 }
 
 uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
@@ -246,9 +240,15 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       ++f->nest;
       ++to->iterations;
       to->progress = true;
-      if (is_pkt)
-        nprt_count_rx(to, (nprt_pkt *)(uintptr_t)v);
-      nprt_prof_call(ex, to);
+      if (NPRT_UNLIKELY(ex->prof)) {
+        if (is_pkt) {
+          ++to->rx_pkts;
+          to->rx_bytes += ((const nprt_pkt *)(uintptr_t)v)->len;
+        }
+        /* A tail call: the fast path keeps no register across it. */
+        if (NPRT_UNLIKELY(ex->prof_window))
+          return nprt_prof_fused(to);
+      }
       return to;
     }
   }
@@ -294,7 +294,8 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     if (ex->opts->live)
       p->ts = nprt_exec_live_now(ex);
     nprt_exec_advance(self, p->ts);
-    return nprt_count_rx(self, p);
+    nprt_prof_rx(self, p);
+    return p;
   }
   /* A read interrupted by a stop signal is the end of the input. */
   if (st == NPRT_PCAP_ERROR && !nprt_stop_signal) {

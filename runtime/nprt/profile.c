@@ -8,14 +8,31 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/profile.h"
 
+/* Charges the time since the last switch to the instance whose code ran,
+ * and moves the charge to `to`. Only inside a window. */
 void nprt_prof_charge(nprt_exec *ex, nprt_inst *to) {
-  if (ex->prof_window) {
-    uint64_t t = nprt_prof_clock();
-    if (ex->prof_cur)
-      ex->prof_cur->prof_cycles += t - ex->prof_t;
-    ex->prof_t = t;
-  }
+  uint64_t t = nprt_prof_clock();
+  if (ex->prof_cur)
+    ex->prof_cur->prof_cycles += t - ex->prof_t;
+  ex->prof_t = t;
   ex->prof_cur = to;
+}
+
+void nprt_prof_call_slow(nprt_exec *ex, nprt_inst *to) {
+  ++to->prof_iters;
+  nprt_prof_charge(ex, to);
+}
+
+void nprt_prof_count_rx(nprt_inst *self, const nprt_pkt *p) {
+  if (p) {
+    ++self->rx_pkts;
+    self->rx_bytes += p->len;
+  }
+}
+
+nprt_inst *nprt_prof_fused(nprt_inst *to) {
+  nprt_prof_call_slow(to->ex, to);
+  return to;
 }
 
 /* Samples the occupancy of every channel of the executor's graph. */
@@ -28,14 +45,8 @@ static void nprt_prof_sample_channels(nprt_exec *ex) {
   }
 }
 
-void nprt_prof_iteration(nprt_inst *self) {
+void nprt_prof_open(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  if (ex->prof_window) {
-    ++self->prof_iters;
-    return;
-  }
-  if (--ex->prof_countdown != 0)
-    return;
   ex->prof_countdown = NPRT_PROF_EVERY;
   ++ex->prof_windows;
   nprt_prof_sample_channels(ex);
@@ -46,10 +57,8 @@ void nprt_prof_iteration(nprt_inst *self) {
   ex->prof_t = nprt_prof_clock();
 }
 
-void nprt_prof_iteration_end(nprt_inst *self) {
+void nprt_prof_close(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  if (!ex->prof_window || ex->prof_owner != self)
-    return;
   nprt_prof_charge(ex, ex->prof_cur);
   ex->prof_window = false;
   ex->prof_owner = NULL;
