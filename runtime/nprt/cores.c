@@ -961,8 +961,9 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum,
       to->bytes += ex->in_devs[d].bytes;
     }
     prof[q] = (nprt_core_prof){ex->prof_end - ex->prof_start, ex->prof_wait,
-                               ex->prof_windows};
+                               ex->prof_windows, ex->prof_dropped};
     sum->prof_windows += ex->prof_windows;
+    sum->prof_dropped += ex->prof_dropped;
     sum->pool.allocated += ex->pool.allocated;
     sum->pool.freed += ex->pool.freed;
     sum->io_error |= ex->io_error;

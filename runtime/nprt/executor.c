@@ -936,7 +936,8 @@ int nprt_exec_schedule(nprt_exec *ex) {
   ex->prof_start = nprt_prof_clock();
   int sched = nprt_schedule(ex);
   ex->prof_end = nprt_prof_clock();
-  ex->prof_window = false;
+  if (ex->prof_window) /* an iteration that never ended (a deadlock) */
+    nprt_prof_close(ex->prof_owner);
   free(ex->stack);
   ex->stack = NULL;
   int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;

@@ -49,11 +49,21 @@ enum {
 
 struct nprt_control;
 
+/* A charge made in the open profiling window, kept until it closes: a
+ * window in which the thread was preempted is dropped. */
+typedef struct nprt_prof_entry {
+  nprt_inst *inst;
+  uint64_t cycles;
+  uint64_t iters;
+} nprt_prof_entry;
+#define NPRT_PROF_LOG 128u
+
 /* One core's utilisation in a multicore run, in nprt_prof_clock units. */
 typedef struct nprt_core_prof {
   uint64_t cycles;  /* from the start of its schedule to its end */
   uint64_t wait;    /* spent waiting for other cores */
   uint64_t windows; /* sampled windows */
+  uint64_t dropped; /* of which dropped (preempted) */
 } nprt_core_prof;
 
 struct nprt_exec {
@@ -113,6 +123,10 @@ struct nprt_exec {
   uint64_t prof_t;         /* the clock when prof_cur was last charged */
   uint32_t prof_countdown; /* iterations until the next window */
   uint64_t prof_windows;
+  uint64_t prof_dropped; /* windows dropped: the thread was preempted */
+  long prof_preempted;   /* involuntary context switches at the opening */
+  nprt_prof_entry prof_log[NPRT_PROF_LOG];
+  uint32_t prof_log_n;
   /* The clock when the schedule started and ended, and the time spent
    * waiting for other cores (spinning or yielding the CPU). */
   uint64_t prof_start, prof_end, prof_wait;

@@ -47,6 +47,7 @@ void nprt_prof_call_slow(nprt_exec *ex, nprt_inst *to);
 void nprt_prof_open(nprt_inst *self);
 void nprt_prof_close(nprt_inst *self);
 void nprt_prof_count_rx(nprt_inst *self, const nprt_pkt *p);
+void nprt_prof_iteration_in_window(nprt_inst *self);
 /* Inside a window, a fused call of `to` begins; returns `to`. */
 nprt_inst *nprt_prof_fused(nprt_inst *to);
 
@@ -86,7 +87,7 @@ static inline void nprt_prof_iteration(nprt_inst *self) {
   nprt_exec *ex = self->ex;
   if (__builtin_expect(ex->prof, 0)) {
     if (ex->prof_window)
-      ++self->prof_iters;
+      nprt_prof_iteration_in_window(self);
     else if (--ex->prof_countdown == 0)
       nprt_prof_open(self);
   }

@@ -91,7 +91,7 @@ static nprt_core_prof nprt_core_at(const nprt_exec *ex, uint32_t q) {
   if (ex->core_prof)
     return ex->core_prof[q];
   return (nprt_core_prof){ex->prof_end - ex->prof_start, ex->prof_wait,
-                          ex->prof_windows};
+                          ex->prof_windows, ex->prof_dropped};
 }
 
 static uint32_t nprt_n_cores(const nprt_exec *ex) {
@@ -127,8 +127,10 @@ void nprt_stats_print_profile(const nprt_exec *ex, FILE *f) {
   fprintf(f,
           "profile: cycles (" NPRT_PROF_CLOCK_NAME
           ") per element, exclusive of nested calls, from %" PRIu64
-          " sampled windows (one handler iteration in %u)\n",
-          ex->prof_windows, NPRT_PROF_EVERY);
+          " sampled windows (one handler iteration in %u; %" PRIu64
+          " dropped: preempted)\n",
+          ex->prof_windows - ex->prof_dropped, NPRT_PROF_EVERY,
+          ex->prof_dropped);
   fprintf(f, "%-*s  %-*s  %-10s  %-12s  %-10s  %-10s  %s\n", wn, "instance", we,
           "element", "packets", "bytes", "drops", "cycles/pkt", "share");
   for (uint32_t i = 0; i < g->n_insts; ++i) {
@@ -299,8 +301,10 @@ void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
   fprintf(f,
           "  \"profile\": {\"clock\": \"" NPRT_PROF_CLOCK_NAME
           "\", \"sample_every\": %u, \"windows\": %" PRIu64
-          ", \"cycles\": %" PRIu64 "},\n  \"cores\": [\n",
-          NPRT_PROF_EVERY, ex->prof_windows, nprt_total_cycles(g));
+          ", \"dropped\": %" PRIu64 ", \"cycles\": %" PRIu64
+          "},\n  \"cores\": [\n",
+          NPRT_PROF_EVERY, ex->prof_windows, ex->prof_dropped,
+          nprt_total_cycles(g));
   for (uint32_t q = 0; q < nprt_n_cores(ex); ++q) {
     nprt_core_prof p = nprt_core_at(ex, q);
     fprintf(f,

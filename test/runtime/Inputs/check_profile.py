@@ -27,9 +27,9 @@ want = ["program", "status", "elements", "channels", "devices", "pool",
 if keys != want:
     fail(f"top-level keys {keys}, want {want}")
 prof = data["profile"]
-if list(prof) != ["clock", "sample_every", "windows", "cycles"]:
+if list(prof) != ["clock", "sample_every", "windows", "dropped", "cycles"]:
     fail(f"profile keys {list(prof)}")
-if prof["windows"] <= 0 or prof["cycles"] <= 0:
+if prof["windows"] <= prof["dropped"] or prof["cycles"] <= 0:
     fail(f"nothing sampled: {prof}")
 elements = {e["name"]: e for e in data["elements"]}
 for e in data["elements"]:

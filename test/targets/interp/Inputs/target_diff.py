@@ -36,9 +36,13 @@ def stats_without_files(path):
     for dev in stats.get("devices", {}).get("tx", []):
         dev["file"] = None
     # What is measured (cycles, time per core) differs from run to run.
+    # A window in which the thread was preempted is dropped, with its
+    # samples.
     for e in stats.get("elements", []):
         e.pop("cycles", None)
+        e.pop("sampled", None)
     stats.get("profile", {}).pop("cycles", None)
+    stats.get("profile", {}).pop("dropped", None)
     stats.get("profile", {}).pop("clock", None)
     stats.pop("cores", None)
     return stats
