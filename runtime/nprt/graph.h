@@ -126,6 +126,10 @@ struct nprt_inst {
   /* Profiling (profile.h): cycles charged in sampled windows, and
    * activations begun in them. */
   uint64_t prof_cycles, prof_iters;
+  /* Its entry in the open window's log (executor.h), valid while
+   * prof_window_id is the executor's window count. */
+  uint64_t prof_window_id;
+  uint32_t prof_slot;
 
   jmp_buf jb;
   ucontext_t uc;

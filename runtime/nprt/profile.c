@@ -24,11 +24,13 @@ static long nprt_prof_preemptions(void) {
 /* The open window's entry for `in`; NULL once the log is full (the
  * charge then goes to the instance at once). */
 static nprt_prof_entry *nprt_prof_entry_for(nprt_exec *ex, nprt_inst *in) {
-  for (uint32_t i = ex->prof_log_n; i-- > 0;)
-    if (ex->prof_log[i].inst == in)
-      return &ex->prof_log[i];
+  /* The window's number marks the instance's slot as this window's. */
+  if (in->prof_window_id == ex->prof_windows)
+    return &ex->prof_log[in->prof_slot];
   if (ex->prof_log_n == NPRT_PROF_LOG)
     return NULL;
+  in->prof_window_id = ex->prof_windows;
+  in->prof_slot = ex->prof_log_n;
   nprt_prof_entry *e = &ex->prof_log[ex->prof_log_n++];
   *e = (nprt_prof_entry){in, 0, 0};
   return e;
