@@ -148,6 +148,12 @@ cl::opt<bool> fuse(
              "runtime would push (np-fuse; default true, --fuse=false keeps "
              "every channel)"),
     cl::init(true), cl::cat(category));
+cl::opt<std::string> profile(
+    "profile",
+    cl::desc("With --target=c or --explain-mapping, refine the mapping's "
+             "cost estimates with the cycles and traffic a run measured "
+             "(the executable's --stats-json output)"),
+    cl::value_desc("STATS.json"), cl::cat(category));
 cl::opt<bool> flatten("flatten",
                       cl::desc("With --target=mlir, inline compound elements "
                                "(np-flatten-graph)"),
@@ -413,7 +419,7 @@ static int programFlagArity(llvm::StringRef a) {
     if (a.starts_with(f) && a.drop_front(f.size()).starts_with("="))
       return 1;
   }
-  return a == "--quiet" || a == "--live" ? 1 : 0;
+  return a == "--quiet" || a == "--live" || a == "--stats" ? 1 : 0;
 }
 
 /// --explain-mapping: the np-map-cores facts for --cores and --mapping.
@@ -423,6 +429,7 @@ static int explainMapping(mlir::ModuleOp module) {
     return 1;
   CPipelineOptions options;
   options.fuse = fuse.getValue();
+  options.profile = profile.getValue();
   buildMappingPipeline(pm, options);
   if (mlir::failed(pm.run(module)))
     return 1;
@@ -737,6 +744,7 @@ int main(int argc, char **argv) {
     return 1;
   CPipelineOptions cOptions;
   cOptions.fuse = fuse.getValue();
+  cOptions.profile = profile.getValue();
   buildCPipeline(pm, cOptions);
   if (mlir::failed(pm.run(*ir)))
     return 1;

@@ -37,7 +37,9 @@ void npcc::buildInterpPipeline(mlir::OpPassManager &pm) {
 void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
                                 const CPipelineOptions &options) {
   buildNPSteps(pm, options.fuse);
-  pm.addPass(np::createMapCores());
+  np::MapCoresOptions mapOptions;
+  mapOptions.profile = options.profile;
+  pm.addPass(np::createMapCores(mapOptions));
 }
 
 void npcc::buildCPipeline(mlir::OpPassManager &pm,

@@ -21,6 +21,10 @@ struct CPipelineOptions : mlir::PassPipelineOptions<CPipelineOptions> {
                     llvm::cl::desc("Compile channels into direct calls "
                                    "where the runtime would push (np-fuse)"),
                     llvm::cl::init(true)};
+  Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("A --stats-json file whose measured cycles and traffic "
+                     "refine np-map-cores' estimates")};
 };
 
 /// The np-dialect steps of buildCPipeline, then np-map-cores: the

@@ -45,6 +45,8 @@ typedef struct nprt_chan {
   _Atomic bool carries_pkt;   /* values are nprt_pkt pointers */
   /* Endpoints, for statistics and diagnostics. */
   uint32_t src, src_port, dst, dst_port;
+  /* Occupancy sampled at each profiling window (profile.h). */
+  uint64_t occ_sum, occ_samples;
 } nprt_chan;
 
 /* NULL when memory is exhausted; depth must be <= NPRT_CHAN_MAX_DEPTH. */

@@ -38,6 +38,7 @@
 #include "runtime/nprt/graph_build.h"
 #include "runtime/nprt/handlers.h"
 #include "runtime/nprt/lane.h"
+#include "runtime/nprt/profile.h"
 #include "runtime/nprt/stats.h"
 
 #include <pthread.h>
@@ -479,6 +480,7 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
   }
   nprt_lane *l = m->lanes[core->id * m->n + to];
   uint32_t spins = 0;
+  uint64_t t0 = core->ex.prof ? nprt_prof_clock() : 0;
   while (!nprt_lane_push(l, msg)) {
     nprt_lane_flush(l);
     if (atomic_load_explicit(&m->abort, memory_order_acquire)) {
@@ -489,6 +491,8 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
     }
     nprt_backoff(m, &spins);
   }
+  if (spins)
+    nprt_prof_wait(&core->ex, t0);
 }
 
 static void nprt_lane_out_handler(nprt_inst *self) {
@@ -613,7 +617,9 @@ static void nprt_lane_in_handler(nprt_inst *self) {
       if (atomic_load_explicit(&m->abort, memory_order_acquire))
         nprt_exec_terminate(self);
       /* Nothing yet: let the other threads on this CPU run. */
+      uint64_t t0 = self->ex->prof ? nprt_prof_clock() : 0;
       nprt_idle(m, &core->idle);
+      nprt_prof_wait(self->ex, t0);
       return;
     }
     core->idle = 0;
@@ -1259,7 +1265,8 @@ void nprt_core_enter_run(nprt_core *c) { nprt_core_reset_copies(c); }
 /* The run as one graph, for the statistics and the handlers: counters
  * summed over the copies, merged state combined, the rest from the
  * primary copy. */
-static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
+static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum,
+                                      nprt_core_prof *prof) {
   const nprt_program *p = m->program;
   nprt_graph *g = nprt_graph_create();
   if (!g)
@@ -1275,6 +1282,10 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
         continue;
       nprt_inst *from = c->graph->insts[l], *to = g->insts[i];
       to->iterations += from->iterations;
+      to->rx_pkts += from->rx_pkts;
+      to->rx_bytes += from->rx_bytes;
+      to->prof_cycles += from->prof_cycles;
+      to->prof_iters += from->prof_iters;
       to->drops += from->drops;
       to->faults += from->faults;
       to->allocs += from->allocs;
@@ -1302,6 +1313,8 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
       if (r->src) {
         to->packets += from->packets;
         to->drops += from->drops;
+        to->occ_sum += from->occ_sum;
+        to->occ_samples += from->occ_samples;
         if (from->max_occupancy > to->max_occupancy)
           to->max_occupancy = from->max_occupancy;
         atomic_fetch_add(&to->tail, atomic_load(&from->tail));
@@ -1321,6 +1334,10 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_exec *sum) {
       to->packets += ex->in_devs[d].packets;
       to->bytes += ex->in_devs[d].bytes;
     }
+    prof[q] = (nprt_core_prof){ex->prof_end - ex->prof_start, ex->prof_wait,
+                               ex->prof_windows, ex->prof_dropped};
+    sum->prof_windows += ex->prof_windows;
+    sum->prof_dropped += ex->prof_dropped;
     sum->pool.allocated += ex->pool.allocated;
     sum->pool.freed += ex->pool.freed;
     sum->io_error |= ex->io_error;
@@ -1445,6 +1462,7 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   view.opts = o;
   view.end = INT64_MAX;
   view.multi = &m;
+  nprt_core_prof *prof = NULL;
   if (!m.cores || nprt_multi_build(&m, stages) != 0) {
     if (!m.cores || !m.cores[0].graph || !m.cores[0].graph->error[0])
       fprintf(o->err, "%s: error: out of memory\n", o->prog);
@@ -1514,13 +1532,17 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     view.control = NULL;
   }
   nprt_multi_drain(&m);
-  summary = nprt_multi_summary(&m, &sum);
+  prof = calloc(m.n, sizeof(*prof));
+  summary = prof ? nprt_multi_summary(&m, &sum, prof) : NULL;
   if (!summary || summary->error[0]) {
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     rc = NPRT_EXIT_ERROR;
     goto done;
   }
   sum.graph = summary;
+  sum.prof = o->stats || o->stats_json;
+  sum.core_prof = prof;
+  sum.n_core_prof = m.n;
   sum.out_devs = m.out_devs;
   sum.n_out_devs = m.n_out_devs;
   /* -h reads the state the run left, before fini empties the queues. */
@@ -1554,6 +1576,7 @@ done:
   nprt_graph_destroy(view.graph);
   free(m.cmd_acc);
   free(m.cmd_save);
+  free(prof);
   nprt_multi_free(&m);
   pthread_mutex_destroy(&m.out_lock);
   nprt_exec_restore_signals(old);

@@ -39,6 +39,7 @@
 
 #include "runtime/nprt/control.h"
 #include "runtime/nprt/handlers.h"
+#include "runtime/nprt/profile.h"
 #include "runtime/nprt/stats.h"
 
 #include <poll.h>
@@ -108,6 +109,7 @@ static inline void nprt_fiber_enter_sched(void *fake) {
 /*--- Context switching ---------------------------------------------------*/
 
 static void nprt_yield(nprt_inst *self) {
+  nprt_prof_leave(self->ex);
   void *fake = NULL;
   nprt_fiber_leave_inst(self->ex, &fake);
   if (_setjmp(self->jb) == 0)
@@ -153,7 +155,9 @@ static void nprt_inst_main(nprt_inst *self) {
       nprt_exec_terminate(self);
     self->progress = false;
     ++self->iterations;
+    nprt_prof_iteration(self);
     self->handler(self);
+    nprt_prof_iteration_end(self);
     if (!self->progress && self->timer && !nprt_has_inputs(self)) {
       /* A source with a timer that moved nothing has nothing to do until
        * its timer ran: it waits for that instead of polling, which also
@@ -212,6 +216,7 @@ static void nprt_inst_release(nprt_inst *in) {
 
 /* Runs `in` until it blocks, yields or terminates. */
 static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
+  nprt_prof_resume(ex, in);
   in->state = NPRT_READY;
   ex->running = in;
   void *fake = NULL;
@@ -374,7 +379,9 @@ void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
      * re-enters it, as Click's push() does). */
     ++f->nest;
     ++to->iterations;
+    nprt_prof_call(ex, to);
     to->handler(to);
+    nprt_prof_switch(ex, self);
     --f->nest;
     return;
   }
@@ -413,6 +420,8 @@ void nprt_exec_terminate(nprt_inst *self) {
       nprt_chan_abandon(self->in[i].ch, &ex->pool);
   self->state = NPRT_DONE;
   ++ex->n_done;
+  nprt_prof_iteration_end(self);
+  nprt_prof_leave(ex);
   nprt_fiber_leave_inst(ex, NULL);
   _longjmp(ex->sched_jb, 1);
 }
@@ -596,8 +605,10 @@ static void nprt_sleep_until(nprt_exec *ex, int64_t deadline) {
   sigaddset(&stop, SIGINT);
   sigaddset(&stop, SIGTERM);
   sigprocmask(SIG_BLOCK, &stop, &old);
+  uint64_t t0 = nprt_prof_clock();
   if (!nprt_stop_signal)
     ppoll(NULL, 0, &ts, &old);
+  nprt_prof_wait(ex, t0);
   sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -922,7 +933,13 @@ int nprt_exec_schedule(nprt_exec *ex) {
                     (real.tv_nsec - mono.tv_nsec);
     nprt_clock_start(ex, nprt_exec_live_now(ex));
   }
+  ex->prof = o->stats || o->stats_json;
+  ex->prof_countdown = NPRT_PROF_EVERY;
+  ex->prof_start = nprt_prof_clock();
   int sched = nprt_schedule(ex);
+  ex->prof_end = nprt_prof_clock();
+  if (ex->prof_window) /* an iteration that never ended (a deadlock) */
+    nprt_prof_close(ex->prof_owner);
   free(ex->stack);
   ex->stack = NULL;
   int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;

@@ -49,6 +49,23 @@ enum {
 
 struct nprt_control;
 
+/* A charge made in the open profiling window, kept until it closes: a
+ * window in which the thread was preempted is dropped. */
+typedef struct nprt_prof_entry {
+  nprt_inst *inst;
+  uint64_t cycles;
+  uint64_t iters;
+} nprt_prof_entry;
+#define NPRT_PROF_LOG 128u
+
+/* One core's utilisation in a multicore run, in nprt_prof_clock units. */
+typedef struct nprt_core_prof {
+  uint64_t cycles;  /* from the start of its schedule to its end */
+  uint64_t wait;    /* spent waiting for other cores */
+  uint64_t windows; /* sampled windows */
+  uint64_t dropped; /* of which dropped (preempted) */
+} nprt_core_prof;
+
 struct nprt_exec {
   nprt_graph *graph;
   const nprt_options *opts;
@@ -101,6 +118,25 @@ struct nprt_exec {
   /* The control thread's view of a multicore run (cores.c): its own
    * handlers' calls go to the copies on the cores; NULL otherwise. */
   struct nprt_multi *multi;
+  /* Profiling (--stats, --stats-json; profile.h). */
+  bool prof;               /* measuring */
+  bool prof_window;        /* a sampled window is open */
+  nprt_inst *prof_owner;   /* whose handler iteration opened it */
+  nprt_inst *prof_cur;     /* charged now; NULL: the scheduler */
+  uint64_t prof_t;         /* the clock when prof_cur was last charged */
+  uint32_t prof_countdown; /* iterations until the next window */
+  uint64_t prof_windows;
+  uint64_t prof_dropped; /* windows dropped: the thread was preempted */
+  long prof_preempted;   /* involuntary context switches at the opening */
+  nprt_prof_entry prof_log[NPRT_PROF_LOG];
+  uint32_t prof_log_n;
+  /* The clock when the schedule started and ended, and the time spent
+   * waiting for other cores (spinning or yielding the CPU). */
+  uint64_t prof_start, prof_end, prof_wait;
+  /* A multicore run's summary: each core's schedule time, wait and
+   * windows (NULL on one core: the fields above). */
+  const struct nprt_core_prof *core_prof;
+  uint32_t n_core_prof;
   nprt_inst **stack; /* senders that handed a value over, innermost last */
   uint32_t stack_n;
   jmp_buf sched_jb;

@@ -120,6 +120,16 @@ struct nprt_inst {
   nprt_pkt standin;
 
   uint64_t iterations, drops, faults, allocs, alloc_failures;
+  /* Packets received from channels, fused calls and devices, and their
+   * bytes. */
+  uint64_t rx_pkts, rx_bytes;
+  /* Profiling (profile.h): cycles charged in sampled windows, and
+   * activations begun in them. */
+  uint64_t prof_cycles, prof_iters;
+  /* Its entry in the open window's log (executor.h), valid while
+   * prof_window_id is the executor's window count. */
+  uint64_t prof_window_id;
+  uint32_t prof_slot;
 
   jmp_buf jb;
   ucontext_t uc;

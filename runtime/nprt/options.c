@@ -56,7 +56,15 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "                             INST with VALUE after every init and\n"
           "                             before the first handler "
           "(repeatable)\n"
+          "  --stats                    measure cycles per element (one\n"
+          "                             activation in 61, exclusive of\n"
+          "                             nested calls) and print a profile:\n"
+          "                             packets, bytes, drops, cycles per\n"
+          "                             packet and share per element, then\n"
+          "                             core utilisation and channel\n"
+          "                             occupancy\n"
           "  --stats-json FILE          write all counters as JSON to FILE\n"
+          "                             (with the measured cycles)\n"
           "  -h, --handler ELEM.NAME    after the run, print the value of\n"
           "                             read handler NAME of instance ELEM\n"
           "                             (ELEM may be a glob pattern or an\n"
@@ -345,6 +353,10 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
     }
     if (strcmp(arg, "--quiet") == 0) {
       o->quiet = true;
+      continue;
+    }
+    if (strcmp(arg, "--stats") == 0) {
+      o->stats = true;
       continue;
     }
     if (strcmp(arg, "--live") == 0) {

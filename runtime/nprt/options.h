@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
- * What nprt_main understands: --in, --out, --stats-json, --signal,
+ * What nprt_main understands: --in, --out, --stats, --stats-json, --signal,
  * -h/--handler, --control, --live, --duration, --quiet, --help, --version,
  * each long option as
  * `--opt value` or `--opt=value`. Also the output streams, so tests can run
@@ -67,6 +67,9 @@ typedef struct nprt_options {
   /* --duration: how long the run's clock may run, in ns; 0: no limit. */
   int64_t duration_ns;
   bool quiet;
+  /* --stats: measure cycles per element (sampled) and print the profile
+   * table; --stats-json measures them too. */
+  bool stats;
   /* --cores: worker threads, 0 when not given (the program's default). */
   uint32_t cores;
   /* --mapping: NPRT_MAPPING_*; `mapping_given` when on the command line. */

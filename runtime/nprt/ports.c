@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"
 #include "runtime/nprt/executor.h"
+#include "runtime/nprt/profile.h"
 
 #include <string.h>
 
@@ -59,7 +60,9 @@ uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
-  return (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port);
+  nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port);
+  nprt_prof_rx(self, p);
+  return p;
 }
 
 bool nprt_poll(nprt_inst *self, uint32_t port) {
@@ -77,7 +80,9 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 nprt_pkt *nprt_try_recv_pkt(nprt_inst *self, uint32_t port) {
-  return (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port);
+  nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port);
+  nprt_prof_rx(self, p);
+  return p;
 }
 
 uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
@@ -235,6 +240,15 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       ++f->nest;
       ++to->iterations;
       to->progress = true;
+      if (NPRT_UNLIKELY(ex->prof)) {
+        if (is_pkt) {
+          ++to->rx_pkts;
+          to->rx_bytes += ((const nprt_pkt *)(uintptr_t)v)->len;
+        }
+        /* A tail call: the fast path keeps no register across it. */
+        if (NPRT_UNLIKELY(ex->prof_window))
+          return nprt_prof_fused(to);
+      }
       return to;
     }
   }
@@ -254,7 +268,11 @@ nprt_inst *nprt_fused_enter_val(nprt_inst *self, uint32_t port, uint64_t v) {
   return nprt_fused_enter(self, port, v, false);
 }
 
-void nprt_fused_leave(nprt_inst *self) { --self->ex->running->nest; }
+void nprt_fused_leave(nprt_inst *self) {
+  nprt_exec *ex = self->ex;
+  --ex->running->nest;
+  nprt_prof_switch(ex, self);
+}
 
 /*--- Devices -------------------------------------------------------------*/
 
@@ -282,6 +300,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
       ex->now = p->ts;
     else
       nprt_exec_advance(self, p->ts);
+    nprt_prof_rx(self, p);
     return p;
   }
   /* A read interrupted by a stop signal is the end of the input. */

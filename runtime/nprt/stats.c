@@ -8,6 +8,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/stats.h"
 
+#include "runtime/nprt/profile.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -61,6 +63,124 @@ void nprt_stats_print_table(const nprt_exec *ex, FILE *f) {
       ex->pool.allocated, ex->pool.freed, ex->pool.live);
 }
 
+/*--- Profile (--stats) ----------------------------------------------------*/
+
+/* The instance's cycles over the whole run, estimated from the sampled
+ * windows: its sampled cycles times its activations over its sampled
+ * activations (a stretch it ran in a window without an activation begun
+ * there counts as one window's share). */
+static uint64_t nprt_est_cycles(const nprt_inst *in) {
+  if (!in->prof_cycles)
+    return 0;
+  if (!in->prof_iters)
+    return in->prof_cycles * NPRT_PROF_EVERY;
+  return (uint64_t)((double)in->prof_cycles * (double)in->iterations /
+                        (double)in->prof_iters +
+                    0.5);
+}
+
+static uint64_t nprt_total_cycles(const nprt_graph *g) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < g->n_insts; ++i)
+    n += nprt_est_cycles(g->insts[i]);
+  return n;
+}
+
+/* Core `q`'s schedule time, wait and windows. */
+static nprt_core_prof nprt_core_at(const nprt_exec *ex, uint32_t q) {
+  if (ex->core_prof)
+    return ex->core_prof[q];
+  return (nprt_core_prof){ex->prof_end - ex->prof_start, ex->prof_wait,
+                          ex->prof_windows, ex->prof_dropped};
+}
+
+static uint32_t nprt_n_cores(const nprt_exec *ex) {
+  return ex->core_prof ? ex->n_core_prof : 1;
+}
+
+static double nprt_percent(uint64_t part, uint64_t whole) {
+  return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* "a.o->b.i" into `buf`. */
+static void nprt_chan_name(const nprt_graph *g, const nprt_chan *c, char *buf,
+                           size_t n) {
+  const nprt_inst *s = g->insts[c->src], *d = g->insts[c->dst];
+  snprintf(buf, n, "%s.%s->%s.%s", s->name, s->out[c->src_port].name, d->name,
+           d->in[c->dst_port].name);
+}
+
+void nprt_stats_print_profile(const nprt_exec *ex, FILE *f) {
+  const nprt_graph *g = ex->graph;
+  int wn = 8, we = 7;
+  uint64_t rx = 0, rx_bytes = 0, drops = 0;
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    wn = nprt_width(g->insts[i]->name, wn);
+    we = nprt_width(g->insts[i]->element, we);
+    drops += g->insts[i]->drops;
+  }
+  for (uint32_t i = 0; i < ex->n_in_devs; ++i) {
+    rx += ex->in_devs[i].packets;
+    rx_bytes += ex->in_devs[i].bytes;
+  }
+  uint64_t total = nprt_total_cycles(g);
+  fprintf(f,
+          "profile: cycles (" NPRT_PROF_CLOCK_NAME
+          ") per element, exclusive of nested calls, from %" PRIu64
+          " sampled windows (one handler iteration in %u; %" PRIu64
+          " dropped: preempted)\n",
+          ex->prof_windows - ex->prof_dropped, NPRT_PROF_EVERY,
+          ex->prof_dropped);
+  fprintf(f, "%-*s  %-*s  %-10s  %-12s  %-10s  %-10s  %s\n", wn, "instance", we,
+          "element", "packets", "bytes", "drops", "cycles/pkt", "share");
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    const nprt_inst *in = g->insts[i];
+    uint64_t c = nprt_est_cycles(in);
+    char cpp[32] = "-";
+    if (in->rx_pkts && c)
+      snprintf(cpp, sizeof(cpp), "%.1f", (double)c / (double)in->rx_pkts);
+    fprintf(f,
+            "%-*s  %-*s  %-10" PRIu64 "  %-12" PRIu64 "  %-10" PRIu64
+            "  %-10s  %.1f%%\n",
+            wn, in->name, we, in->element, in->rx_pkts, in->rx_bytes, in->drops,
+            cpp, nprt_percent(c, total));
+  }
+  char cpp[32] = "-";
+  if (rx && total)
+    snprintf(cpp, sizeof(cpp), "%.1f", (double)total / (double)rx);
+  fprintf(f,
+          "%-*s  %-*s  %-10" PRIu64 "  %-12" PRIu64 "  %-10" PRIu64
+          "  %-10s  %.1f%%\n",
+          wn, "total", we, "(read)", rx, rx_bytes, drops, cpp,
+          total ? 100.0 : 0.0);
+  fprintf(f, "core  %-14s  %-14s  %-14s  %s\n", "cycles", "busy", "wait",
+          "utilisation");
+  for (uint32_t q = 0; q < nprt_n_cores(ex); ++q) {
+    nprt_core_prof p = nprt_core_at(ex, q);
+    uint64_t busy = p.cycles > p.wait ? p.cycles - p.wait : 0;
+    fprintf(f, "%-4u  %-14" PRIu64 "  %-14" PRIu64 "  %-14" PRIu64 "  %.1f%%\n",
+            q, p.cycles, busy, p.wait, nprt_percent(busy, p.cycles));
+  }
+  int wc = 7;
+  char name[512];
+  for (uint32_t i = 0; i < g->n_chans; ++i) {
+    nprt_chan_name(g, g->chans[i], name, sizeof(name));
+    wc = nprt_width(name, wc);
+  }
+  fprintf(f, "%-*s  %-10s  %-10s  %s\n", wc, "channel", "depth", "occupancy",
+          "mean (sampled)");
+  for (uint32_t i = 0; i < g->n_chans; ++i) {
+    const nprt_chan *c = g->chans[i];
+    nprt_chan_name(g, c, name, sizeof(name));
+    char mean[32] = "-";
+    if (c->occ_samples)
+      snprintf(mean, sizeof(mean), "%.3f",
+               (double)c->occ_sum / (double)c->occ_samples);
+    fprintf(f, "%-*s  %-10u  max %-6" PRIu64 "  %s\n", wc, name, c->depth,
+            c->max_occupancy, mean);
+  }
+}
+
 /* Writes `s` JSON-escaped, without the quotes. */
 static void nprt_json_chars(FILE *f, const char *s) {
   for (const unsigned char *c = (const unsigned char *)s; c && *c; ++c) {
@@ -111,8 +231,10 @@ static void nprt_json_element(FILE *f, const nprt_inst *in) {
   fprintf(f,
           "],\n     \"drops\": %" PRIu64 ", \"faults\": %" PRIu64
           ", \"allocations\": %" PRIu64 ", \"allocation_failures\": %" PRIu64
-          "}",
-          in->drops, in->faults, in->allocs, in->alloc_failures);
+          ",\n     \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64
+          ", \"cycles\": %" PRIu64 ", \"sampled\": %" PRIu64 "}",
+          in->drops, in->faults, in->allocs, in->alloc_failures, in->rx_pkts,
+          in->rx_bytes, nprt_est_cycles(in), in->prof_iters);
 }
 
 /* One rx or tx device; `path` is NULL for a device with no capture file. */
@@ -136,9 +258,11 @@ static void nprt_json_channel(FILE *f, const nprt_graph *g,
   nprt_json_endpoint(f, d, d->in[c->dst_port].name);
   fprintf(f,
           ", \"depth\": %u, \"lossy\": %s, \"packets\": %" PRIu64
-          ", \"drops\": %" PRIu64 ", \"max_occupancy\": %" PRIu64 "}",
+          ", \"drops\": %" PRIu64 ", \"max_occupancy\": %" PRIu64
+          ", \"occupancy_samples\": %" PRIu64 ", \"mean_occupancy\": %.3f}",
           c->depth, c->lossy ? "true" : "false", c->packets,
-          c->drops + c->consumer_drops, c->max_occupancy);
+          c->drops + c->consumer_drops, c->max_occupancy, c->occ_samples,
+          c->occ_samples ? (double)c->occ_sum / (double)c->occ_samples : 0.0);
 }
 
 void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
@@ -172,8 +296,24 @@ void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
   fprintf(
       f,
       "]\n  },\n  \"pool\": {\"allocated\": %" PRIu64 ", \"freed\": %" PRIu64
-      ", \"leaked\": %" PRIu64 ", \"high_water\": %" PRIu64 "}\n}\n",
+      ", \"leaked\": %" PRIu64 ", \"high_water\": %" PRIu64 "},\n",
       ex->pool.allocated, ex->pool.freed, ex->pool.live, ex->pool.high_water);
+  fprintf(f,
+          "  \"profile\": {\"clock\": \"" NPRT_PROF_CLOCK_NAME
+          "\", \"sample_every\": %u, \"windows\": %" PRIu64
+          ", \"dropped\": %" PRIu64 ", \"cycles\": %" PRIu64
+          "},\n  \"cores\": [\n",
+          NPRT_PROF_EVERY, ex->prof_windows, ex->prof_dropped,
+          nprt_total_cycles(g));
+  for (uint32_t q = 0; q < nprt_n_cores(ex); ++q) {
+    nprt_core_prof p = nprt_core_at(ex, q);
+    fprintf(f,
+            "    {\"core\": %u, \"cycles\": %" PRIu64 ", \"busy\": %" PRIu64
+            ", \"wait\": %" PRIu64 "}%s\n",
+            q, p.cycles, p.cycles > p.wait ? p.cycles - p.wait : 0, p.wait,
+            q + 1 < nprt_n_cores(ex) ? "," : "");
+  }
+  fputs("  ]\n}\n", f);
 }
 
 /* errno of a failed flush or an earlier failed write of `f`, else 0. */
@@ -184,18 +324,29 @@ static int nprt_stream_error(FILE *f) {
   return errno ? errno : EIO;
 }
 
+/* Prints table `what` with `print` on opts->out; -1 if it cannot be
+ * written (reported). */
+static int nprt_stats_print(const nprt_exec *ex, const char *what,
+                            void (*print)(const nprt_exec *, FILE *)) {
+  const nprt_options *o = ex->opts;
+  print(ex, o->out);
+  int e = nprt_stream_error(o->out);
+  if (!e)
+    return 0;
+  fprintf(o->err, "%s: error: cannot write the %s table: %s\n", o->prog, what,
+          strerror(e));
+  return -1;
+}
+
 int nprt_stats_report(const nprt_exec *ex) {
   const nprt_options *o = ex->opts;
   int rc = 0;
-  if (!o->quiet) {
-    nprt_stats_print_table(ex, o->out);
-    int e = nprt_stream_error(o->out);
-    if (e) {
-      fprintf(o->err, "%s: error: cannot write the statistics table: %s\n",
-              o->prog, strerror(e));
-      rc = -1;
-    }
-  }
+  if (!o->quiet &&
+      nprt_stats_print(ex, "statistics", nprt_stats_print_table) != 0)
+    rc = -1;
+  if (o->stats &&
+      nprt_stats_print(ex, "profile", nprt_stats_print_profile) != 0)
+    rc = -1;
   if (ex->pool.live)
     fprintf(o->err, "%s: warning: %" PRIu64 " packets leaked\n", o->prog,
             ex->pool.live);

@@ -14,6 +14,9 @@
 #include <stdio.h>
 
 void nprt_stats_print_table(const nprt_exec *ex, FILE *f);
+/* --stats: per element packets, bytes, drops, cycles per packet and share,
+ * then per core utilisation and channel occupancy. */
+void nprt_stats_print_profile(const nprt_exec *ex, FILE *f);
 void nprt_stats_write_json(const nprt_exec *ex, FILE *f);
 /* Table, leak warning and JSON file as the options ask; -1 if the JSON file
  * cannot be written. */

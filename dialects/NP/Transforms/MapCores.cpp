@@ -10,7 +10,8 @@
 //    sources without a device, prints) runs once, on core 0, and sees its
 //    packets in the order a single core would give them;
 //  - a static cost per activation and the share of the traffic each
-//    instance sees, hence the work per packet read;
+//    instance sees, hence the work per packet read; with a profile (a run's
+//    --stats-json), the measured cycles and traffic where it has them;
 //  - for every core count, a pipeline: the graph's strongly connected
 //    components in topological order, cut into contiguous stages that
 //    balance the work (a cycle is never cut, so values only flow forward);
@@ -19,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/NP/Transforms/MapCores.h"
+#include "dialects/NP/Transforms/CoreProfile.h"
 #include "dialects/NP/Transforms/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
@@ -584,6 +586,8 @@ std::vector<double> trafficShares(const Graph &g,
 }
 
 struct MapCoresPass : npcc::np::impl::MapCoresBase<MapCoresPass> {
+  using MapCoresBase::MapCoresBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -636,6 +640,34 @@ struct MapCoresPass : npcc::np::impl::MapCoresBase<MapCoresPass> {
     std::vector<double> work(g.n);
     for (unsigned v = 0; v < g.n; ++v)
       work[v] = share[v] * cost[v];
+    // Per channel: values per packet read.
+    std::vector<double> traffic;
+    for (const ProgramOp::Channel &ch : g.channels)
+      traffic.push_back(outs[ch.src] ? share[ch.src] / outs[ch.src] : 0);
+
+    // A profile replaces the estimates of the instances it measured.
+    SmallVector<bool> measured(g.n, false);
+    if (!profile.empty()) {
+      CoreProfile prof;
+      if (failed(readCoreProfile(program, profile, prof)))
+        return failure();
+      for (unsigned v = 0; v < g.n; ++v) {
+        auto it = prof.instances.find(
+            cast<StringAttr>(program.getNames()[v]).getValue());
+        if (it == prof.instances.end())
+          continue;
+        const MeasuredInstance &mi = it->second;
+        measured[v] = true;
+        if (mi.iterations > 0)
+          cost[v] =
+              std::max<int64_t>(int64_t(mi.cycles / mi.iterations + 0.5), 1);
+        work[v] = mi.cycles / prof.read;
+        for (unsigned k = 0; k < g.channels.size(); ++k)
+          if (g.channels[k].src == v &&
+              g.channels[k].srcPort < mi.outPackets.size())
+            traffic[k] = mi.outPackets[g.channels[k].srcPort] / prof.read;
+      }
+    }
 
     // Pipelines. Traffic crossing between component i-1 and i: every
     // channel from a component before i to one at or after it.
@@ -644,19 +676,19 @@ struct MapCoresPass : npcc::np::impl::MapCoresBase<MapCoresPass> {
     for (unsigned c = 0; c < m; ++c)
       for (unsigned v : order[c])
         cw[c] += work[v];
-    for (const ProgramOp::Channel &ch : g.channels) {
+    for (unsigned k = 0; k < g.channels.size(); ++k) {
+      const ProgramOp::Channel &ch = g.channels[k];
       unsigned a = compOf[ch.src], d = compOf[ch.dst];
-      double t = outs[ch.src] ? share[ch.src] / outs[ch.src] : 0;
       for (unsigned i = a + 1; i <= d && i < m; ++i)
-        cut[i] += t;
+        cut[i] += traffic[k];
     }
     SmallVector<int64_t> stages, autoPipe, rtcEst, pipeEst;
     double serial = 0, replicated = 0, lanes = 0;
     for (unsigned v = 0; v < g.n; ++v)
       (cls[v].replicate ? replicated : serial) += work[v];
-    for (const ProgramOp::Channel &ch : g.channels)
-      if (cls[ch.src].replicate && !cls[ch.dst].replicate)
-        lanes += outs[ch.src] ? share[ch.src] / outs[ch.src] : 0;
+    for (unsigned k = 0; k < g.channels.size(); ++k)
+      if (cls[g.channels[k].src].replicate && !cls[g.channels[k].dst].replicate)
+        lanes += traffic[k];
     for (unsigned n = 1; n <= kMaxCores; ++n) {
       std::vector<unsigned> grp = partition(cw, cut, n);
       std::vector<double> load(n, 0);
@@ -700,6 +732,10 @@ struct MapCoresPass : npcc::np::impl::MapCoresBase<MapCoresPass> {
     d.append("auto_pipeline", b.getDenseI64ArrayAttr(autoPipe));
     d.append("rtc_estimate", b.getDenseI64ArrayAttr(rtcEst));
     d.append("pipeline_estimate", b.getDenseI64ArrayAttr(pipeEst));
+    if (!profile.empty()) {
+      d.append("profile", b.getStringAttr(profile));
+      d.append("measured", b.getDenseBoolArrayAttr(measured));
+    }
     program->setAttr("np.mapping", d.getDictionary(program.getContext()));
     return success();
   }
@@ -733,6 +769,12 @@ bool npcc::np::ProgramMapping::read(ProgramOp program) {
       autoPipeline.size() != kMaxCores || rtcEstimate.size() != kMaxCores ||
       pipelineEstimate.size() != kMaxCores)
     return false;
+  measured.assign(n, false);
+  profile.clear();
+  if (auto p = d.getAs<StringAttr>("profile"))
+    profile = p.str();
+  if (auto mb = d.getAs<DenseBoolArrayAttr>("measured"); mb && mb.size() == n)
+    measured.assign(mb.asArrayRef().begin(), mb.asArrayRef().end());
   this->why.clear();
   this->notes.clear();
   for (unsigned i = 0; i < n; ++i) {
@@ -769,6 +811,18 @@ void npcc::np::explainMapping(ProgramOp program, const ProgramMapping &m,
   os << "\n";
   os << "  estimated work per packet on the busiest core: rtc " << milli(rtcE)
      << ", pipeline " << milli(pipeE) << "\n";
+  if (!m.profile.empty()) {
+    unsigned k = llvm::count(m.measured, true);
+    if (k == 0)
+      os << "  costs: static estimates (profile '" << m.profile
+         << "' measured none of the instances)";
+    else
+      os << "  costs: measured in profile '" << m.profile << "' for " << k
+         << " of " << n << " instances (cycles)";
+    if (k && k < n)
+      os << "; static estimates for the rest";
+    os << "\n";
+  }
   if (kind == MappingKind::Auto) {
     if (cores == 1)
       os << "  why: one core runs everything\n";
@@ -825,7 +879,7 @@ void npcc::np::explainMapping(ProgramOp program, const ProgramMapping &m,
   os << "  instances (cost per activation, work per packet read):\n";
   for (unsigned i = 0; i < n; ++i) {
     os << "    " << name(i) << ": " << m.cost[i] << ", " << milli(m.work[i])
-       << "; ";
+       << (m.measured[i] ? " (measured)" : "") << "; ";
     if (m.replicate[i])
       os << "replicable";
     else

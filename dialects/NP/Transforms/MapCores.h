@@ -39,6 +39,10 @@ struct ProgramMapping {
   /// Per core count n (index n - 1): what `auto` picks, and the estimated
   /// work per packet of the busiest core under each mapping, thousandths.
   llvm::SmallVector<int64_t> autoPipeline, rtcEstimate, pipelineEstimate;
+  /// The --stats-json file the costs were measured in ("" for none), and
+  /// per instance whether it named the instance.
+  std::string profile;
+  llvm::SmallVector<bool> measured;
 
   unsigned numInstances() const { return replicate.size(); }
   int64_t stage(unsigned cores, unsigned inst) const {

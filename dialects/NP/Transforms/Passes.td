@@ -245,10 +245,21 @@ def MapCores : Pass<"np-map-cores", "::mlir::ModuleOp"> {
     - `auto_pipeline`, `rtc_estimate`, `pipeline_estimate`: per core count,
       whether `auto` picks the pipeline, and the busiest core's estimated
       work under each mapping (thousandths).
+    - with `profile=FILE` (`npcc --profile=FILE`, the executable's
+      `--stats-json` output): `profile` (the file) and `measured` (per
+      instance): the instances the profile names cost their measured cycles
+      per activation, do their measured cycles per packet read as work, and
+      send their measured share of the traffic on each output, in place of
+      the static estimates (one estimated unit counts as one cycle).
 
     Example: `np.program @P elements [@A, @B] ...` gains
     `{np.mapping = {replicate = array<i1: true, false>, ...}}`.
   }];
+  let options = [
+    Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+           "A --stats-json file whose measured cycles and traffic replace "
+           "the static estimates of the instances it names">
+  ];
   let dependentDialects = ["::npcc::np::NPDialect"];
 }
 
