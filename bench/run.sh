@@ -55,6 +55,10 @@ echo
 echo "peer: bench/peers/pcap_copy.c, one libpcap loop doing the same counting"
 
 echo
+echo "== channels: npcc's ring vs boost::lockfree::spsc_queue and DPDK's rte_ring, 2 threads =="
+"$root/bench/chan/run.sh"
+
+echo
 echo "== the IPv4 router (examples/ipv4-router/router.click), one core =="
 # IPv4 frames to 192.168/16: every one goes through the whole forwarding
 # path (check, lookup, options, TTL, fragmenter, encapsulation).
