@@ -2,7 +2,8 @@
 # Channel throughput: npcc's SPSC ring (runtime/nprt/ring.h) against
 # boost::lockfree::spsc_queue and DPDK's rte_ring, a producer and a
 # consumer pinned to two CPUs; 8- and 64-byte messages, single and in
-# bursts of 32. Prints the median M msgs/s of each and npcc's ratios.
+# bursts of 32. Prints the median (and the best) M msgs/s of each and
+# npcc's ratios.
 # The peers come from Debian (scripts/bootstrap.sh bench: libboost-dev,
 # dpdk-dev). NPCC_CHAN_MESSAGES (default 20000000) messages per run,
 # NPCC_CHAN_RUNS (default 5) runs per mode, NPCC_CHAN_CPUS (default 0,1).
