@@ -1,5 +1,5 @@
 # Thin wrapper: every target installs what is missing, builds, then acts.
-.PHONY: all build check check-asan fuzz demo bench clean format fuzz-match
+.PHONY: all build check check-asan check-tsan fuzz demo bench clean format fuzz-match
 FUZZ_SECONDS ?= 60
 
 all: build
@@ -16,6 +16,15 @@ check-asan:
 	@bash scripts/bootstrap.sh asan
 	@cmake --build build-asan --target check-npcc
 
+# ThreadSanitizer on what runs on several threads (build-tsan/): libnprt and
+# its units, and the programs of the multicore lit tests, which build/'s
+# npcc builds with -fsanitize=thread against that libnprt.
+TSAN_TESTS ?= examples/(ipv4-router-cores|cores-examples|explain-mapping)\.test|targets/c/map-cores\.np
+check-tsan: build
+	@bash scripts/bootstrap.sh tsan
+	@cmake --build build-tsan --target nprt nprt-unittests
+	@LIT_FILTER='$(TSAN_TESTS)' bash test/run-checks.sh build-tsan build-tsan/test
+
 # libFuzzer targets (build-fuzz/, clang-19), FUZZ_SECONDS each, one at a time.
 fuzz:
 	@bash scripts/bootstrap.sh
@@ -25,6 +34,7 @@ demo: build
 	@bash examples/passthrough/demo.sh
 
 bench: build
+	@bash scripts/bootstrap.sh bench
 	@bash bench/run.sh
 
 # Generated match programs: npcc --target=ucode on musim against the
@@ -38,4 +48,4 @@ format:
 	@git ls-files '*.c' '*.h' '*.cpp' | xargs clang-format-19 -i
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz

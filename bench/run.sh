@@ -51,17 +51,20 @@ row "passthrough (1 Counter)" "$n1" "$p1"
 p8=$(best "$work/pcap_copy" "$work/in.pcap" "$work/peer.pcap" 8)
 n8=$(best "$work/chain8" --in "$work/in.pcap" --out "$work/out8.pcap" --quiet)
 row "chain of 8 Counters" "$n8" "$p8"
-# --- fastio: the null graph (FromDump -> Discard), the runtime's floor ---
+# The null graph (FromDump -> Discard): the runtime's floor.
 "$bin/npcc" "$root/bench/null.click" --target=c -o "$work/null" \
   -D IN="$work/in.pcap"
 cc -std=c11 -O2 "$root/bench/peers/pcap_read.c" -lpcap -o "$work/pcap_read"
 pn=$(best "$work/pcap_read" "$work/in.pcap")
 nn=$(best "$work/null" --quiet)
 row "null (FromDump -> Discard)" "$nn" "$pn"
-# --- end fastio ---
 echo
 echo "peer: bench/peers/pcap_copy.c, one libpcap loop doing the same counting"
 echo "      (the null graph: bench/peers/pcap_read.c, a libpcap read loop)"
+
+echo
+echo "== channels: npcc's ring vs boost::lockfree::spsc_queue and DPDK's rte_ring, 2 threads =="
+"$root/bench/chan/run.sh"
 
 echo
 "$root/bench/router.sh"

@@ -3,6 +3,9 @@
 # prints nothing when everything is already present and configured.
 #   bootstrap.sh         build/: Release, assertions as NPCC_ENABLE_ASSERTIONS
 #   bootstrap.sh asan    build-asan/: ASan+UBSan, assertions (make check-asan)
+#   bootstrap.sh tsan    build-tsan/: libnprt and its units with TSan; lit there
+#                        runs build/'s compiler (make check-tsan)
+#   bootstrap.sh bench   the peers of the benchmarks: boost, DPDK (make bench)
 # NPCC_EXTRA_PACKAGES="a b" adds Debian packages to install.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,6 +16,10 @@ packages=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
 # Packages a caller needs on top (bench/profile.sh: valgrind).
 read -r -a extra <<<"${NPCC_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
+# bench/chan measures npcc's rings against boost::lockfree and rte_ring.
+if [ "${1:-}" = bench ]; then
+  packages+=(libboost-dev dpdk-dev pkg-config valgrind)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -39,6 +46,12 @@ flavour=()
 if [ "${1:-}" = asan ]; then
   dir=build-asan
   flavour=(-DNPCC_SANITIZE=address,undefined -DNPCC_ENABLE_ASSERTIONS=ON)
+elif [ "${1:-}" = tsan ]; then
+  # Only the runtime is multithreaded: the compiler stays build/'s, and
+  # the programs it builds for lit link build-tsan/'s libnprt.
+  dir=build-tsan
+  flavour=(-DNPCC_SANITIZE=thread -DNPCC_ENABLE_ASSERTIONS=ON
+    "-DNPCC_TEST_TOOLS_DIR=$root/build/bin")
 fi
 if [ ! -f "$root/$dir/build.ninja" ]; then
   launcher=()

@@ -33,6 +33,7 @@ if cflags:
 sanitizer_defaults = {
     "ASAN_OPTIONS": "abort_on_error=1:detect_leaks=1:allow_user_poisoning=0",
     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:abort_on_error=1",
+    "TSAN_OPTIONS": "halt_on_error=1:abort_on_error=1:second_deadlock_stack=1",
 }
 for var, default in sanitizer_defaults.items():
     config.environment[var] = os.environ.get(var, default)

@@ -13,6 +13,7 @@ lit=/usr/lib/llvm-19/build/utils/lit/lit.py
 # sets the same defaults (lit.cfg.py).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allow_user_poisoning=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1}"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:second_deadlock_stack=1}"
 
 g_pass=0 g_fail=0 g_ok=1
 for bin in "$build/bin/nprt-unittests"; do

@@ -813,7 +813,7 @@ static int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
       nprt_core_lane_out(&m->cores[a], k, m->local[a][c->src], a + 1, true);
       for (uint32_t s = a; s < b; ++s)
         if (!m->lanes[s * n + s + 1] &&
-            !(m->lanes[s * n + s + 1] = aligned_alloc(64, sizeof(nprt_lane))))
+            !(m->lanes[s * n + s + 1] = nprt_lane_create()))
           return free(in_count), -1;
       continue;
     }
@@ -830,8 +830,7 @@ static int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
       *e = (nprt_edge){true, 0, in_count[0]++};
       for (uint32_t q = 0; q < n; ++q) {
         nprt_core_lane_out(&m->cores[q], k, m->local[q][c->src], 0, true);
-        if (q && !m->lanes[q * n] &&
-            !(m->lanes[q * n] = aligned_alloc(64, sizeof(nprt_lane))))
+        if (q && !m->lanes[q * n] && !(m->lanes[q * n] = nprt_lane_create()))
           return free(in_count), -1;
       }
       if (m->tail[c->src])
@@ -844,9 +843,6 @@ static int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
                         m->local[0][c->dst], true, true);
     }
   }
-  for (uint32_t q = 0; q < (size_t)n * n; ++q)
-    if (m->lanes[q])
-      memset(m->lanes[q], 0, sizeof(nprt_lane));
   /* Lane-ins: one output per channel delivered on the core. */
   for (uint32_t q = 0; q < n; ++q) {
     nprt_core *c = &m->cores[q];
@@ -1374,7 +1370,7 @@ static void nprt_multi_free(nprt_multi *m) {
       free(m->local[q]);
   }
   for (uint32_t q = 0; m->lanes && q < m->n * m->n; ++q)
-    free(m->lanes[q]);
+    nprt_lane_destroy(m->lanes[q]);
   free(m->lanes);
   free(m->local);
   free(m->tail_local);

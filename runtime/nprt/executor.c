@@ -30,7 +30,12 @@
  *
  * Under AddressSanitizer every stack switch is announced with
  * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber, else it
- * takes an instance's stack for an overflow of the scheduler's.
+ * takes an instance's stack for an overflow of the scheduler's. Under
+ * ThreadSanitizer each instance's stack is a fiber of its own
+ * (__tsan_create_fiber), entered with __tsan_switch_to_fiber between the
+ * _setjmp that saves the side left and the jump: each side's jump buffers
+ * then belong to its own fiber, and a switch orders what the two sides do
+ * as the one thread runs them.
  *
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
@@ -52,6 +57,9 @@
 #ifdef NPRT_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef NPRT_TSAN
+#include <sanitizer/tsan_interface.h>
 #endif
 
 /* Pushed handlers run as calls on the sender's stack, up to
@@ -106,14 +114,27 @@ static inline void nprt_fiber_enter_sched(void *fake) {
 #endif
 }
 
+/* ThreadSanitizer: the next jump lands on `in`'s stack, or on the
+ * scheduler's (NULL). */
+static inline void nprt_tsan_switch(nprt_exec *ex, nprt_inst *in) {
+#ifdef NPRT_TSAN
+  __tsan_switch_to_fiber(in ? in->tsan_fiber : ex->tsan_sched, 0);
+#else
+  (void)ex;
+  (void)in;
+#endif
+}
+
 /*--- Context switching ---------------------------------------------------*/
 
 static void nprt_yield(nprt_inst *self) {
   nprt_prof_leave(self->ex);
   void *fake = NULL;
   nprt_fiber_leave_inst(self->ex, &fake);
-  if (_setjmp(self->jb) == 0)
+  if (_setjmp(self->jb) == 0) {
+    nprt_tsan_switch(self->ex, NULL);
     _longjmp(self->ex->sched_jb, 1);
+  }
   nprt_fiber_enter_inst(self->ex, fake);
 }
 
@@ -199,6 +220,9 @@ static int nprt_inst_prepare(nprt_inst *in, size_t stack) {
   uintptr_t self = (uintptr_t)in;
   makecontext(&in->uc, (void (*)(void))nprt_trampoline, 2,
               (unsigned)(self & 0xffffffffu), (unsigned)(self >> 32));
+#ifdef NPRT_TSAN
+  in->tsan_fiber = __tsan_create_fiber(0);
+#endif
   return 0;
 }
 
@@ -212,6 +236,11 @@ static void nprt_inst_release(nprt_inst *in) {
   if (in->stack)
     munmap(in->stack, in->stack_bytes);
   in->stack = NULL;
+#ifdef NPRT_TSAN
+  if (in->tsan_fiber)
+    __tsan_destroy_fiber(in->tsan_fiber);
+#endif
+  in->tsan_fiber = NULL;
 }
 
 /* Runs `in` until it blocks, yields or terminates. */
@@ -222,6 +251,7 @@ static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
   void *fake = NULL;
   nprt_fiber_leave_sched(in, &fake);
   if (_setjmp(ex->sched_jb) == 0) {
+    nprt_tsan_switch(ex, in);
     if (!in->started) {
       in->started = true;
       setcontext(&in->uc);
@@ -423,6 +453,7 @@ void nprt_exec_terminate(nprt_inst *self) {
   nprt_prof_iteration_end(self);
   nprt_prof_leave(ex);
   nprt_fiber_leave_inst(ex, NULL);
+  nprt_tsan_switch(ex, NULL);
   _longjmp(ex->sched_jb, 1);
 }
 
@@ -906,6 +937,9 @@ int nprt_exec_attach_signals(nprt_exec *ex) {
 int nprt_exec_schedule(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
   const nprt_options *o = ex->opts;
+#ifdef NPRT_TSAN
+  ex->tsan_sched = __tsan_get_current_fiber();
+#endif
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     nprt_inst *in = g->insts[i];
     in->ex = ex;

@@ -144,6 +144,9 @@ struct nprt_exec {
   const void *sched_stack; /* the scheduler's stack, for fiber switches */
   size_t sched_stack_bytes;
 #endif
+#ifdef NPRT_TSAN
+  void *tsan_sched; /* the scheduler's fiber: the thread's own */
+#endif
 };
 
 /* Runs `g` to completion with `opts` (devices, signals, stats). Prints only

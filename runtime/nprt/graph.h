@@ -135,6 +135,7 @@ struct nprt_inst {
   ucontext_t uc;
   void *stack; /* mapping including the guard page */
   size_t stack_bytes;
+  void *tsan_fiber; /* ThreadSanitizer's view of the stack (NPRT_TSAN) */
 };
 
 struct nprt_graph {

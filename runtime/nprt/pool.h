@@ -42,6 +42,14 @@ extern "C" {
 #if defined(__SANITIZE_ADDRESS__) && !defined(NPRT_ASAN)
 #define NPRT_ASAN 1
 #endif
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NPRT_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(NPRT_TSAN)
+#define NPRT_TSAN 1
+#endif
 #if !defined(NPRT_DEBUG) && (!defined(NDEBUG) || defined(NPRT_ASAN))
 #define NPRT_DEBUG 1
 #endif
