@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace {
 
 class Packet : public ::testing::Test {
@@ -110,6 +112,44 @@ TEST_F(Packet, ByteAndBitOffset) {
   EXPECT_EQ(nprt_pkt_get_bits(p, 7, 8, 8), 0u);
   EXPECT_TRUE(nprt_pkt_set_bits(p, 3, 8, 8, 0x11));
   EXPECT_EQ(p->data[4], 0x11u);
+}
+
+// The window paths of nprt_pkt_get_bits/set_bits (one load, shift, mask)
+// against the bit-by-bit paths, which follow the definition, on random
+// frames, offsets and widths, fields inside and across the frame's end.
+TEST_F(Packet, WindowPathsAgreeWithBitByBit) {
+  uint8_t fast[32], slow[32];
+  nprt_pkt a = *p, b = *p;
+  a.data = fast;
+  b.data = slow;
+  uint64_t x = 88172645463325252ull; // xorshift64
+  auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (int it = 0; it < 200000; ++it) {
+    for (int i = 0; i < 32; ++i)
+      fast[i] = slow[i] = (uint8_t)next();
+    a.len = b.len = (uint32_t)(next() % 24);
+    uint64_t byteOff = next() % 28;
+    uint32_t bitOff = (uint32_t)(next() % 48), width = 1 + next() % 64;
+    uint64_t first = (byteOff + bitOff / 8) * 8 + bitOff % 8;
+    bool inFrame = byteOff + bitOff / 8 < b.len;
+    uint64_t want =
+        inFrame ? nprt_pkt_get_bits_slow(&b, first, first + width) : 0;
+    ASSERT_EQ(nprt_pkt_get_bits(&a, byteOff, bitOff, width), want)
+        << "len " << a.len << " at " << byteOff << "+" << bitOff << " width "
+        << width;
+    uint64_t v = next();
+    bool wantInside =
+        inFrame && nprt_pkt_set_bits_slow(&b, first, first + width, v);
+    ASSERT_EQ(nprt_pkt_set_bits(&a, byteOff, bitOff, width, v), wantInside);
+    ASSERT_EQ(memcmp(fast, slow, sizeof(fast)), 0)
+        << "len " << a.len << " at " << byteOff << "+" << bitOff << " width "
+        << width;
+  }
 }
 
 TEST_F(Packet, Metadata) {

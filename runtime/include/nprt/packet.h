@@ -30,15 +30,15 @@ struct nprt_pool;
 #define NPRT_PKT_ANNOS 16u
 
 typedef struct nprt_pkt {
-  uint8_t *data;          /* first byte of the frame */
-  uint32_t len;           /* frame bytes from data */
-  uint32_t headroom;      /* bytes usable in front of data */
-  uint32_t tailroom;      /* bytes usable after data + len */
-  uint32_t in_port;       /* input device the packet came from */
-  uint32_t paint;         /* Click's paint annotation */
-  uint32_t out_port;      /* free annotation, used by routing elements */
-  uint64_t anno;          /* free 64-bit user annotation */
-  int64_t ts;             /* time stamp: nanoseconds since the epoch */
+  uint8_t *data;     /* first byte of the frame */
+  uint32_t len;      /* frame bytes from data */
+  uint32_t headroom; /* bytes usable in front of data */
+  uint32_t tailroom; /* bytes usable after data + len */
+  uint32_t in_port;  /* input device the packet came from */
+  uint32_t paint;    /* Click's paint annotation */
+  uint32_t out_port; /* free annotation, used by routing elements */
+  uint64_t anno;     /* free 64-bit user annotation */
+  int64_t ts;        /* time stamp: nanoseconds since the epoch */
   /* Named annotations a program declares (`anno dst_ip: u32;`), one word
    * each, zero in a new packet, copied by clone. */
   uint64_t annos[NPRT_PKT_ANNOS];
@@ -63,24 +63,12 @@ static inline uint64_t nprt_pkt_field_byte(uint64_t byte_off,
   return byte_off > UINT64_MAX - add ? UINT64_MAX : byte_off + add;
 }
 
-/* Reads `width` (1..64) bits starting `bit_off` bits after byte `byte_off`
- * of the frame, most significant bit first (network order). Bits past the
- * end read as 0, for every byte offset up to 2^64-1. */
-static inline uint64_t nprt_pkt_get_bits(const nprt_pkt *p, uint64_t byte_off,
-                                         uint32_t bit_off, uint32_t width) {
-  uint64_t byte = nprt_pkt_field_byte(byte_off, bit_off);
-  uint64_t len = p->len;
-  if (byte >= len)
-    return 0;
-  /* byte < len <= 2^32: no bit position below overflows. */
-  uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
-  uint64_t v = 0;
-  if ((first & 7u) == 0 && (width & 7u) == 0 && end <= len * 8u) {
-    const uint8_t *b = p->data + byte;
-    for (uint32_t i = 0; i < width / 8u; ++i)
-      v = (v << 8) | b[i];
-    return v;
-  }
+/* The bit-by-bit path of nprt_pkt_get_bits: fields that are not whole
+ * bytes, or that run past the end of the frame. Out of line, so that the
+ * byte-aligned path inlines into generated handlers and folds to a load. */
+static __attribute__((noinline, unused)) uint64_t
+nprt_pkt_get_bits_slow(const nprt_pkt *p, uint64_t first, uint64_t end) {
+  uint64_t len = p->len, v = 0;
   for (uint64_t i = first; i < end; ++i) {
     uint64_t at = i >> 3;
     uint64_t bit = at < len ? (p->data[at] >> (7u - (i & 7u))) & 1u : 0;
@@ -89,23 +77,37 @@ static inline uint64_t nprt_pkt_get_bits(const nprt_pkt *p, uint64_t byte_off,
   return v;
 }
 
-/* Writes the low `width` bits of `v` `bit_off` bits after byte `byte_off`;
- * bits past the end of the frame are ignored, for every byte offset up to
- * 2^64-1. Returns false if any bit fell outside the frame. */
-static inline bool nprt_pkt_set_bits(nprt_pkt *p, uint64_t byte_off,
-                                     uint32_t bit_off, uint32_t width,
-                                     uint64_t v) {
+/* Reads `width` (1..64) bits starting `bit_off` bits after byte `byte_off`
+ * of the frame, most significant bit first (network order). Bits past the
+ * end read as 0, for every byte offset up to 2^64-1. */
+static inline __attribute__((always_inline)) uint64_t nprt_pkt_get_bits(
+    const nprt_pkt *p, uint64_t byte_off, uint32_t bit_off, uint32_t width) {
   uint64_t byte = nprt_pkt_field_byte(byte_off, bit_off);
   uint64_t len = p->len;
   if (byte >= len)
-    return false;
+    return 0;
+  /* byte < len <= 2^32: no bit position below overflows. */
   uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
-  if ((first & 7u) == 0 && (width & 7u) == 0 && end <= len * 8u) {
-    uint8_t *b = p->data + byte;
-    for (uint32_t i = width / 8u; i-- > 0; v >>= 8)
-      b[i] = (uint8_t)v;
-    return true;
+  /* A field inside the frame that fits one 64-bit window (every header
+   * field but an unaligned 58..64-bit one): load its bytes, shift, mask.
+   * With constant offsets and width this folds to a load and two ops. */
+  uint32_t shift = bit_off & 7u;
+  if (end <= len * 8u && shift + width <= 64u) {
+    const uint8_t *b = p->data + byte;
+    uint32_t nbytes = (shift + width + 7u) / 8u;
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < nbytes; ++i)
+      v = (v << 8) | b[i];
+    v >>= nbytes * 8u - shift - width;
+    return width < 64u ? v & ((UINT64_C(1) << width) - 1u) : v;
   }
+  return nprt_pkt_get_bits_slow(p, first, end);
+}
+
+/* The bit-by-bit path of nprt_pkt_set_bits (see nprt_pkt_get_bits_slow). */
+static __attribute__((noinline, unused)) bool
+nprt_pkt_set_bits_slow(nprt_pkt *p, uint64_t first, uint64_t end, uint64_t v) {
+  uint64_t len = p->len;
   bool inside = true;
   for (uint64_t i = end; i-- > first; v >>= 1) {
     uint64_t at = i >> 3;
@@ -117,6 +119,38 @@ static inline bool nprt_pkt_set_bits(nprt_pkt *p, uint64_t byte_off,
     p->data[at] = (uint8_t)((p->data[at] & ~mask) | ((v & 1u) ? mask : 0));
   }
   return inside;
+}
+
+/* Writes the low `width` bits of `v` `bit_off` bits after byte `byte_off`;
+ * bits past the end of the frame are ignored, for every byte offset up to
+ * 2^64-1. Returns false if any bit fell outside the frame. */
+static inline __attribute__((always_inline)) bool
+nprt_pkt_set_bits(nprt_pkt *p, uint64_t byte_off, uint32_t bit_off,
+                  uint32_t width, uint64_t v) {
+  uint64_t byte = nprt_pkt_field_byte(byte_off, bit_off);
+  uint64_t len = p->len;
+  if (byte >= len)
+    return false;
+  uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
+  /* As in nprt_pkt_get_bits: a field inside the frame within one 64-bit
+   * window is merged into the bytes that hold it. */
+  uint32_t shift = bit_off & 7u;
+  if (end <= len * 8u && shift + width <= 64u) {
+    uint8_t *b = p->data + byte;
+    uint32_t nbytes = (shift + width + 7u) / 8u;
+    uint32_t low = nbytes * 8u - shift - width; /* bits after the field */
+    uint64_t mask = (width < 64u ? (UINT64_C(1) << width) - 1u : ~UINT64_C(0))
+                    << low;
+    uint64_t w = 0;
+    if ((shift | low) != 0)
+      for (uint32_t i = 0; i < nbytes; ++i)
+        w = (w << 8) | b[i];
+    w = (w & ~mask) | ((v << low) & mask);
+    for (uint32_t i = nbytes; i-- > 0; w >>= 8)
+      b[i] = (uint8_t)w;
+    return true;
+  }
+  return nprt_pkt_set_bits_slow(p, first, end, v);
 }
 
 static inline uint64_t nprt_pkt_get_meta(const nprt_pkt *p, uint32_t field) {
