@@ -19,7 +19,7 @@ check-asan:
 # ThreadSanitizer on what runs on several threads (build-tsan/): libnprt and
 # its units, and the programs of the multicore lit tests, which build/'s
 # npcc builds with -fsanitize=thread against that libnprt.
-TSAN_TESTS ?= examples/(ipv4-router-cores|cores-examples|explain-mapping)\.test|targets/c/map-cores\.np
+TSAN_TESTS ?= examples/(ipv4-router-cores|cores-examples|explain-mapping)\.test|targets/c/map-cores\.np|runtime/(control-cores|cores-io)\.test
 check-tsan: build
 	@bash scripts/bootstrap.sh tsan
 	@cmake --build build-tsan --target nprt nprt-unittests
