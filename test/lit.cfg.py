@@ -43,6 +43,13 @@ if "LSAN_OPTIONS" in os.environ:
 config.substitutions.append(("%cc", " ".join(
     [config.c_compiler, "-std=c11 -Wall -Werror", cflags]).strip()))
 config.substitutions.append(("%cxx", config.cxx_compiler + " -std=c++17 -Wall -Werror"))
+# HLS output compiles as a Vitis user's csim compiles it: against Xilinx's
+# ap_types headers, with the issue's flags (no -O: the headers' own
+# uninitialized values trip GCC's flow analysis only when optimizing).
+config.substitutions.append(("%hlscxx", config.cxx_compiler +
+    " -std=c++17 -Wall -Werror -Wno-unknown-pragmas -isystem " +
+    config.ap_types_dir))
+config.environment["NPCC_AP_TYPES_DIR"] = config.ap_types_dir
 config.substitutions.append(("%nprt_include", os.path.join(config.npcc_src_root, "runtime", "include")))
 # FileCheck is FileCheck-19 on Debian; tests write plain FileCheck.
 config.substitutions.append((r"\bFileCheck\b", config.filecheck))

@@ -18,6 +18,7 @@
 #include "dialects/NP/Transforms/Passes.h"
 #include "dialects/UCode/IR/UCodeOps.h"
 #include "targets/c/Passes.h"
+#include "targets/hls/Passes.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,6 +43,7 @@ int main(int argc, char **argv) {
   npcc::np::registerNPPasses();
   npcc::match::registerMatchPasses();
   npcc::c::registerCTargetPasses();
+  npcc::hls::registerHLSTargetPasses();
   npcc::mub::registerMatchToUCodePasses();
   npcc::registerPipelines();
   mlir::registerCanonicalizerPass();

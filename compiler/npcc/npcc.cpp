@@ -21,6 +21,7 @@
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/MapCores.h"
 #include "dialects/UCode/IR/UCodeOps.h"
+#include "targets/hls/HLSProject.h"
 #include "targets/interp/GraphRun.h"
 #include "targets/interp/MatchRun.h"
 #include "targets/ucode/UCodeEmitter.h"
@@ -74,7 +75,8 @@ cl::opt<Target> target(
                clEnumValN(Target::MLIR, "mlir", "np dialect IR"),
                clEnumValN(Target::C, "c",
                           "C11 for libnprt; an executable unless -S"),
-               clEnumValN(Target::HLS, "hls", "HLS C++ (not implemented yet)"),
+               clEnumValN(Target::HLS, "hls",
+                          "HLS C++ project for Vivado/Vitis HLS (-o DIR)"),
                clEnumValN(Target::UCode, "ucode",
                           "match-unit microcode image (and a listing)"),
                clEnumValN(Target::Interp, "interp",
@@ -318,6 +320,46 @@ static bool applyDefines(mlir::MLIRContext *ctx, FileNames &names,
       m.consts.push_back(std::move(c));
   }
   return ok;
+}
+
+static cl::opt<std::string>
+    hlsTool("hls-tool",
+            cl::desc("With --target=hls, the tool whose pragma spelling and "
+                     "run_hls.tcl to write: vivado-2019.2 or vitis-2023"),
+            cl::value_desc("tool"), cl::init("vitis-2023"), cl::cat(category));
+
+/// --target=hls: the design, its testbench and runtime, a Makefile for
+/// `make csim` and run_hls.tcl, in the directory -o names.
+static int emitHLS(mlir::ModuleOp module, hls::Tool tool) {
+  if (outputFile.empty() || outputFile == "-") {
+    llvm::errs() << "npcc: error: --target=hls writes a directory; name it "
+                    "with -o DIR\n";
+    return 1;
+  }
+  mlir::PassManager pm(module.getContext());
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return 1;
+  HLSPipelineOptions options;
+  options.tool = hls::toolName(tool).str();
+  buildHLSPipeline(pm, options);
+  if (mlir::failed(pm.run(module)))
+    return 1;
+  std::string design;
+  llvm::raw_string_ostream os(design);
+  if (mlir::failed(translateToHLS(module, os)))
+    return 1;
+  hls::ProjectSources sources;
+  sources.runtimeDir = NPCC_RUNTIME_SOURCE_DIR;
+  sources.apTypesDir = NPCC_AP_TYPES_DIR;
+  if (const char *dir = std::getenv("NPCC_AP_TYPES_DIR"))
+    sources.apTypesDir = dir;
+  std::string error;
+  if (mlir::failed(hls::writeProject(module, design, outputFile, tool, sources,
+                                     error))) {
+    llvm::errs() << "npcc: error: " << error << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 static cl::opt<std::string>
@@ -638,9 +680,11 @@ int main(int argc, char **argv) {
   installDriverDiagnostics(ctx);
   installErrorLimit(ctx);
 
-  if (target == Target::HLS) {
-    llvm::errs() << "npcc: --target=hls is not implemented yet\n";
-    return 2;
+  std::optional<hls::Tool> tool = hls::parseTool(hlsTool);
+  if (!tool) {
+    llvm::errs() << "npcc: error: --hls-tool='" << hlsTool
+                 << "': expected one of " << hls::toolNames() << "\n";
+    return 1;
   }
 
   WarningOptions warnings;
@@ -719,6 +763,8 @@ int main(int argc, char **argv) {
 
   if (target == Target::UCode)
     return emitUCode(*ir, *mainFile);
+  if (target == Target::HLS)
+    return emitHLS(*ir, *tool);
   if (target == Target::Interp)
     return runInterp(*ir, *mainFile);
 

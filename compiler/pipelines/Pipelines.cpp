@@ -9,6 +9,7 @@
 #include "dialects/Match/Transforms/Passes.h"
 #include "dialects/NP/Transforms/Passes.h"
 #include "targets/c/Passes.h"
+#include "targets/hls/Passes.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -53,6 +54,24 @@ void npcc::buildCPipeline(mlir::OpPassManager &pm,
   pm.addPass(c::createVerifyCContract());
 }
 
+void npcc::buildHLSPipeline(mlir::OpPassManager &pm,
+                            const HLSPipelineOptions &options) {
+  buildNPSteps(pm, /*fuse=*/false);
+  hls::ConvertNPToHLSOptions hlsOptions;
+  hlsOptions.tool = options.tool;
+  pm.addPass(hls::createConvertNPToHLS(hlsOptions));
+  pm.addPass(c::createLegalizeIntWidths());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(c::createConvertToEmitC());
+  pm.addPass(c::createVerifyCContract());
+}
+
+mlir::LogicalResult npcc::translateToHLS(mlir::ModuleOp module,
+                                         llvm::raw_ostream &os) {
+  return hls::translateToHLS(module, os);
+}
+
 void npcc::buildCContractPipeline(mlir::OpPassManager &pm) {
   pm.addPass(c::createVerifyCContract());
 }
@@ -81,6 +100,11 @@ void npcc::registerPipelines() {
       "npcc-to-c", "Lower np IR to EmitC for the C printer",
       [](mlir::OpPassManager &pm, const CPipelineOptions &options) {
         buildCPipeline(pm, options);
+      });
+  mlir::PassPipelineRegistration<HLSPipelineOptions>(
+      "npcc-to-hls", "Lower np IR to EmitC for the HLS C++ printer",
+      [](mlir::OpPassManager &pm, const HLSPipelineOptions &options) {
+        buildHLSPipeline(pm, options);
       });
   mlir::PassPipelineRegistration<>(
       "npcc-to-ucode", "Compile match programs to match-unit microcode",

@@ -41,6 +41,24 @@ void buildCPipeline(mlir::OpPassManager &pm,
 /// What `--target=interp` runs: fusion is an optimisation of the C target.
 void buildInterpPipeline(mlir::OpPassManager &pm);
 
+/// Options of the HLS pipeline (`npcc-opt --npcc-to-hls='tool=vivado-2019.2'`).
+struct HLSPipelineOptions : mlir::PassPipelineOptions<HLSPipelineOptions> {
+  Option<std::string> tool{*this, "tool",
+                           llvm::cl::desc("HLS tool whose pragmas to emit: "
+                                          "vivado-2019.2 or vitis-2023"),
+                           llvm::cl::init("vitis-2023")};
+};
+
+/// np IR to EmitC for the HLS C++ printer: the np steps without fusion
+/// (every instance is a process of its own), then one process function
+/// per instance and the DATAFLOW top.
+void buildHLSPipeline(mlir::OpPassManager &pm,
+                      const HLSPipelineOptions &options = {});
+
+/// Prints the module after buildHLSPipeline as the design's C++.
+mlir::LogicalResult translateToHLS(mlir::ModuleOp module,
+                                   llvm::raw_ostream &os);
+
 /// For IR that buildCPipeline already lowered: only verify-c-contract.
 void buildCContractPipeline(mlir::OpPassManager &pm);
 

@@ -202,58 +202,10 @@ struct ConvertNPToEmitCPass
     : npcc::c::impl::ConvertNPToEmitCBase<ConvertNPToEmitCPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto programs = module.getOps<np::ProgramOp>();
-    if (programs.empty()) {
-      module.emitError("no np.program to compile; run np-describe-graph "
-                       "on a module with a top graph first");
-      return signalPassFailure();
-    }
-    np::ProgramOp program = *programs.begin();
-    if (std::next(programs.begin()) != programs.end()) {
-      module.emitError("more than one np.program in the module");
-      return signalPassFailure();
-    }
     NPLoweringInfo info;
-    describeShared(module, info);
-    SymbolTable symbols(module);
-    for (auto [i, ref] : llvm::enumerate(
-             program.getElements().getAsRange<FlatSymbolRefAttr>())) {
-      auto element = symbols.lookup<np::ElementOp>(ref.getValue());
-      if (failed(describeElement(
-              element, i, cast<StringAttr>(program.getNames()[i]).getValue(),
-              info)))
-        return signalPassFailure();
-      info.elementAt.push_back(element);
-    }
-    for (auto element : module.getOps<np::ElementOp>())
-      if (!info.elements.count(element)) {
-        element.emitOpError("is not used by the program; run "
-                            "np-instantiate-elements first");
-        return signalPassFailure();
-      }
-    // The verifier made every np.fused_send name an element with a push
-    // body for the port.
-    module.walk([&](np::FusedSendOp send) {
-      auto target = symbols.lookup<np::ElementOp>(
-          send.getTarget().getRootReference().getValue());
-      info.fusedCallee[send] = info.elements[target].pushFns.at(
-          send.getTarget().getLeafReference().getValue().str());
-    });
-
-    MLIRContext *ctx = &getContext();
-    TypeConverter tc;
-    tc.addConversion([](Type t) { return t; });
-    populateNPToEmitCTypeConversions(tc);
-    RewritePatternSet patterns(ctx);
-    populateNPStructureToEmitCPatterns(tc, patterns, info);
-    populateNPPacketToEmitCPatterns(tc, patterns, info);
-    ConversionTarget target(*ctx);
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    // scf.if and scf.for that carry packets (recv_any) are retyped here,
-    // with the packets they carry.
-    scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
-    target.addIllegalDialect<np::NPDialect>();
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(describeProgram(module, info)))
+      return signalPassFailure();
+    if (failed(convertNPToEmitC(module, info, /*withProgram=*/true)))
       return signalPassFailure();
     declarePushFunctions(module, info);
   }
@@ -274,3 +226,58 @@ struct ConvertNPToEmitCPass
 };
 
 } // namespace
+
+LogicalResult npcc::c::describeProgram(ModuleOp module, NPLoweringInfo &info) {
+  auto programs = module.getOps<np::ProgramOp>();
+  if (programs.empty())
+    return module.emitError("no np.program to compile; run np-describe-graph "
+                            "on a module with a top graph first");
+  np::ProgramOp program = *programs.begin();
+  if (std::next(programs.begin()) != programs.end())
+    return module.emitError("more than one np.program in the module");
+  describeShared(module, info);
+  SymbolTable symbols(module);
+  for (auto [i, ref] :
+       llvm::enumerate(program.getElements().getAsRange<FlatSymbolRefAttr>())) {
+    auto element = symbols.lookup<np::ElementOp>(ref.getValue());
+    if (failed(describeElement(
+            element, i, cast<StringAttr>(program.getNames()[i]).getValue(),
+            info)))
+      return failure();
+    info.elementAt.push_back(element);
+  }
+  for (auto element : module.getOps<np::ElementOp>())
+    if (!info.elements.count(element))
+      return element.emitOpError("is not used by the program; run "
+                                 "np-instantiate-elements first");
+  // The verifier made every np.fused_send name an element with a push
+  // body for the port.
+  module.walk([&](np::FusedSendOp send) {
+    auto target = symbols.lookup<np::ElementOp>(
+        send.getTarget().getRootReference().getValue());
+    info.fusedCallee[send] = info.elements[target].pushFns.at(
+        send.getTarget().getLeafReference().getValue().str());
+  });
+  return success();
+}
+
+LogicalResult npcc::c::convertNPToEmitC(ModuleOp module,
+                                        const NPLoweringInfo &info,
+                                        bool withProgram, ExtraPatterns extra) {
+  MLIRContext *ctx = module.getContext();
+  TypeConverter tc;
+  tc.addConversion([](Type t) { return t; });
+  populateNPToEmitCTypeConversions(tc);
+  RewritePatternSet patterns(ctx);
+  populateNPStructureToEmitCPatterns(tc, patterns, info, withProgram);
+  populateNPPacketToEmitCPatterns(tc, patterns, info);
+  if (extra)
+    extra(tc, patterns);
+  ConversionTarget target(*ctx);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  // scf.if and scf.for that carry packets (recv_any) are retyped here,
+  // with the packets they carry.
+  scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
+  target.addIllegalDialect<np::NPDialect>();
+  return applyPartialConversion(module, target, std::move(patterns));
+}

@@ -519,9 +519,11 @@ void npcc::c::populateNPToEmitCTypeConversions(TypeConverter &tc) {
 
 void npcc::c::populateNPStructureToEmitCPatterns(TypeConverter &tc,
                                                  RewritePatternSet &patterns,
-                                                 const NPLoweringInfo &info) {
+                                                 const NPLoweringInfo &info,
+                                                 bool withProgram) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ElementLowering, StateFieldLowering, ProgramLowering>(tc, ctx,
-                                                                     info);
+  patterns.add<ElementLowering, StateFieldLowering>(tc, ctx, info);
+  if (withProgram)
+    patterns.add<ProgramLowering>(tc, ctx, info);
   patterns.add<YieldLowering, ExitLoopIfLowering>(tc, ctx);
 }

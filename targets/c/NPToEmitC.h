@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -98,15 +99,35 @@ template <typename Op> struct NPPattern : mlir::OpConversionPattern<Op> {
 /// !np.pkt to the runtime's packet handle, !np.self to its instance handle.
 void populateNPToEmitCTypeConversions(mlir::TypeConverter &converter);
 
-/// Elements, the program table, state and body terminators.
+/// Elements, state and body terminators, and (`withProgram`) the program
+/// table and main() of the C target.
 void populateNPStructureToEmitCPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,
-                                        const NPLoweringInfo &info);
+                                        const NPLoweringInfo &info,
+                                        bool withProgram = true);
 
 /// Port, device and packet operations as libnprt calls.
 void populateNPPacketToEmitCPatterns(mlir::TypeConverter &converter,
                                      mlir::RewritePatternSet &patterns,
                                      const NPLoweringInfo &info);
+
+/// Checks the module has the form the patterns expect (one np.program,
+/// state made explicit, one element per instance) and fills `info`.
+mlir::LogicalResult describeProgram(mlir::ModuleOp module,
+                                    NPLoweringInfo &info);
+
+/// Patterns a target adds to the conversion (the HLS target's program).
+using ExtraPatterns =
+    std::function<void(mlir::TypeConverter &, mlir::RewritePatternSet &)>;
+
+/// One dialect conversion in which every np op is illegal: elements and
+/// their bodies to EmitC functions calling the runtime ABI, the program
+/// to the C target's tables and main() when `withProgram`, and what
+/// `extra` adds. Other dialects pass through to c-convert-to-emitc.
+mlir::LogicalResult convertNPToEmitC(mlir::ModuleOp module,
+                                     const NPLoweringInfo &info,
+                                     bool withProgram,
+                                     ExtraPatterns extra = nullptr);
 
 /// The `nprt_inst *` of the function that `op` is in.
 mlir::Value enclosingInstance(mlir::Operation *op);

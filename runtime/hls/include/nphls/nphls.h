@@ -1,0 +1,150 @@
+/*===- nphls.h - what HLS C++ emitted by npcc runs on -----------*- C++ -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * `npcc --target=hls` lowers element bodies exactly as the C target does
+ * (the same np-to-EmitC patterns, the same libnprt ABI of nprt/abi.def);
+ * what differs is underneath: an instance is a free-running HLS process
+ * whose ports are hls::stream objects, and packets travel between
+ * processes as flits (docs/hls-target.md, "Flits"). This header is the
+ * FPGA side of that ABI: the flit, the instance record the bodies take as
+ * `self`, and the few entry points the process functions call. The packet
+ * accessors are nprt/packet.h's, so both targets read and write frames
+ * with one implementation.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPHLS_NPHLS_H
+#define NPHLS_NPHLS_H
+
+#include <ap_int.h>
+#include <hls_stream.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nprt/nprt.h"
+
+/* Bytes of frame one flit carries. */
+#define NPHLS_FLIT_BYTES 64u
+/* Frame bytes a packet buffer holds after its headroom (as libnprt's
+ * pool: a frame may grow to this many bytes). */
+#define NPHLS_FRAME_BYTES 2048u
+/* Packets one instance holds at once (received, cloned or new). */
+#define NPHLS_SLOTS 8u
+
+/* Metadata of a packet, carried on its first flit (sop). */
+struct nphls_meta {
+  ap_uint<16> len;      /* frame bytes */
+  ap_uint<16> wire_len; /* original wire length when captured (pcap) */
+  ap_uint<16> cap_len;  /* frame length when captured, 0 if not captured */
+  ap_uint<32> in_port;
+  ap_uint<32> paint;
+  ap_uint<32> out_port;
+  ap_uint<64> anno;
+  ap_int<64> ts;
+  ap_uint<64> annos[NPRT_PKT_ANNOS];
+  /* ap_uint leaves its value undefined; a flit's metadata is all zero
+   * unless set. */
+  nphls_meta()
+      : len(0), wire_len(0), cap_len(0), in_port(0), paint(0), out_port(0),
+        anno(0), ts(0) {
+    for (unsigned a = 0; a < NPRT_PKT_ANNOS; ++a)
+      annos[a] = 0;
+  }
+};
+
+/* One beat of a packet stream: 64 bytes of frame, byte k in bits
+ * [8k+7:8k]; `bytes` of them valid (1..64; 0 only in the one flit of an
+ * empty frame); sop on the first flit, eop on the last. */
+struct nphls_flit {
+  ap_uint<512> data;
+  ap_uint<7> bytes;
+  ap_uint<1> sop;
+  ap_uint<1> eop;
+  nphls_meta meta;
+  nphls_flit() : data(0), bytes(0), sop(0), eop(0) {}
+};
+
+/* Byte k of a flit (a shift, not range(): GCC cannot see that range()'s
+ * reversed-bounds path of ap_private is dead and warns at -O2). */
+static inline uint8_t nphls_flit_byte(const nphls_flit &x, uint32_t k) {
+  ap_uint<512> shifted = x.data >> (8 * k);
+  return (uint8_t)(shifted.to_uint() & 0xffu);
+}
+
+typedef hls::stream<nphls_flit> nphls_pkt_stream;
+typedef hls::stream<ap_uint<64>> nphls_val_stream;
+
+/* A packet buffer of an instance: the frame accessors see `pkt`. */
+struct nphls_buf {
+  nprt_pkt pkt;
+  uint32_t cap_len, wire_len;
+  bool live;
+  uint8_t bytes[NPRT_PKT_HEADROOM + NPHLS_FRAME_BYTES];
+};
+
+/* Counters of one instance (csim prints them with --stats). */
+struct nphls_counts {
+  uint64_t runs, received, sent, drops, faults;
+};
+
+/* The running instance a body takes as `self`. Ports are the streams its
+ * process function was called with, in declaration order; a port that no
+ * channel connects is NULL (a send there is a counted drop). */
+struct nprt_inst {
+  void *state;
+  void *shared;
+  nphls_pkt_stream **in, **out;
+  nphls_val_stream **vin, **vout;
+  uint32_t n_in, n_out;
+  /* Device streams by device number (FromDevice/ToDevice, FromDump/ToDump). */
+  nphls_pkt_stream **dev_in, **dev_out;
+  uint32_t n_dev_in, n_dev_out;
+  nphls_buf slots[NPHLS_SLOTS];
+  nphls_counts counts;
+  bool started, finished;
+  /* A read handler's value (nprt_handler_result). */
+  uint64_t result;
+  uint64_t args[NPRT_MAX_HANDLER_ARGS];
+  const char *name;
+};
+
+/* Whether the process should run its handler now: a value waits on one of
+ * the input ports in `mask`, or on input device `dev` (a source; -1 for
+ * none). */
+bool nphls_ready(nprt_inst *self, uint64_t mask, int dev);
+
+/* Flits of a frame: the number of beats `len` bytes take. */
+static inline uint32_t nphls_flits(uint32_t len) {
+  return len == 0 ? 1u : (len + NPHLS_FLIT_BYTES - 1) / NPHLS_FLIT_BYTES;
+}
+
+/* Writes buffer `b`'s packet to `s` as flits. */
+void nphls_write_flits(nphls_pkt_stream &s, const nphls_buf &b);
+/* Reads one packet's flits from `s` into buffer `b`. */
+void nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b);
+
+#ifndef __SYNTHESIS__
+/* C simulation only: every handler run counts here, so the testbench can
+ * call the top function until the design is idle. */
+uint64_t nphls_csim_activity(void);
+void nphls_csim_note_run(void);
+/* C simulation only: instances register themselves on their first run so
+ * the testbench can call their read handlers (-h) and print counts. */
+struct nphls_csim_instance {
+  nprt_inst *self;
+  const nprt_handler_desc *handlers;
+  uint32_t n_handlers;
+  /* The element's signal and fini bodies (NULL: none). */
+  nprt_signal_fn signal;
+  nprt_fn fini;
+};
+void nphls_csim_register(nprt_inst *self, const nprt_handler_desc *handlers,
+                         uint32_t n_handlers, nprt_signal_fn signal,
+                         nprt_fn fini);
+nphls_csim_instance *nphls_csim_find(const char *name);
+uint32_t nphls_csim_count(void);
+nphls_csim_instance *nphls_csim_at(uint32_t i);
+#endif
+
+#endif /* NPHLS_NPHLS_H */

@@ -1,0 +1,406 @@
+//===- nphls_tb.cpp - C-simulation testbench of npcc HLS designs ----------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Host code only (never synthesised): reads and writes classic pcap files
+// without libpcap, so the testbench builds wherever the vendor's csim does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nphls/tb.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr uint32_t kMagicMicro = 0xa1b2c3d4u, kMagicNano = 0xa1b23c4du;
+
+uint32_t swap32(uint32_t v) {
+  return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+struct Record {
+  int64_t ts;
+  uint32_t wire_len;
+  std::vector<uint8_t> bytes;
+};
+
+struct Input {
+  uint32_t dev;
+  std::string path;
+  bool nano = false;
+  uint32_t snaplen = 65535, linktype = 1;
+  std::vector<Record> records;
+};
+
+struct Output {
+  uint32_t dev;
+  std::string path;
+  uint32_t link_type, snaplen;
+  FILE *f = nullptr;
+  bool nano = false;
+};
+
+const char *prog = "tb";
+
+[[noreturn]] void fail(const std::string &msg) {
+  fprintf(stderr, "%s: error: %s\n", prog, msg.c_str());
+  exit(1);
+}
+
+void readPcap(Input &in) {
+  FILE *f = fopen(in.path.c_str(), "rb");
+  if (!f)
+    fail(in.path + ": " + strerror(errno));
+  uint32_t h[6];
+  if (fread(h, 4, 6, f) != 6)
+    fail(in.path + ": truncated pcap file header");
+  bool swapped = false;
+  if (h[0] == kMagicMicro || h[0] == kMagicNano) {
+  } else if (swap32(h[0]) == kMagicMicro || swap32(h[0]) == kMagicNano) {
+    swapped = true;
+    for (uint32_t &w : h)
+      w = swap32(w);
+  } else {
+    fail(in.path + ": not a pcap file (bad magic number)");
+  }
+  in.nano = h[0] == kMagicNano;
+  in.snaplen = h[4];
+  in.linktype = h[5];
+  for (uint64_t n = 1;; ++n) {
+    uint32_t r[4];
+    size_t got = fread(r, 4, 4, f);
+    if (got == 0 && feof(f))
+      break;
+    if (got != 4)
+      fail(in.path + ": record " + std::to_string(n) + " is truncated");
+    if (swapped)
+      for (uint32_t &w : r)
+        w = swap32(w);
+    if (r[2] > NPHLS_FRAME_BYTES || r[2] > in.snaplen)
+      fail(in.path + ": record " + std::to_string(n) + " captures " +
+           std::to_string(r[2]) + " bytes, more than the snap length or " +
+           std::to_string(NPHLS_FRAME_BYTES));
+    Record rec;
+    int64_t sec = swapped ? (int64_t)r[0] : (int64_t)(int32_t)r[0];
+    rec.ts = sec * 1000000000 + (int64_t)r[1] * (in.nano ? 1 : 1000);
+    rec.wire_len = r[3];
+    rec.bytes.resize(r[2]);
+    if (r[2] && fread(rec.bytes.data(), 1, r[2], f) != r[2])
+      fail(in.path + ": record " + std::to_string(n) + " is truncated");
+    in.records.push_back(std::move(rec));
+  }
+  fclose(f);
+}
+
+/// The link type pcap files store for a DLT number (DLT_RAW differs).
+uint32_t fileLinkType(uint32_t dlt) {
+  return dlt == 12 || dlt == 14 ? 101 : dlt;
+}
+
+void openOutput(Output &o, const std::vector<Input> &ins) {
+  const Input *src = nullptr;
+  for (const Input &in : ins)
+    if (in.dev == o.dev)
+      src = &in;
+  if (!src && !ins.empty())
+    src = &ins.front();
+  uint32_t linktype = o.link_type ? o.link_type : src ? src->linktype : 1;
+  uint32_t snaplen = o.snaplen ? o.snaplen : src ? src->snaplen : 65535;
+  o.nano = src && src->nano;
+  o.f = fopen(o.path.c_str(), "wb");
+  if (!o.f)
+    fail(o.path + ": " + strerror(errno));
+  uint32_t h[6] = {o.nano ? kMagicNano : kMagicMicro,
+                   0x00040002u,
+                   0,
+                   0,
+                   snaplen,
+                   fileLinkType(linktype)};
+  if (fwrite(h, 4, 6, o.f) != 6)
+    fail(o.path + ": " + strerror(errno));
+}
+
+void writeRecord(Output &o, const nphls_flit &first,
+                 const std::vector<uint8_t> &frame) {
+  int64_t ts = (int64_t)first.meta.ts;
+  int64_t sec = ts / 1000000000, ns = ts % 1000000000;
+  if (ns < 0) {
+    ns += 1000000000;
+    --sec;
+  }
+  uint32_t len = (uint32_t)frame.size();
+  uint32_t cap_len = first.meta.cap_len, wire_len = first.meta.wire_len;
+  uint32_t r[4];
+  r[0] = (uint32_t)(uint64_t)sec;
+  r[1] = (uint32_t)(o.nano ? ns : ns / 1000);
+  r[2] = o.snaplen && len > o.snaplen ? o.snaplen : len;
+  // An unchanged capture keeps its wire length (snap-length cut).
+  r[3] = cap_len == len && wire_len > len ? wire_len : len;
+  if (fwrite(r, 4, 4, o.f) != 4 || fwrite(frame.data(), 1, r[2], o.f) != r[2])
+    fail(o.path + ": " + strerror(errno));
+}
+
+/// Moves every whole packet waiting on output device streams to its file.
+void drain(nphls_pkt_stream *devOut, uint32_t n, std::vector<Output> &outs,
+           std::vector<uint64_t> &lost) {
+  for (uint32_t d = 0; d < n; ++d) {
+    while (!devOut[d].empty()) {
+      nphls_flit first = devOut[d].read(), x = first;
+      std::vector<uint8_t> frame;
+      for (;;) {
+        for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
+          frame.push_back(nphls_flit_byte(x, k));
+        if (x.eop)
+          break;
+        x = devOut[d].read();
+      }
+      frame.resize(std::min<size_t>(frame.size(), (uint32_t)first.meta.len));
+      Output *o = nullptr;
+      for (Output &out : outs)
+        if (out.dev == d)
+          o = &out;
+      if (o)
+        writeRecord(*o, first, frame);
+      else
+        ++lost[d];
+    }
+  }
+}
+
+/// A read handler's value as the C target prints it (NPRT_VAL_* kinds).
+std::string formatValue(uint32_t kind, uint64_t v) {
+  uint32_t w = kind & NPRT_VAL_WIDTH_MASK;
+  uint64_t mask = w == 0 || w >= 64 ? ~0ull : (1ull << w) - 1;
+  char buf[64];
+  switch (kind & NPRT_VAL_KIND_MASK) {
+  case NPRT_VAL_INT: {
+    uint64_t bits = v & mask;
+    if (w && w < 64 && ((bits >> (w - 1)) & 1u))
+      bits |= ~mask;
+    snprintf(buf, sizeof(buf), "%lld", (long long)(int64_t)bits);
+    break;
+  }
+  case NPRT_VAL_BOOL:
+    return v ? "true" : "false";
+  case NPRT_VAL_PREFIX:
+    snprintf(buf, sizeof(buf), "%u.%u.%u.%u/%u", (unsigned)(v >> 24) & 255u,
+             (unsigned)(v >> 16) & 255u, (unsigned)(v >> 8) & 255u,
+             (unsigned)v & 255u, (unsigned)(v >> 32));
+    break;
+  default:
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(v & mask));
+    break;
+  }
+  return buf;
+}
+
+void usage(const nphls_tb_design *d) {
+  printf("usage: %s [--in [N=]FILE] [--out [N=]FILE] [-h INSTANCE.HANDLER] "
+         "[--stats] [NAME=FILE]\n\n"
+         "C simulation of the HLS design '%s': reads the input pcaps, hands "
+         "the design\none packet at a time, runs it until it is idle and "
+         "writes the output devices'\npackets as pcaps.\n"
+         "  --in [N=]FILE      input device N (default 0) reads FILE\n"
+         "  --out [N=]FILE     output device N (default 0) writes FILE\n"
+         "  -h INST.HANDLER    print a read handler's value after the run\n"
+         "  --stats            print per-instance counts after the run\n"
+         "  --quiet            accepted, as by the C target's executables\n"
+         "  NAME=FILE          a file the program names by NAME\n",
+         prog, d->name);
+}
+
+/// `N=FILE`, or `FILE` for the next device (as the C target's
+/// executable: the k-th `--out FILE` is device k), added to `list`.
+void addDevice(const std::string &flag, const std::string &a,
+               std::vector<std::pair<uint32_t, std::string>> &list) {
+  uint32_t dev = (uint32_t)list.size();
+  std::string path = a;
+  size_t eq = a.find('=');
+  if (eq != std::string::npos && eq > 0 && eq <= 6 &&
+      std::all_of(a.begin(), a.begin() + eq, ::isdigit)) {
+    dev = (uint32_t)std::stoul(a.substr(0, eq));
+    path = a.substr(eq + 1);
+  }
+  if (path.empty())
+    fail("option '" + flag + "' needs a file name");
+  for (const auto &d : list)
+    if (d.first == dev)
+      fail(flag + " device " + std::to_string(dev) + " is given twice");
+  list.push_back({dev, path});
+}
+
+} // namespace
+
+int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
+  prog = argc > 0 ? argv[0] : "tb";
+  std::vector<std::pair<uint32_t, std::string>> inArgs, outArgs;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<std::string> reads;
+  bool stats = false;
+  for (int k = 1; k < argc; ++k) {
+    std::string a = argv[k];
+    auto value = [&]() -> std::string {
+      size_t eq = a.find('=');
+      if (a.rfind("--", 0) == 0 && eq != std::string::npos)
+        return a.substr(eq + 1);
+      if (k + 1 >= argc)
+        fail("option '" + a + "' needs a value");
+      return argv[++k];
+    };
+    std::string flag = a.substr(0, a.find('='));
+    if (a == "--help" || a == "-help") {
+      usage(d);
+      return 0;
+    } else if (flag == "--in") {
+      addDevice(flag, value(), inArgs);
+    } else if (flag == "--out") {
+      addDevice(flag, value(), outArgs);
+    } else if (a == "--quiet") {
+      // The testbench prints nothing but what it is asked for.
+    } else if (a == "-h" || flag == "--handler") {
+      reads.push_back(value());
+    } else if (a == "--stats") {
+      stats = true;
+    } else if (a[0] != '-' && a.find('=') != std::string::npos) {
+      defines.push_back({a.substr(0, a.find('=')), a.substr(a.find('=') + 1)});
+    } else {
+      fail("unknown argument '" + a + "' (see --help)");
+    }
+  }
+  // An output device without a file discards what it is sent (counted),
+  // as the C target's executables do; an input device needs one.
+  auto pathOf = [&](const nphls_tb_device &dev, bool output) -> std::string {
+    for (const auto &a : output ? outArgs : inArgs)
+      if (a.first == dev.dev)
+        return a.second;
+    for (const auto &def : defines)
+      if (dev.define && *dev.define && def.first == dev.define)
+        return def.second;
+    if (dev.path)
+      return dev.path;
+    if (!output)
+      fail("input device " + std::to_string(dev.dev) +
+           " has no file; give --in " + std::to_string(dev.dev) + "=FILE");
+    return "";
+  };
+  std::vector<Input> ins;
+  for (uint32_t i = 0; i < d->n_ins; ++i) {
+    Input in;
+    in.dev = d->ins[i].dev;
+    in.path = pathOf(d->ins[i], false);
+    readPcap(in);
+    ins.push_back(std::move(in));
+  }
+  std::vector<Output> outs;
+  for (uint32_t i = 0; i < d->n_outs; ++i) {
+    Output o;
+    o.dev = d->outs[i].dev;
+    o.path = pathOf(d->outs[i], true);
+    o.link_type = d->outs[i].link_type;
+    o.snaplen = d->outs[i].snaplen;
+    if (o.path.empty())
+      continue;
+    openOutput(o, ins);
+    outs.push_back(o);
+  }
+  std::vector<nphls_pkt_stream> devIn(std::max<uint32_t>(1, d->n_dev_in));
+  std::vector<nphls_pkt_stream> devOut(std::max<uint32_t>(1, d->n_dev_out));
+  std::vector<uint64_t> lost(devOut.size());
+  auto settle = [&]() {
+    // Every call runs each process at most once; the design is idle when
+    // a call runs none.
+    for (uint64_t calls = 0;; ++calls) {
+      uint64_t before = nphls_csim_activity();
+      d->step(devIn.data(), devOut.data());
+      drain(devOut.data(), d->n_dev_out, outs, lost);
+      if (nphls_csim_activity() == before)
+        return;
+      if (calls > 100000000)
+        fail("the design does not become idle (a cycle of processes that "
+             "never stops?)");
+    }
+  };
+  // The inputs' packets in time-stamp order (stable: file order, then
+  // device order), one at a time: each leaves the design before the next
+  // enters, as each runs to completion in the C target's push processing.
+  std::vector<std::pair<uint32_t, size_t>> order;
+  for (uint32_t i = 0; i < ins.size(); ++i)
+    for (size_t r = 0; r < ins[i].records.size(); ++r)
+      order.push_back({i, r});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::pair<uint32_t, size_t> &a,
+                       const std::pair<uint32_t, size_t> &b) {
+                     return ins[a.first].records[a.second].ts <
+                            ins[b.first].records[b.second].ts;
+                   });
+  settle();
+  for (const std::pair<uint32_t, size_t> &at : order) {
+    uint32_t i = at.first;
+    const Record &rec = ins[i].records[at.second];
+    nphls_buf b;
+    b.pkt = nprt_pkt();
+    b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
+    b.pkt.len = (uint32_t)rec.bytes.size();
+    std::copy(rec.bytes.begin(), rec.bytes.end(), b.pkt.data);
+    b.pkt.in_port = ins[i].dev;
+    b.pkt.ts = rec.ts;
+    b.cap_len = b.pkt.len;
+    b.wire_len = rec.wire_len;
+    if (ins[i].dev < devIn.size())
+      nphls_write_flits(devIn[ins[i].dev], b);
+    settle();
+  }
+  for (Output &o : outs)
+    if (fclose(o.f) != 0)
+      fail(o.path + ": " + strerror(errno));
+  int rc = 0;
+  // As the C target's -h: the value alone, or "NAME:\nVALUE\n\n" for
+  // each of several.
+  bool names = reads.size() > 1;
+  for (const std::string &h : reads) {
+    size_t dot = h.rfind('.');
+    nphls_csim_instance *inst = dot == std::string::npos
+                                    ? nullptr
+                                    : nphls_csim_find(h.substr(0, dot).c_str());
+    const nprt_handler_desc *found = nullptr;
+    for (uint32_t k = 0; inst && k < inst->n_handlers; ++k)
+      if (h.substr(dot + 1) == inst->handlers[k].name)
+        found = &inst->handlers[k];
+    if (!found || found->write) {
+      fprintf(stderr, "%s: error: %s'%s'%s\n", prog, found ? "" : "no ",
+              h.c_str(), found ? " is a write handler" : " handler");
+      rc = 1;
+      continue;
+    }
+    found->fn(inst->self);
+    std::string value = formatValue(found->result, inst->self->result);
+    if (names)
+      printf("%s:\n%s\n\n", h.c_str(), value.c_str());
+    else
+      printf("%s\n", value.c_str());
+  }
+  if (stats)
+    for (uint32_t k = 0; k < nphls_csim_count(); ++k) {
+      const nprt_inst *s = nphls_csim_at(k)->self;
+      fprintf(stderr,
+              "%-24s runs %llu received %llu sent %llu drops %llu faults "
+              "%llu\n",
+              s->name, (unsigned long long)s->counts.runs,
+              (unsigned long long)s->counts.received,
+              (unsigned long long)s->counts.sent,
+              (unsigned long long)s->counts.drops,
+              (unsigned long long)s->counts.faults);
+    }
+  for (size_t dv = 0; stats && dv < lost.size(); ++dv)
+    if (lost[dv])
+      fprintf(stderr, "output device %zu (no file): %llu packets discarded\n",
+              dv, (unsigned long long)lost[dv]);
+  return rc;
+}

@@ -1,0 +1,423 @@
+//===- ConvertNPToHLS.cpp - np elements and program to HLS C++ ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Element bodies lower with the C target's patterns (targets/c): the same
+// EmitC, the same calls of the nprt ABI. What is HLS here is the program:
+// one free-running process function per instance around those bodies, and
+// a DATAFLOW top function connecting them with streams.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/hls/HLSProfile.h"
+#include "targets/hls/HLSProject.h"
+#include "targets/hls/Passes.h"
+
+#include "dialects/NP/IR/NPOps.h"
+#include "dialects/NP/Transforms/HLSMemory.h"
+#include "dialects/NP/Transforms/TopGraph.h"
+#include "targets/c/NPToEmitC.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Target/Cpp/CppEmitter.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <set>
+
+namespace npcc::hls {
+#define GEN_PASS_DEF_CONVERTNPTOHLS
+#include "targets/hls/Passes.h.inc"
+} // namespace npcc::hls
+
+using namespace mlir;
+using namespace npcc;
+using namespace npcc::hls;
+using c::NPLoweringInfo;
+
+namespace {
+
+/// What the process function of one instance needs, taken before the
+/// conversion erases the element.
+struct Process {
+  std::string prefix, name;
+  struct Port {
+    std::string name;
+    bool packet;
+  };
+  SmallVector<Port> ins, outs;
+  /// Input ports whose arrival runs the handler.
+  uint64_t pushMask = 0;
+  /// Devices the element reads (the first is the source's trigger) and
+  /// writes.
+  SmallVector<unsigned> devIn, devOut;
+  bool hasInit = false, hasState = false, hasInitImage = false;
+  bool hasSignal = false, hasFini = false;
+  unsigned numControls = 0;
+  int shared = -1;
+  /// State members and how the FPGA keeps them.
+  struct Member {
+    std::string field;
+    np::HLSMemoryKind kind;
+    bool delayed;
+  };
+  SmallVector<Member> members;
+};
+
+std::optional<unsigned> constantDevice(Value dev) {
+  IntegerAttr attr;
+  if (auto c = dev.getDefiningOp<arith::ConstantOp>())
+    attr = dyn_cast<IntegerAttr>(c.getValue());
+  if (!attr)
+    return std::nullopt;
+  return (unsigned)attr.getInt();
+}
+
+/// The process of `element`, or a located error when the process model
+/// cannot run it.
+FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
+                                   const NPLoweringInfo::Element &e) {
+  Process p;
+  p.prefix = e.prefix;
+  p.name = name.str();
+  p.pushMask = e.pushPorts;
+  p.hasInit = e.hasInit;
+  p.hasState = e.hasState;
+  p.hasInitImage = e.hasInitImage;
+  p.hasSignal = e.hasSignal;
+  p.hasFini = e.hasFini;
+  p.numControls = e.numControls;
+  p.shared = e.shared;
+  bool ok = true;
+  for (Operation &op : *element.getBody()) {
+    if (auto port = dyn_cast<np::PortOp>(op)) {
+      Process::Port pp{port.getSymName().str(),
+                       isa<np::PacketType>(port.getType())};
+      (port.isInput() ? p.ins : p.outs).push_back(pp);
+    } else if (auto state = dyn_cast<np::StateOp>(op)) {
+      if (state.getShared())
+        continue;
+      p.members.push_back({e.fields.lookup(state.getSymName()),
+                           np::hlsMemoryKind(state),
+                           np::hasDelayedWrite(state)});
+    } else if (isa<np::TimerOp>(op)) {
+      op.emitError() << "element '" << e.name
+                     << "': the hls target does not run timers yet";
+      ok = false;
+    }
+  }
+  element.walk([&](Operation *op) {
+    if (isa<np::TableOp>(op)) {
+      op->emitError() << "element '" << e.name
+                      << "': tables are not lowered for the FPGA yet";
+      ok = false;
+    }
+    auto device = [&](Value dev, SmallVector<unsigned> &list) {
+      std::optional<unsigned> d = constantDevice(dev);
+      if (!d) {
+        op->emitError() << "element '" << e.name
+                        << "': the hls target needs a constant device number "
+                           "(a top-level stream per device)";
+        ok = false;
+        return;
+      }
+      if (!llvm::is_contained(list, *d))
+        list.push_back(*d);
+    };
+    if (auto r = dyn_cast<np::DeviceRecvOp>(op))
+      device(r.getDev(), p.devIn);
+    else if (auto s = dyn_cast<np::DeviceSendOp>(op))
+      device(s.getDev(), p.devOut);
+  });
+  if (!ok)
+    return failure();
+  if (!p.ins.empty() && p.pushMask == 0) {
+    auto handlers = element.getBody()->getOps<np::HandlerOp>();
+    Operation *at = handlers.empty() ? element.getOperation()
+                                     : (*handlers.begin()).getOperation();
+    return at->emitError()
+           << "element '" << e.name
+           << "': the hls target runs a handler once per arriving value, so "
+              "the handler must receive first (recv or select) and once; "
+              "this one would block in mid-run";
+  }
+  if (p.ins.empty() && p.devIn.empty())
+    return element.emitError()
+           << "element '" << e.name
+           << "': a source without an input device (a timer or an endless "
+              "loop) is not lowered for the FPGA yet";
+  return p;
+}
+
+std::string streamType(bool packet) {
+  return packet ? "nphls_pkt_stream" : "nphls_val_stream";
+}
+
+std::string devInName(unsigned d) { return "dev_in_" + std::to_string(d); }
+std::string devOutName(unsigned d) { return "dev_out_" + std::to_string(d); }
+
+/// `T *name[n] = {a, b, ...};` for a pointer table of at least one entry.
+void pointerTable(llvm::raw_ostream &os, StringRef type, StringRef name,
+                  ArrayRef<std::string> entries) {
+  os << "  " << type << " *" << name << "["
+     << std::max<size_t>(1, entries.size()) << "] = {";
+  llvm::ListSeparator sep(", ");
+  for (const std::string &e : entries)
+    os << sep << e;
+  if (entries.empty())
+    os << "nullptr";
+  os << "};\n";
+}
+
+/// The process function of `p`.
+void printProcess(llvm::raw_ostream &os, const Process &p,
+                  const NPLoweringInfo &info, const Profile &profile) {
+  os << "\n/* Instance '" << p.name << "': runs its handler once per call "
+     << "when a value waits. */\n";
+  os << "void " << p.prefix << "(";
+  llvm::ListSeparator sep(", ");
+  for (const Process::Port &port : p.ins)
+    os << sep << streamType(port.packet) << " &in_"
+       << np::sanitizeIdentifier(port.name);
+  for (const Process::Port &port : p.outs)
+    os << sep << streamType(port.packet) << " &out_"
+       << np::sanitizeIdentifier(port.name);
+  for (unsigned d : p.devIn)
+    os << sep << "nphls_pkt_stream &" << devInName(d);
+  for (unsigned d : p.devOut)
+    os << sep << "nphls_pkt_stream &" << devOutName(d);
+  os << ") {\n";
+  os << "#pragma HLS INLINE off\n#pragma HLS PIPELINE II=1\n";
+  if (p.hasState) {
+    os << "  static " << p.prefix << "_state state"
+       << (p.hasInitImage ? " = " + p.prefix + "_state_init" : "") << ";\n";
+    for (const Process::Member &m : p.members) {
+      std::string var = "state." + m.field;
+      os << (m.kind == np::HLSMemoryKind::BlockRAM ? profile.blockRAM(var)
+                                                   : profile.registers(var))
+         << "\n";
+      if (m.delayed)
+        os << profile.noInterDependence(var) << "\n";
+    }
+  }
+  os << "  static nprt_inst self;\n";
+  auto ports = [&](ArrayRef<Process::Port> list, StringRef dir, bool packet) {
+    std::vector<std::string> e;
+    for (const Process::Port &port : list)
+      e.push_back(port.packet == packet ? "&" + dir.str() + "_" +
+                                              np::sanitizeIdentifier(port.name)
+                                        : std::string("nullptr"));
+    return e;
+  };
+  pointerTable(os, "nphls_pkt_stream", "in", ports(p.ins, "in", true));
+  pointerTable(os, "nphls_val_stream", "vin", ports(p.ins, "in", false));
+  pointerTable(os, "nphls_pkt_stream", "out", ports(p.outs, "out", true));
+  pointerTable(os, "nphls_val_stream", "vout", ports(p.outs, "out", false));
+  auto devices = [&](ArrayRef<unsigned> list, bool input) {
+    unsigned n = 0;
+    for (unsigned d : list)
+      n = std::max(n, d + 1);
+    std::vector<std::string> e(n, "nullptr");
+    for (unsigned d : list)
+      e[d] = "&" + (input ? devInName(d) : devOutName(d));
+    return e;
+  };
+  std::vector<std::string> din = devices(p.devIn, true),
+                           dout = devices(p.devOut, false);
+  pointerTable(os, "nphls_pkt_stream", "dev_in", din);
+  pointerTable(os, "nphls_pkt_stream", "dev_out", dout);
+  os << "  self.in = in;\n  self.vin = vin;\n  self.out = out;\n"
+     << "  self.vout = vout;\n  self.n_in = " << p.ins.size()
+     << "u;\n  self.n_out = " << p.outs.size()
+     << "u;\n  self.dev_in = dev_in;\n  self.dev_out = dev_out;\n"
+     << "  self.n_dev_in = " << din.size()
+     << "u;\n  self.n_dev_out = " << dout.size() << "u;\n";
+  if (p.hasState)
+    os << "  self.state = &state;\n";
+  if (p.shared >= 0)
+    os << "  self.shared = npcc_shared_object_" << p.shared << "();\n";
+  os << "  if (!self.started) {\n    self.started = true;\n    self.name = "
+     << c::cString(p.name) << ";\n";
+  if (p.hasInit)
+    os << "    " << p.prefix << "_init(&self);\n";
+  os << "#ifndef __SYNTHESIS__\n    nphls_csim_register(&self, "
+     << (p.numControls ? p.prefix + "_handlers" : std::string("nullptr"))
+     << ", " << p.numControls << "u, "
+     << (p.hasSignal ? p.prefix + "_signal" : std::string("nullptr")) << ", "
+     << (p.hasFini ? p.prefix + "_fini" : std::string("nullptr"))
+     << ");\n#endif\n  }\n";
+  int trigger = p.ins.empty() ? (int)p.devIn.front() : -1;
+  os << "  if (!nphls_ready(&self, " << p.pushMask << "ull, " << trigger
+     << "))\n    return;\n";
+  os << "#ifndef __SYNTHESIS__\n  nphls_csim_note_run();\n#endif\n";
+  os << "  ++self.counts.runs;\n  " << p.prefix << "_handler(&self);\n}\n";
+  (void)info;
+}
+
+/// The DATAFLOW top function over the processes and channels.
+void printTop(llvm::raw_ostream &os, np::ProgramOp program,
+              ArrayRef<Process> procs, const Profile &profile) {
+  std::set<unsigned> devIn, devOut;
+  for (const Process &p : procs) {
+    devIn.insert(p.devIn.begin(), p.devIn.end());
+    devOut.insert(p.devOut.begin(), p.devOut.end());
+  }
+  os << "\n/* The design: input devices, then output devices, as AXI4 "
+        "streams of flits. */\nvoid npcc_top(";
+  llvm::ListSeparator sep(", ");
+  for (unsigned d : devIn)
+    os << sep << "nphls_pkt_stream &" << devInName(d);
+  for (unsigned d : devOut)
+    os << sep << "nphls_pkt_stream &" << devOutName(d);
+  os << ") {\n";
+  for (unsigned d : devIn)
+    os << profile.axisPort(devInName(d)) << "\n";
+  for (unsigned d : devOut)
+    os << profile.axisPort(devOutName(d)) << "\n";
+  os << profile.noControl() << "\n#pragma HLS DATAFLOW\n";
+  // One stream per channel; a port no channel connects gets a stream no
+  // process reads or writes on the other side.
+  std::map<std::pair<unsigned, unsigned>, std::string> outArg, inArg;
+  for (unsigned i = 0, e = program.getChannels().size(); i < e; ++i) {
+    np::ProgramOp::Channel c = program.getChannel(i);
+    const Process &src = procs[c.src];
+    const Process &dst = procs[c.dst];
+    std::string var = "ch_" + std::to_string(i);
+    os << "  /* " << src.name << "." << src.outs[c.srcPort].name << " -> "
+       << dst.name << "." << dst.ins[c.dstPort].name << " */\n";
+    os << "  static " << streamType(src.outs[c.srcPort].packet) << " " << var
+       << ";\n";
+    // A rendezvous channel is a one-place FIFO in hardware.
+    os << "#pragma HLS STREAM variable=" << var
+       << " depth=" << std::max<int64_t>(1, c.depth) << "\n";
+    outArg[{c.src, c.srcPort}] = var;
+    inArg[{c.dst, c.dstPort}] = var;
+  }
+  for (auto [k, p] : llvm::enumerate(procs)) {
+    auto open = [&, k = k](const Process::Port &port, unsigned i, bool in) {
+      auto &table = in ? inArg : outArg;
+      auto it = table.find({(unsigned)k, i});
+      if (it != table.end())
+        return;
+      std::string var = "open_" + std::to_string(k) + (in ? "_in_" : "_out_") +
+                        std::to_string(i);
+      os << "  static " << streamType(port.packet) << " " << var << ";\n";
+      table[{(unsigned)k, i}] = var;
+    };
+    for (auto [i, port] : llvm::enumerate(p.ins))
+      open(port, i, true);
+    for (auto [i, port] : llvm::enumerate(p.outs))
+      open(port, i, false);
+  }
+  for (auto [k, p] : llvm::enumerate(procs)) {
+    os << "  " << p.prefix << "(";
+    llvm::ListSeparator args(", ");
+    for (unsigned i = 0; i < p.ins.size(); ++i)
+      os << args << inArg.at({(unsigned)k, i});
+    for (unsigned i = 0; i < p.outs.size(); ++i)
+      os << args << outArg.at({(unsigned)k, i});
+    for (unsigned d : p.devIn)
+      os << args << devInName(d);
+    for (unsigned d : p.devOut)
+      os << args << devOutName(d);
+    os << ");\n";
+  }
+  os << "}";
+}
+
+struct ProgramLowering : c::NPPattern<np::ProgramOp> {
+  ProgramLowering(TypeConverter &tc, MLIRContext *ctx,
+                  const NPLoweringInfo &info, ArrayRef<Process> procs,
+                  Profile profile)
+      : NPPattern(tc, ctx, info), procs(procs), profile(profile) {}
+
+  LogicalResult matchAndRewrite(np::ProgramOp program, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = program.getLoc();
+    auto module = program->getParentOfType<ModuleOp>();
+    rw.setInsertionPointToStart(module.getBody());
+    rw.create<emitc::IncludeOp>(loc, "nphls/nphls.h",
+                                /*is_standard_include=*/false);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (auto [j, sh] : llvm::enumerate(info.shared))
+      os << "static " << sh.type << " *npcc_shared_object_" << j
+         << "() {\n  static " << sh.type << " object"
+         << (sh.hasInitImage ? " = " + sh.type + "_init" : "")
+         << ";\n  return &object;\n}\n";
+    for (const Process &p : procs)
+      printProcess(os, p, info, profile);
+    printTop(os, program, procs, profile);
+    rw.setInsertionPoint(module.getBody(), module.getBody()->end());
+    rw.create<emitc::VerbatimOp>(loc, rw.getStringAttr(text));
+    rw.eraseOp(program);
+    return success();
+  }
+
+  ArrayRef<Process> procs;
+  Profile profile;
+};
+
+struct ConvertNPToHLSPass
+    : npcc::hls::impl::ConvertNPToHLSBase<ConvertNPToHLSPass> {
+  using ConvertNPToHLSBase::ConvertNPToHLSBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<Tool> t = parseTool(tool);
+    if (!t) {
+      module.emitError() << "unknown HLS tool '" << tool
+                         << "'; expected one of " << toolNames();
+      return signalPassFailure();
+    }
+    NPLoweringInfo info;
+    if (failed(c::describeProgram(module, info)))
+      return signalPassFailure();
+    np::ProgramOp program = *module.getOps<np::ProgramOp>().begin();
+    std::vector<Process> procs;
+    bool ok = true;
+    for (auto [i, op] : llvm::enumerate(info.elementAt)) {
+      auto element = cast<np::ElementOp>(op);
+      FailureOr<Process> p = describeProcess(
+          element, cast<StringAttr>(program.getNames()[i]).getValue(),
+          info.elements.at(op));
+      if (failed(p)) {
+        ok = false;
+        continue;
+      }
+      procs.push_back(std::move(*p));
+    }
+    if (!ok)
+      return signalPassFailure();
+    // What writeProject needs once the elements are gone.
+    std::set<unsigned> devIn, devOut;
+    for (const Process &p : procs) {
+      devIn.insert(p.devIn.begin(), p.devIn.end());
+      devOut.insert(p.devOut.begin(), p.devOut.end());
+    }
+    auto list = [&](const std::set<unsigned> &s) {
+      SmallVector<int32_t> v(s.begin(), s.end());
+      return DenseI32ArrayAttr::get(&getContext(), v);
+    };
+    module->setAttr(kDevicesInAttr, list(devIn));
+    module->setAttr(kDevicesOutAttr, list(devOut));
+    module->setAttr("hls.program", program.getSymNameAttr());
+    Profile profile{*t};
+    auto extra = [&](TypeConverter &tc, RewritePatternSet &patterns) {
+      patterns.add<ProgramLowering>(tc, patterns.getContext(), info, procs,
+                                    profile);
+    };
+    if (failed(c::convertNPToEmitC(module, info, /*withProgram=*/false, extra)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult npcc::hls::translateToHLS(ModuleOp module,
+                                        llvm::raw_ostream &os) {
+  os << "/* Generated by npcc --target=hls. Do not edit. */\n";
+  return emitc::translateToCpp(module, os, /*declareVariablesAtTop=*/false);
+}
