@@ -12,7 +12,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libantlr4-runtime-dev libpcap-dev ninja-build cmake g++ googletest
-  libgtest-dev default-jre-headless maven ccache python3 libz3-dev)
+  libgtest-dev default-jre-headless maven ccache python3 python3-pip libz3-dev)
 # Packages a caller needs on top (bench/profile.sh: valgrind).
 read -r -a extra <<<"${NPCC_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
@@ -39,6 +39,38 @@ jar="$HOME/.m2/repository/org/antlr/antlr4/4.9/antlr4-4.9-complete.jar"
 if [ ! -f "$jar" ]; then
   echo "bootstrap: fetching ANTLR 4.9 tool"
   mvn -q dependency:get -Dartifact=org.antlr:antlr4:4.9:jar:complete >/dev/null
+fi
+
+# Xilinx's open-source ap_types headers (ap_int.h, hls_stream.h; Apache
+# 2.0), which the HLS target's C simulation compiles against, ship in the
+# hls4ml wheel on PyPI: fetched without its dependencies, and only that
+# directory kept (CMake's NPCC_AP_TYPES_DIR points here).
+ap_types="$HOME/.cache/npcc/hls4ml-1.3.0/ap_types"
+if [ ! -f "$ap_types/hls_stream.h" ]; then
+  echo "bootstrap: fetching Xilinx's ap_types headers (hls4ml 1.3.0 from PyPI)"
+  wheel_dir="$(mktemp -d)"
+  python3 -m pip download --quiet --no-deps --only-binary=:all: \
+    hls4ml==1.3.0 -d "$wheel_dir" >/dev/null
+  python3 - "$wheel_dir" "$ap_types" <<'PY'
+import glob, os, shutil, sys, zipfile
+wheel = glob.glob(os.path.join(sys.argv[1], "hls4ml-1.3.0-*.whl"))[0]
+prefix = "hls4ml/templates/vivado/ap_types/"
+dest = sys.argv[2]
+tmp = dest + ".partial"
+shutil.rmtree(tmp, ignore_errors=True)
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.startswith(prefix) and not name.endswith("/"):
+            out = os.path.join(tmp, name[len(prefix):])
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            with open(out, "wb") as f:
+                f.write(z.read(name))
+if not os.path.isfile(os.path.join(tmp, "hls_stream.h")):
+    sys.exit("bootstrap: the hls4ml wheel has no ap_types/hls_stream.h")
+shutil.rmtree(dest, ignore_errors=True)
+os.rename(tmp, dest)
+PY
+  rm -rf "$wheel_dir"
 fi
 
 dir=build
