@@ -12,6 +12,7 @@
 #include "nphls/nphls.h"
 
 #ifndef __SYNTHESIS__
+#include <map>
 #include <stdio.h>
 #include <string.h>
 #include <vector>
@@ -48,6 +49,11 @@ void freeBuf(nprt_pkt *p) { bufOf(p).live = false; }
 #ifndef __SYNTHESIS__
 uint64_t activity;
 int64_t clockNs;
+unsigned pushDepth;
+std::map<const void *, std::function<void()>> &consumers() {
+  static std::map<const void *, std::function<void()>> c;
+  return c;
+}
 std::vector<nphls_csim_instance> &registry() {
   static std::vector<nphls_csim_instance> r;
   return r;
@@ -165,8 +171,17 @@ void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
   if (port >= self->n_out || !self->out[port]) {
     ++self->counts.drops;
   } else {
+#ifndef __SYNTHESIS__
+    bool wasEmpty = self->out[port]->empty();
+#endif
     nphls_write_flits(*self->out[port], bufOf(p));
     ++self->counts.sent;
+    freeBuf(p);
+#ifndef __SYNTHESIS__
+    if (wasEmpty)
+      nphls_csim_pushed(self->out[port]);
+#endif
+    return;
   }
   freeBuf(p);
 }
@@ -176,8 +191,15 @@ void nprt_send_val(nprt_inst *self, uint32_t port, uint64_t v) {
     ++self->counts.drops;
     return;
   }
+#ifndef __SYNTHESIS__
+  bool wasEmpty = self->vout[port]->empty();
+#endif
   self->vout[port]->write(v);
   ++self->counts.sent;
+#ifndef __SYNTHESIS__
+  if (wasEmpty)
+    nphls_csim_pushed(self->vout[port]);
+#endif
 }
 
 uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
@@ -298,6 +320,19 @@ void nprt_handler_result(nprt_inst *self, uint64_t v) { self->result = v; }
 } // extern "C"
 
 #ifndef __SYNTHESIS__
+void nphls_csim_on_write(const void *stream, std::function<void()> consumer) {
+  consumers()[stream] = std::move(consumer);
+}
+
+void nphls_csim_pushed(const void *stream) {
+  auto it = consumers().find(stream);
+  if (it == consumers().end() || pushDepth >= NPHLS_CSIM_MAX_NEST)
+    return;
+  ++pushDepth;
+  it->second();
+  --pushDepth;
+}
+
 uint64_t nphls_csim_activity(void) { return activity; }
 
 void nphls_csim_note_run(void) { ++activity; }

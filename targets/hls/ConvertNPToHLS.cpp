@@ -109,11 +109,6 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
     }
   }
   element.walk([&](Operation *op) {
-    if (isa<np::TableOp>(op)) {
-      op->emitError() << "element '" << e.name
-                      << "': tables are not lowered for the FPGA yet";
-      ok = false;
-    }
     auto device = [&](Value dev, SmallVector<unsigned> &list) {
       std::optional<unsigned> d = constantDevice(dev);
       if (!d) {
@@ -311,18 +306,48 @@ void printTop(llvm::raw_ostream &os, np::ProgramOp program,
     for (auto [i, port] : llvm::enumerate(p.outs))
       open(port, i, false);
   }
+  // The call of each process with its streams.
+  std::vector<std::string> calls;
   for (auto [k, p] : llvm::enumerate(procs)) {
-    os << "  " << p.prefix << "(";
+    std::string call;
+    llvm::raw_string_ostream cs(call);
+    cs << p.prefix << "(";
     llvm::ListSeparator args(", ");
     for (unsigned i = 0; i < p.ins.size(); ++i)
-      os << args << inArg.at({(unsigned)k, i});
+      cs << args << inArg.at({(unsigned)k, i});
     for (unsigned i = 0; i < p.outs.size(); ++i)
-      os << args << outArg.at({(unsigned)k, i});
+      cs << args << outArg.at({(unsigned)k, i});
     for (unsigned d : p.devIn)
-      os << args << devInName(d);
+      cs << args << "*csim_" << devInName(d);
     for (unsigned d : p.devOut)
-      os << args << devOutName(d);
-    os << ");\n";
+      cs << args << "*csim_" << devOutName(d);
+    cs << ")";
+    calls.push_back(call);
+  }
+  // C simulation only: a send into an empty channel runs its consumer at
+  // once, as the C target's push does (nphls.h).
+  os << "#ifndef __SYNTHESIS__\n";
+  for (unsigned d : devIn)
+    os << "  nphls_pkt_stream *csim_" << devInName(d) << " = &" << devInName(d)
+       << ";\n  (void)csim_" << devInName(d) << ";\n";
+  for (unsigned d : devOut)
+    os << "  nphls_pkt_stream *csim_" << devOutName(d) << " = &"
+       << devOutName(d) << ";\n  (void)csim_" << devOutName(d) << ";\n";
+  os << "  static bool csim_push = false;\n  if (!csim_push) {\n"
+        "    csim_push = true;\n";
+  for (unsigned i = 0, e = program.getChannels().size(); i < e; ++i) {
+    np::ProgramOp::Channel c = program.getChannel(i);
+    os << "    nphls_csim_on_write(&ch_" << i << ", [=]() { " << calls[c.dst]
+       << "; });\n";
+  }
+  os << "  }\n#endif\n";
+  for (auto [k, p] : llvm::enumerate(procs)) {
+    std::string call = calls[k];
+    // Outside C simulation the device streams are the arguments.
+    size_t at;
+    while ((at = call.find("*csim_")) != std::string::npos)
+      call.erase(at, 6);
+    os << "  " << call << ";\n";
   }
   os << "}";
 }

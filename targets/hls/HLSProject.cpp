@@ -36,7 +36,11 @@ const std::pair<const char *, const char *> kRuntimeFiles[] = {
     {"include/nprt/abi.def", "include/nprt/abi.def"},
     {"hls/nphls.cpp", "src/nphls.cpp"},
     {"hls/tb/nphls_tb.cpp", "src/nphls_tb.cpp"},
+    {"include/nprt/tables.h", "include/nprt/tables.h"},
     {"nprt/checksum.c", "src/checksum.c"},
+    {"nprt/table_state.c", "src/table_state.c"},
+    {"nprt/table_lpm.c", "src/table_lpm.c"},
+    {"nprt/table_hash.c", "src/table_hash.c"},
 };
 
 bool writeFile(StringRef path, StringRef text, std::string &error) {
@@ -143,13 +147,15 @@ std::string makefile(StringRef apTypes) {
         "-Wno-uninitialized -Wno-maybe-uninitialized -isystem $(AP_TYPES) "
         "-Iinclude\n"
         "CFLAGS += -std=c11 $(OPT) -Wall -Werror -Iinclude\n"
-        "SOURCES = design.cpp tb.cpp src/nphls.cpp src/nphls_tb.cpp\n\n"
+        "SOURCES = design.cpp tb.cpp src/nphls.cpp src/nphls_tb.cpp\n"
+        "# libnprt's own checksums and tables, shared with the C target.\n"
+        "C_OBJECTS = checksum.o table_state.o table_lpm.o table_hash.o\n\n"
         ".PHONY: csim clean\n"
         "csim: csim.out\n\t./csim.out $(CSIM_ARGS)\n\n"
-        "csim.out: $(SOURCES) checksum.o\n"
-        "\t$(CXX) $(CXXFLAGS) $(SOURCES) checksum.o -o $@\n\n"
-        "checksum.o: src/checksum.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n\n"
-        "clean:\n\trm -f csim.out checksum.o\n";
+        "csim.out: $(SOURCES) $(C_OBJECTS)\n"
+        "\t$(CXX) $(CXXFLAGS) $(SOURCES) $(C_OBJECTS) -o $@\n\n"
+        "%.o: src/%.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n\n"
+        "clean:\n\trm -f csim.out $(C_OBJECTS)\n";
   return text;
 }
 
@@ -170,7 +176,8 @@ std::string tcl(StringRef name, Tool tool) {
      << "set_top npcc_top\n"
      << "add_files design.cpp -cflags \"" << std << " -Iinclude\"\n"
      << "add_files src/nphls.cpp -cflags \"" << std << " -Iinclude\"\n"
-     << "add_files src/checksum.c -cflags \"-Iinclude\"\n"
+     << "foreach c {checksum table_state table_lpm table_hash} {\n"
+     << "  add_files src/$c.c -cflags \"-Iinclude\"\n}\n"
      << "add_files -tb tb.cpp -cflags \"" << std << " -Iinclude\"\n"
      << "add_files -tb src/nphls_tb.cpp -cflags \"" << std << " -Iinclude\"\n"
      << (vivado ? "open_solution -reset solution1\n"

@@ -40,8 +40,8 @@ def ConvertNPToHLS : Pass<"hls-convert-np-to-emitc", "mlir::ModuleOp"> {
 
     An element the process model cannot run is an error at its location:
     a handler that does not receive first (it would block mid-run), a
-    device given by a non-constant number, or a table (not lowered for the
-    FPGA yet).
+    device given by a non-constant number, a timer, or a source without an
+    input device.
   }];
   let options = [
     Option<"tool", "tool", "std::string", /*default=*/"\"vitis-2023\"",

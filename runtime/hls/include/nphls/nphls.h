@@ -125,6 +125,20 @@ void nphls_write_flits(nphls_pkt_stream &s, const nphls_buf &b);
 void nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b);
 
 #ifndef __SYNTHESIS__
+#include <functional>
+
+/* C simulation only: the order in which a design's processes see their
+ * packets is timing in hardware; the simulation makes it the C target's
+ * push order, so that outputs are comparable byte for byte. The top
+ * function registers, per channel, the call of its consumer's process;
+ * a send into an empty channel makes that call at once, on the sender's
+ * stack (Click's push), at most NPHLS_CSIM_MAX_NEST deep (the C runtime's
+ * bound; deeper values wait for the top function's next call). */
+#define NPHLS_CSIM_MAX_NEST 64u
+void nphls_csim_on_write(const void *stream, std::function<void()> consumer);
+/* `stream` was empty before the value just written to it. */
+void nphls_csim_pushed(const void *stream);
+
 /* C simulation only: every handler run counts here, so the testbench can
  * call the top function until the design is idle. */
 uint64_t nphls_csim_activity(void);
