@@ -30,7 +30,8 @@ void resetBuf(nphls_buf &b, uint32_t len) {
   b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
   b.pkt.len = len;
   b.pkt.headroom = NPRT_PKT_HEADROOM;
-  b.pkt.tailroom = NPHLS_FRAME_BYTES - len;
+  b.pkt.tailroom =
+      len <= NPHLS_POOL_FRAME_BYTES ? NPHLS_POOL_FRAME_BYTES - len : 0;
   b.cap_len = b.wire_len = 0;
   b.live = true;
 }
@@ -40,8 +41,20 @@ nphls_buf *allocBuf(nprt_inst *self) {
   for (uint32_t k = 0; k < NPHLS_SLOTS; ++k)
     if (!self->slots[k].live)
       return &self->slots[k];
-  ++self->counts.faults;
   return nullptr;
+}
+
+/// The stand-in of a packet that could not be allocated.
+nprt_pkt *standin(nprt_inst *self) {
+  ++self->counts.alloc_failures;
+  resetBuf(self->standin, 0);
+  self->standin.pkt.tailroom = 0;
+  self->standin.live = false;
+  return &self->standin.pkt;
+}
+
+bool isStandin(nprt_inst *self, const nprt_pkt *p) {
+  return p == &self->standin.pkt;
 }
 
 void freeBuf(nprt_pkt *p) { bufOf(p).live = false; }
@@ -91,6 +104,8 @@ void nphls_write_flits(nphls_pkt_stream &s, const nphls_buf &b) {
     x.meta = nphls_meta();
     if (f == 0) {
       x.meta.len = len;
+      x.meta.headroom = b.pkt.headroom;
+      x.meta.tailroom = b.pkt.tailroom;
       x.meta.wire_len = b.wire_len;
       x.meta.cap_len = b.cap_len;
       x.meta.in_port = b.pkt.in_port;
@@ -109,6 +124,14 @@ void nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b) {
   nphls_flit x = s.read();
   uint32_t len = x.meta.len;
   resetBuf(b, len > NPHLS_FRAME_BYTES ? NPHLS_FRAME_BYTES : len);
+  // The packet keeps the room it had (as a buffer passed between the C
+  // target's elements does), within what one buffer holds.
+  uint32_t head = x.meta.headroom, tail = x.meta.tailroom;
+  if (head + b.pkt.len + tail <= sizeof(b.bytes)) {
+    b.pkt.headroom = head;
+    b.pkt.tailroom = tail;
+    b.pkt.data = b.bytes + head;
+  }
   b.wire_len = x.meta.wire_len;
   b.cap_len = x.meta.cap_len;
   b.pkt.in_port = x.meta.in_port;
@@ -140,8 +163,13 @@ void *nprt_shared(nprt_inst *self) { return self->shared; }
 
 nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
   nphls_buf *b = allocBuf(self);
-  if (!b)
-    return nullptr;
+  if (!b) {
+    // More packets held than the instance has buffers: this one is lost,
+    // and counted (a fault of the FPGA build, not of the program).
+    ++self->counts.faults;
+    nphls_read_flits(*self->in[port], self->standin);
+    return standin(self);
+  }
   nphls_read_flits(*self->in[port], *b);
   ++self->counts.received;
   return &b->pkt;
@@ -166,9 +194,7 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
-  if (!p)
-    return;
-  if (port >= self->n_out || !self->out[port]) {
+  if (isStandin(self, p) || port >= self->n_out || !self->out[port]) {
     ++self->counts.drops;
   } else {
 #ifndef __SYNTHESIS__
@@ -219,17 +245,18 @@ uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
 
 nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   nphls_buf *b = allocBuf(self);
-  if (!b || dev >= self->n_dev_in || !self->dev_in[dev])
-    return nullptr;
+  if (!b) {
+    ++self->counts.faults;
+    nphls_read_flits(*self->dev_in[dev], self->standin);
+    return standin(self);
+  }
   nphls_read_flits(*self->dev_in[dev], *b);
   ++self->counts.received;
   return &b->pkt;
 }
 
 void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
-  if (!p)
-    return;
-  if (dev >= self->n_dev_out || !self->dev_out[dev]) {
+  if (isStandin(self, p) || dev >= self->n_dev_out || !self->dev_out[dev]) {
     ++self->counts.drops;
   } else {
     nphls_write_flits(*self->dev_out[dev], bufOf(p));
@@ -239,21 +266,18 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
 }
 
 void nprt_drop(nprt_inst *self, nprt_pkt *p) {
-  if (!p)
-    return;
   ++self->counts.drops;
-  freeBuf(p);
+  if (!isStandin(self, p))
+    freeBuf(p);
 }
 
 nprt_pkt *nprt_clone(nprt_inst *self, const nprt_pkt *p) {
   nphls_buf *b = allocBuf(self);
-  if (!b || !p)
-    return nullptr;
+  if (!b || p->len > NPHLS_FRAME_BYTES)
+    return standin(self);
   const nphls_buf &from = bufOf(const_cast<nprt_pkt *>(p));
+  // A new buffer's room, as libnprt's clone.
   resetBuf(*b, p->len);
-  b->pkt.headroom = p->headroom;
-  b->pkt.data = b->bytes + p->headroom;
-  b->pkt.tailroom = p->tailroom;
   b->pkt.in_port = p->in_port;
   b->pkt.paint = p->paint;
   b->pkt.out_port = p->out_port;
@@ -271,7 +295,7 @@ nprt_pkt *nprt_clone(nprt_inst *self, const nprt_pkt *p) {
 nprt_pkt *nprt_pkt_new(nprt_inst *self, uint32_t len) {
   nphls_buf *b = allocBuf(self);
   if (!b || len > NPHLS_FRAME_BYTES)
-    return nullptr;
+    return standin(self);
   resetBuf(*b, len);
   for (uint32_t k = 0; k < len; ++k)
     b->pkt.data[k] = 0;

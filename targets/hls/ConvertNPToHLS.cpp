@@ -103,6 +103,8 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
                            np::hlsMemoryKind(state),
                            np::hasDelayedWrite(state)});
     } else if (isa<np::TimerOp>(op)) {
+      // (Timers need the design's clock; the C target's program clock is
+      // the packets' time.)
       op.emitError() << "element '" << e.name
                      << "': the hls target does not run timers yet";
       ok = false;
@@ -121,6 +123,13 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
       if (!llvm::is_contained(list, *d))
         list.push_back(*d);
     };
+    if (isa<np::HandlerLoadOp>(op)) {
+      op->emitError() << "element '" << e.name
+                      << "': the hls target does not load handler files yet "
+                         "(write the entries through the element's write "
+                         "handlers instead)";
+      ok = false;
+    }
     if (auto r = dyn_cast<np::DeviceRecvOp>(op))
       device(r.getDev(), p.devIn);
     else if (auto s = dyn_cast<np::DeviceSendOp>(op))
@@ -417,17 +426,22 @@ struct ConvertNPToHLSPass
     if (!ok)
       return signalPassFailure();
     // What writeProject needs once the elements are gone.
-    std::set<unsigned> devIn, devOut;
+    // Devices in the order of the first instance that uses each: the
+    // testbench feeds the inputs in turns in that order, as the C
+    // runtime's scheduler runs their sources.
+    SmallVector<int32_t> devIn, devOut;
     for (const Process &p : procs) {
-      devIn.insert(p.devIn.begin(), p.devIn.end());
-      devOut.insert(p.devOut.begin(), p.devOut.end());
+      for (unsigned d : p.devIn)
+        if (!llvm::is_contained(devIn, (int32_t)d))
+          devIn.push_back(d);
+      for (unsigned d : p.devOut)
+        if (!llvm::is_contained(devOut, (int32_t)d))
+          devOut.push_back(d);
     }
-    auto list = [&](const std::set<unsigned> &s) {
-      SmallVector<int32_t> v(s.begin(), s.end());
-      return DenseI32ArrayAttr::get(&getContext(), v);
-    };
-    module->setAttr(kDevicesInAttr, list(devIn));
-    module->setAttr(kDevicesOutAttr, list(devOut));
+    module->setAttr(kDevicesInAttr,
+                    DenseI32ArrayAttr::get(&getContext(), devIn));
+    module->setAttr(kDevicesOutAttr,
+                    DenseI32ArrayAttr::get(&getContext(), devOut));
     module->setAttr("hls.program", program.getSymNameAttr());
     Profile profile{*t};
     auto extra = [&](TypeConverter &tc, RewritePatternSet &patterns) {

@@ -34,7 +34,8 @@ mlir::LogicalResult writeProject(mlir::ModuleOp lowered, llvm::StringRef design,
                                  std::string &error);
 
 /// Module attributes hls-convert-np-to-emitc leaves for writeProject: the
-/// input and output device numbers of the top function, in its order.
+/// input and output device numbers, in the order of the first instance
+/// that uses each (the top function takes them in increasing order).
 constexpr llvm::StringLiteral kDevicesInAttr = "hls.devices_in";
 constexpr llvm::StringLiteral kDevicesOutAttr = "hls.devices_out";
 

@@ -327,35 +327,33 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
              "never stops?)");
     }
   };
-  // The inputs' packets in time-stamp order (stable: file order, then
-  // device order), one at a time: each leaves the design before the next
-  // enters, as each runs to completion in the C target's push processing.
-  std::vector<std::pair<uint32_t, size_t>> order;
-  for (uint32_t i = 0; i < ins.size(); ++i)
-    for (size_t r = 0; r < ins[i].records.size(); ++r)
-      order.push_back({i, r});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](const std::pair<uint32_t, size_t> &a,
-                       const std::pair<uint32_t, size_t> &b) {
-                     return ins[a.first].records[a.second].ts <
-                            ins[b.first].records[b.second].ts;
-                   });
+  // The inputs' packets one at a time, each run through the design before
+  // the next enters (the C target's push processing), in turns of
+  // kTurn packets per input device in the order of their sources, as the
+  // C runtime's scheduler runs its source instances (NPRT_MAX_BATCH).
+  const size_t kTurn = 64;
   settle();
-  for (const std::pair<uint32_t, size_t> &at : order) {
-    uint32_t i = at.first;
-    const Record &rec = ins[i].records[at.second];
-    nphls_buf b;
-    b.pkt = nprt_pkt();
-    b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
-    b.pkt.len = (uint32_t)rec.bytes.size();
-    std::copy(rec.bytes.begin(), rec.bytes.end(), b.pkt.data);
-    b.pkt.in_port = ins[i].dev;
-    b.pkt.ts = rec.ts;
-    b.cap_len = b.pkt.len;
-    b.wire_len = rec.wire_len;
-    if (ins[i].dev < devIn.size())
-      nphls_write_flits(devIn[ins[i].dev], b);
-    settle();
+  std::vector<size_t> next(ins.size(), 0);
+  for (bool more = true; more;) {
+    more = false;
+    for (uint32_t i = 0; i < ins.size(); ++i) {
+      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
+        const Record &rec = ins[i].records[next[i]++];
+        nphls_buf b;
+        b.pkt = nprt_pkt();
+        b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
+        b.pkt.len = (uint32_t)rec.bytes.size();
+        std::copy(rec.bytes.begin(), rec.bytes.end(), b.pkt.data);
+        b.pkt.in_port = ins[i].dev;
+        b.pkt.ts = rec.ts;
+        b.cap_len = b.pkt.len;
+        b.wire_len = rec.wire_len;
+        if (ins[i].dev < devIn.size())
+          nphls_write_flits(devIn[ins[i].dev], b);
+        settle();
+      }
+      more |= next[i] < ins[i].records.size();
+    }
   }
   for (Output &o : outs)
     if (fclose(o.f) != 0)
@@ -391,12 +389,13 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       const nprt_inst *s = nphls_csim_at(k)->self;
       fprintf(stderr,
               "%-24s runs %llu received %llu sent %llu drops %llu faults "
-              "%llu\n",
+              "%llu allocation_failures %llu\n",
               s->name, (unsigned long long)s->counts.runs,
               (unsigned long long)s->counts.received,
               (unsigned long long)s->counts.sent,
               (unsigned long long)s->counts.drops,
-              (unsigned long long)s->counts.faults);
+              (unsigned long long)s->counts.faults,
+              (unsigned long long)s->counts.alloc_failures);
     }
   for (size_t dv = 0; stats && dv < lost.size(); ++dv)
     if (lost[dv])

@@ -26,15 +26,20 @@
 
 /* Bytes of frame one flit carries. */
 #define NPHLS_FLIT_BYTES 64u
-/* Frame bytes a packet buffer holds after its headroom (as libnprt's
- * pool: a frame may grow to this many bytes). */
-#define NPHLS_FRAME_BYTES 2048u
+/* Frame bytes a packet buffer holds after its headroom: a jumbo frame.
+ * Tailroom is libnprt's: frames of up to NPHLS_POOL_FRAME_BYTES may grow
+ * to that size, larger ones not at all, so put/take agree with the C
+ * target; a frame past NPHLS_FRAME_BYTES cannot be made on the FPGA. */
+#define NPHLS_FRAME_BYTES 9216u
+#define NPHLS_POOL_FRAME_BYTES 2048u
 /* Packets one instance holds at once (received, cloned or new). */
 #define NPHLS_SLOTS 8u
 
 /* Metadata of a packet, carried on its first flit (sop). */
 struct nphls_meta {
   ap_uint<16> len;      /* frame bytes */
+  ap_uint<16> headroom; /* bytes the frame may grow by in front (push) */
+  ap_uint<16> tailroom; /* and at its end (put) */
   ap_uint<16> wire_len; /* original wire length when captured (pcap) */
   ap_uint<16> cap_len;  /* frame length when captured, 0 if not captured */
   ap_uint<32> in_port;
@@ -46,8 +51,8 @@ struct nphls_meta {
   /* ap_uint leaves its value undefined; a flit's metadata is all zero
    * unless set. */
   nphls_meta()
-      : len(0), wire_len(0), cap_len(0), in_port(0), paint(0), out_port(0),
-        anno(0), ts(0) {
+      : len(0), headroom(0), tailroom(0), wire_len(0), cap_len(0), in_port(0),
+        paint(0), out_port(0), anno(0), ts(0) {
     for (unsigned a = 0; a < NPRT_PKT_ANNOS; ++a)
       annos[a] = 0;
   }
@@ -85,7 +90,7 @@ struct nphls_buf {
 
 /* Counters of one instance (csim prints them with --stats). */
 struct nphls_counts {
-  uint64_t runs, received, sent, drops, faults;
+  uint64_t runs, received, sent, drops, faults, alloc_failures;
 };
 
 /* The running instance a body takes as `self`. Ports are the streams its
@@ -101,6 +106,9 @@ struct nprt_inst {
   nphls_pkt_stream **dev_in, **dev_out;
   uint32_t n_dev_in, n_dev_out;
   nphls_buf slots[NPHLS_SLOTS];
+  /* What an allocation that failed returns (as libnprt's stand-in): it
+   * reads as an empty frame, and sending or dropping it counts a drop. */
+  nphls_buf standin;
   nphls_counts counts;
   bool started, finished;
   /* A read handler's value (nprt_handler_result). */

@@ -5,8 +5,9 @@
  * The generated tb.cpp describes the design's devices and how to call its
  * top function; nphls_tb_main does the rest with the flags of an
  * executable of the C target (--in, --out, -h, --stats): it reads the
- * input pcaps, hands the design one packet at a time and calls the top
- * function until no process runs any more, and writes what the output
+ * input pcaps, hands the design one packet at a time (64 of one input,
+ * then 64 of the next, as the C runtime runs its sources) and calls the
+ * top function until no process runs any more, and writes what the output
  * devices produced as pcaps, as libnprt writes them.
  *
  *===----------------------------------------------------------------------===*/
