@@ -101,10 +101,19 @@ const char *WarningOptions::name(Warning w) {
     return "unused-variable";
   case Warning::UnreachableCode:
     return "unreachable-code";
+  case Warning::ChannelDepth:
+    return "channel-depth";
   case Warning::Count:
     break;
   }
   return "";
+}
+
+const char *WarningOptions::mode(Warning w) const {
+  unsigned i = (unsigned)w;
+  if (!enabled[i])
+    return "ignore";
+  return allAsErrors || asError[i] ? "error" : "warn";
 }
 
 bool WarningOptions::apply(llvm::StringRef flag) {

@@ -84,15 +84,23 @@ bool isPacketMetaField(llvm::StringRef name, unsigned &width);
 
 /// The warnings the front end emits. Each has a stable name, used by
 /// -W<name>, -Wno-<name> and -Werror=<name> and printed after the message
-/// ("unused variable 'x' [-Wunused-variable]").
-enum class Warning : unsigned { UnusedVariable, UnreachableCode, Count };
+/// ("unused variable 'x' [-Wunused-variable]"). ChannelDepth is
+/// np-check-channels' (its `channel-depth` option).
+enum class Warning : unsigned {
+  UnusedVariable,
+  UnreachableCode,
+  ChannelDepth,
+  Count
+};
 
 struct WarningOptions {
-  bool enabled[(unsigned)Warning::Count] = {true, false};
-  bool asError[(unsigned)Warning::Count] = {false, false};
+  bool enabled[(unsigned)Warning::Count] = {true, false, true};
+  bool asError[(unsigned)Warning::Count] = {false, false, false};
   bool allAsErrors = false; // -Werror
 
   static const char *name(Warning w);
+  /// "ignore", "warn" or "error": what the flags make of `w`.
+  const char *mode(Warning w) const;
   /// Applies the text after -W: "NAME", "no-NAME", "error", "no-error",
   /// "error=NAME", "no-error=NAME". False if NAME is unknown.
   bool apply(llvm::StringRef flag);

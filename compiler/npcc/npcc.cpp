@@ -464,6 +464,10 @@ static int programFlagArity(llvm::StringRef a) {
   return a == "--quiet" || a == "--live" || a == "--stats" ? 1 : 0;
 }
 
+/// np-check-channels' channel-depth option, from -W[no-]channel-depth and
+/// -Werror[=channel-depth].
+static std::string channelDepthMode = "warn";
+
 /// --explain-mapping: the np-map-cores facts for --cores and --mapping.
 static int explainMapping(mlir::ModuleOp module) {
   mlir::PassManager pm(module.getContext());
@@ -472,6 +476,7 @@ static int explainMapping(mlir::ModuleOp module) {
   CPipelineOptions options;
   options.fuse = fuse.getValue();
   options.profile = profile.getValue();
+  options.channelDepth = channelDepthMode;
   buildMappingPipeline(pm, options);
   if (mlir::failed(pm.run(module)))
     return 1;
@@ -499,7 +504,7 @@ static int runGraphInterp(mlir::ModuleOp module) {
   mlir::PassManager pm(module.getContext());
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
-  buildInterpPipeline(pm);
+  buildInterpPipeline(pm, channelDepthMode);
   if (mlir::failed(pm.run(module)))
     return 1;
   // Diagnostics of the run name the program as its executable would.
@@ -666,7 +671,8 @@ int main(int argc, char **argv) {
       "                                      (-D NAME=VALUE sets $NAME)\n\n"
       "Warnings: -W<name> enables one, -Wno-<name> disables it, -Werror\n"
       "makes every warning an error, -Werror=<name> one of them. Names:\n"
-      "unused-variable (on by default), unreachable-code.\n");
+      "unused-variable (on by default), unreachable-code, channel-depth\n"
+      "(on by default; np-check-channels, docs/channel-checker.md).\n");
 
   mlir::MLIRContext ctx;
   ctx.loadDialect<np::NPDialect, match::MatchDialect, ucode::UCodeDialect,
@@ -691,6 +697,7 @@ int main(int argc, char **argv) {
   for (const std::string &w : warningFlags)
     if (!warnings.apply(w))
       llvm::errs() << "npcc: warning: unknown warning option '-W" << w << "'\n";
+  channelDepthMode = warnings.mode(Warning::ChannelDepth);
 
   FileNames names;
   ast::Module module;
@@ -791,6 +798,7 @@ int main(int argc, char **argv) {
   CPipelineOptions cOptions;
   cOptions.fuse = fuse.getValue();
   cOptions.profile = profile.getValue();
+  cOptions.channelDepth = channelDepthMode;
   buildCPipeline(pm, cOptions);
   if (mlir::failed(pm.run(*ir)))
     return 1;

@@ -19,25 +19,30 @@ void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(np::createFlattenGraph());
 }
 
-/// Flat, one element per instance, explicit state, then (C only) fused,
-/// then the top graph as an np.program.
-static void buildNPSteps(mlir::OpPassManager &pm, bool fuse) {
+/// Flat, one element per instance, channels checked, explicit state, then
+/// (C only) fused, then the top graph as an np.program.
+static void buildNPSteps(mlir::OpPassManager &pm, bool fuse,
+                         llvm::StringRef channelDepth) {
   using namespace npcc;
   buildFlattenPipeline(pm);
   pm.addPass(np::createInstantiateElements());
+  np::CheckChannelsOptions check;
+  check.channelDepth = channelDepth.str();
+  pm.addPass(np::createCheckChannels(check));
   pm.addPass(np::createMakeStateExplicit());
   if (fuse)
     pm.addPass(np::createFuse());
   pm.addPass(np::createDescribeGraph());
 }
 
-void npcc::buildInterpPipeline(mlir::OpPassManager &pm) {
-  buildNPSteps(pm, /*fuse=*/false);
+void npcc::buildInterpPipeline(mlir::OpPassManager &pm,
+                               llvm::StringRef channelDepth) {
+  buildNPSteps(pm, /*fuse=*/false, channelDepth);
 }
 
 void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
                                 const CPipelineOptions &options) {
-  buildNPSteps(pm, options.fuse);
+  buildNPSteps(pm, options.fuse, options.channelDepth);
   np::MapCoresOptions mapOptions;
   mapOptions.profile = options.profile;
   pm.addPass(np::createMapCores(mapOptions));
@@ -95,7 +100,7 @@ void npcc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "npcc-to-interp",
       "The np dialect the reference interpreter runs (np.program)",
-      buildInterpPipeline);
+      [](mlir::OpPassManager &pm) { buildInterpPipeline(pm); });
   mlir::PassPipelineRegistration<CPipelineOptions>(
       "npcc-to-c", "Lower np IR to EmitC for the C printer",
       [](mlir::OpPassManager &pm, const CPipelineOptions &options) {

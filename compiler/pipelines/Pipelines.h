@@ -25,6 +25,11 @@ struct CPipelineOptions : mlir::PassPipelineOptions<CPipelineOptions> {
       *this, "profile",
       llvm::cl::desc("A --stats-json file whose measured cycles and traffic "
                      "refine np-map-cores' estimates")};
+  Option<std::string> channelDepth{
+      *this, "channel-depth",
+      llvm::cl::desc("A channel shallower than its inferred depth: 'warn', "
+                     "'error' or 'ignore' (np-check-channels)"),
+      llvm::cl::init("warn")};
 };
 
 /// The np-dialect steps of buildCPipeline, then np-map-cores: the
@@ -39,7 +44,9 @@ void buildCPipeline(mlir::OpPassManager &pm,
 /// The np-dialect steps of buildCPipeline but np-fuse: flattened, one
 /// element per instance, state explicit, the top graph as an np.program.
 /// What `--target=interp` runs: fusion is an optimisation of the C target.
-void buildInterpPipeline(mlir::OpPassManager &pm);
+/// `channelDepth` is np-check-channels' `channel-depth` option.
+void buildInterpPipeline(mlir::OpPassManager &pm,
+                         llvm::StringRef channelDepth = "warn");
 
 /// Options of the HLS pipeline (`npcc-opt --npcc-to-hls='tool=vivado-2019.2'`).
 struct HLSPipelineOptions : mlir::PassPipelineOptions<HLSPipelineOptions> {

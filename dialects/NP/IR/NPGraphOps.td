@@ -115,6 +115,12 @@ def NP_ConnectOp : NP_Op<"connect", [HasParent<"GraphOp">]> {
     `np.push` body for it. The channel still exists, with the same depth;
     it carries the values the runtime does not hand over as calls.
 
+    `np-check-channels` may add the discardable attribute `inferred_depth`
+    (i64): the most values the source's handler sends on its port in one
+    run, when that is more than 1. A target that sizes its own buffers
+    (HLS streams) may use the larger of `depth` and `inferred_depth`; the
+    runtime's channels have `depth` entries.
+
     Example:
 
     ```mlir
@@ -122,6 +128,7 @@ def NP_ConnectOp : NP_Op<"connect", [HasParent<"GraphOp">]> {
     np.connect lossy @b::@out to @c::@in depth 8
     np.connect @in to @a::@in depth 0
     np.connect fused @c::@out to @d::@in depth 64
+    np.connect @d::@out to @e::@in depth 2 {inferred_depth = 4 : i64}
     ```
   }];
   let arguments = (ins SymbolRefAttr:$src, SymbolRefAttr:$dst,

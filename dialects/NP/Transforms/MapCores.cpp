@@ -22,6 +22,7 @@
 #include "dialects/NP/Transforms/MapCores.h"
 #include "dialects/NP/Transforms/CoreProfile.h"
 #include "dialects/NP/Transforms/Passes.h"
+#include "dialects/NP/Transforms/SCC.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -391,52 +392,9 @@ struct Graph {
 /// Strongly connected components in topological order (sources first);
 /// ties by smallest instance index, so the order is deterministic.
 std::vector<std::vector<unsigned>> sccsInOrder(const Graph &g) {
-  // Tarjan, iteratively.
-  std::vector<int> index(g.n, -1), low(g.n, 0), comp(g.n, -1);
-  std::vector<bool> onStack(g.n, false);
-  std::vector<unsigned> stack;
-  std::vector<std::vector<unsigned>> comps;
-  int next = 0;
-  for (unsigned root = 0; root < g.n; ++root) {
-    if (index[root] >= 0)
-      continue;
-    std::vector<std::pair<unsigned, unsigned>> work{{root, 0}};
-    index[root] = low[root] = next++;
-    stack.push_back(root);
-    onStack[root] = true;
-    while (!work.empty()) {
-      auto &[v, k] = work.back();
-      if (k < g.succ[v].size()) {
-        unsigned w = g.succ[v][k++];
-        if (index[w] < 0) {
-          index[w] = low[w] = next++;
-          stack.push_back(w);
-          onStack[w] = true;
-          work.push_back({w, 0});
-        } else if (onStack[w]) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      unsigned done = v;
-      work.pop_back();
-      if (!work.empty())
-        low[work.back().first] = std::min(low[work.back().first], low[done]);
-      if (low[done] == index[done]) {
-        std::vector<unsigned> c;
-        unsigned w;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          onStack[w] = false;
-          comp[w] = comps.size();
-          c.push_back(w);
-        } while (w != done);
-        std::sort(c.begin(), c.end());
-        comps.push_back(std::move(c));
-      }
-    }
-  }
+  std::vector<int> comp;
+  std::vector<std::vector<unsigned>> comps =
+      stronglyConnectedComponents(g.succ, comp);
   // Kahn's algorithm on the condensation, smallest first instance first.
   unsigned m = comps.size();
   std::vector<unsigned> indeg(m, 0);

@@ -101,6 +101,99 @@ def InstantiateElements : Pass<"np-instantiate-elements", "::mlir::ModuleOp"> {
   let dependentDialects = ["::npcc::np::NPDialect"];
 }
 
+def CheckChannels : Pass<"np-check-channels", "::mlir::ModuleOp"> {
+  let summary = "Check the channels of the top graph before any emission";
+  let description = [{
+    The channel checker: it proves, on the top graph (flattened and
+    instantiated: `np-flatten-graph`, `np-instantiate-elements`), what every
+    target needs of its channels, and reports at the source locations of the
+    connections and instances. It runs in every target's pipeline; it
+    changes nothing but the `inferred_depth` attribute described below. A
+    module without a `top` graph is left alone. The checks, in order:
+
+    1. **One producer and one consumer per channel.** A port of an instance
+       (port array elements `o[k]` included) or a boundary port used by a
+       second `np.connect` is an error at the second connection, with a note
+       at the first. Fan-in is a `Merge` element and fan-out a `Tee`. (The
+       graph verifier rejects the same IR when it is parsed; the pass
+       checks again for IR built without verification.)
+
+    2. **No cycle of rendezvous channels.** The instances and their
+       lossless depth-0 channels (a sender waits until the receiver takes
+       the value) must form no cycle: each strongly connected component of
+       that graph is one error, at its first channel, listing the channels,
+       with a note at every other one. Giving one channel of the cycle a
+       depth breaks it; so does making it lossy (a lossy sender never
+       waits).
+
+    3. **Depth inference.** For each channel, the most values its
+       producer's handler can send on the port in one run: every
+       `np.send`/`np.fused_send` on the port along the path that sends
+       most, branches taking their larger side, loops multiplied by their
+       constant trip count (`unroll ... bound N` by `N`); loops of up to 64
+       iterations are walked per iteration with the counter known, so
+       `send(o[k], ...)` in `for k in 0..n` counts once per port. A loop
+       that may stop early (a `while`, a `break` or `return` in it:
+       `np.exit_loop_if`) runs as often as the data says, and a channel
+       sent on in it, or in a loop without constant bounds, gets no
+       inferred depth. When that
+       number `k` is above 1 the connection gets `inferred_depth = k`,
+       which targets may use as `max(depth, inferred_depth)` for buffers
+       they size themselves (HLS streams); the runtime keeps the depth the
+       program wrote. When `depth < k` the pass warns
+       `[-Wchannel-depth]`: the consumer takes one value per run, so the
+       producer waits inside its run (or a lossy channel drops). The
+       option `channel-depth=warn|error|ignore` (npcc:
+       `-Wno-channel-depth`, `-Werror=channel-depth`) makes it an error or
+       silent.
+
+    4. **Deadlock.** Each element instance becomes a process: the blocking
+       channel operations of its `np.init` body, then those of its handler
+       again and again (`np.recv`, `np.select`, `np.send`), in program order,
+       with constant branches and loops of constant trip count resolved.
+       Devices are always ready (`np.device_recv` is external input) and
+       `np.try_recv` never waits. Where a run starts to depend on data (a
+       branch or unknown loop with channel operations in it, a `select`, a
+       `try_recv`, `finish`), and for elements with a timer, the process is
+       assumed to be able to do anything from there on: its channels are
+       always ready. The processes then run against each other over
+       channels of their depths (depth 0: the sender waits until the
+       receiver takes the value; lossy: the sender never waits), one event
+       each per round, until the state repeats. A set of processes each
+       waiting on a channel whose other end is in the set can never move
+       again: that is an error at the first instance of the set, with a
+       note at the operation each one waits in, saying on which channel and
+       for whom. Two instances that receive first from each other with no
+       value sent by an `np.init` body, or `A: send(c1); send(c2)` against
+       `B: recv(c2); recv(c1)` over rendezvous channels, are rejected. A
+       sequence of events is the same on every run, so such a network
+       behaves the same under every schedule (a Kahn network); what the
+       pass cannot decide is accepted.
+
+    Example: with `@Fwd` receiving on `@i` and then sending on `@o`,
+
+    ```mlir
+    np.graph @Top attributes {top} {
+      np.instance @a of @Fwd
+      np.instance @b of @Fwd
+      np.connect @a::@o to @b::@i depth 8
+      np.connect @b::@o to @a::@i depth 8
+    }
+    ```
+
+    is rejected: `error: deadlock: 'a' and 'b' wait for each other for
+    ever`, with the notes `'a' waits here to receive on 'a.i' from 'b'` and
+    `'b' waits here to receive on 'b.i' from 'a'`.
+  }];
+  let options = [
+    Option<"channelDepth", "channel-depth", "std::string",
+           /*default=*/"\"warn\"",
+           "What a channel shallower than its inferred depth is: 'warn' "
+           "(default), 'error' or 'ignore'">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
 def MakeStateExplicit : Pass<"np-make-state-explicit", "::mlir::ModuleOp"> {
   let summary = "Reach element state through an explicit `!np.self`";
   let description = [{
