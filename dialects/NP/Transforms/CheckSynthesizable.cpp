@@ -76,8 +76,18 @@ public:
 
   /// Reports every problem; false when there was at least one error.
   bool run() {
-    for (StateOp state : element.getBody()->getOps<StateOp>())
+    // States first, in declaration order, then the bodies.
+    element.walk([&](PktToWordOp toWord) {
+      for (Operation *user : toWord.getWord().getUsers())
+        if (auto store = dyn_cast<memref::StoreOp>(user))
+          if (StateOp state = stateOf(store.getMemRef(), element))
+            queues.insert(state);
+    });
+    for (StateOp state : element.getBody()->getOps<StateOp>()) {
       checkStateSize(state);
+      if (queues.contains(state))
+        checkQueue(state);
+    }
     for (Operation &body : *element.getBody())
       if (body.getNumRegions())
         checkRegion(body.getRegion(0));
@@ -118,7 +128,7 @@ private:
           << kLoopFix;
       return;
     }
-    region.walk([&](Operation *op) { checkOp(op); });
+    region.walk<WalkOrder::PreOrder>([&](Operation *op) { checkOp(op); });
   }
 
   void checkOp(Operation *op) {
@@ -246,10 +256,8 @@ private:
     for (OpOperand &use : toWord.getWord().getUses()) {
       auto store = dyn_cast<memref::StoreOp>(use.getOwner());
       if (store && use.getOperandNumber() == 0) {
-        if (StateOp state = stateOf(store.getMemRef(), element)) {
-          checkQueue(state);
+        if (stateOf(store.getMemRef(), element))
           continue;
-        }
       }
       InFlightDiagnostic diag =
           error(toWord) << "packet handle escapes: a packet is a stream of "
@@ -274,8 +282,6 @@ private:
   /// A state that packets are stored in is a packet queue: capacity words
   /// then its head and count (the front end's layout).
   void checkQueue(StateOp state) {
-    if (!queues.insert(state).second)
-      return;
     int64_t capacity = state.getMemRefType().getNumElements() - 2;
     if (capacity <= maxQueuedPackets)
       return;
@@ -295,6 +301,7 @@ private:
   SmallVector<Operation *> stack;
   /// Functions already checked for this element.
   llvm::SmallPtrSet<Operation *, 4> checked;
+  /// The states packets are stored in: packet queues.
   llvm::SmallPtrSet<Operation *, 4> queues;
 };
 
@@ -310,17 +317,17 @@ struct CheckSynthesizablePass
     for (auto graph : module.getOps<GraphOp>())
       if (graph.getTop())
         top = graph;
-    if (top && !allElements) {
+    if (top) {
       SymbolTableCollection symbols;
       for (auto inst : top.getBody()->getOps<InstanceOp>())
-        if (inst.getPlacement() != "host")
+        if (allElements || inst.getPlacement() != "host")
           if (auto element =
                   dyn_cast_or_null<ElementOp>(inst.resolveCallee(symbols)))
             todo.insert({element, inst.getSymName()});
-    } else {
+    }
+    if (!top || allElements)
       for (auto element : module.getOps<ElementOp>())
         todo.insert({element, StringRef()});
-    }
     bool ok = true;
     for (auto [element, instance] : todo)
       ok &= ElementChecker(cast<ElementOp>(element), instance, module,

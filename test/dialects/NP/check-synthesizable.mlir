@@ -50,7 +50,7 @@ np.element @Fine {
 
 // An instance placed on the host is not checked, unless all-elements.
 // CHECK-LABEL: np.element @HostOnly
-// ALL: error: element 'HostOnly' cannot run on the FPGA: loop 'scf.while' has no bound
+// ALL: error: element 'HostOnly' (instance 'src') cannot run on the FPGA: loop 'scf.while' has no bound
 // ALL-NOT: error
 np.element @HostOnly {
   np.port @o out : !np.pkt
