@@ -177,6 +177,14 @@ private:
                      "(`t: hash<K, V, N>;`, `t: lpm<V, N>;`)";
       return;
     }
+    if (auto load = dyn_cast<HandlerLoadOp>(op)) {
+      error(op) << "reads the file '" << load.getPath()
+                << "' at start-up, and the FPGA has no file system; fill the "
+                   "table from the element's arguments in `init`, or from "
+                   "the host through write handler '"
+                << load.getHandler() << "' at run time";
+      return;
+    }
     if (isa<PrintOp, PrintPktOp>(op)) {
       InFlightDiagnostic diag = op->emitWarning();
       prefix(diag) << "prints only in C simulation: HLS synthesis drops "

@@ -298,7 +298,9 @@ def CheckSynthesizable : Pass<"np-check-synthesizable", "::mlir::ModuleOp"> {
      - packet handles that escape: the word of `np.pkt_to_word` used for
        anything but being stored into the element's state (a packet queue),
        and `np.word_to_pkt` of anything but a word loaded from state;
-     - a table (`np.table`) whose memory is not element state;
+     - a table (`np.table`) whose memory is not element state, and
+       `np.handler_load` (NPL's `load(path, handler)`): the FPGA has no
+       file system to read a table from;
      - state larger than `max-state-bytes` bytes, and a packet queue of
        more than `max-queued-packets` packets (each queued packet is a
        frame buffer on the FPGA).

@@ -277,3 +277,21 @@ np.graph @Top attributes {top} {
   np.instance @s of @Slow {placement = "fpga"}
   np.connect @src::@o to @s::@i depth 4
 }
+
+// -----
+
+// A table read from a file at start-up.
+np.element @Routes {
+  np.port @i in : !np.pkt
+  np.state @rt : memref<4xi64>
+  np.control attributes {name = "add", write, result_kind = 0 : i32, param_kinds = array<i32: 768>, param_defaults = array<i64: 0>} {
+  }
+  np.init {
+    // expected-error @+1 {{element 'Routes' cannot run on the FPGA: reads the file 'routes.txt' at start-up, and the FPGA has no file system; fill the table from the element's arguments in `init`, or from the host through write handler 'add' at run time}}
+    np.handler_load "add", "routes.txt"
+  }
+  np.handler {
+    %p = np.recv @i : !np.pkt
+    np.drop %p
+  }
+}
