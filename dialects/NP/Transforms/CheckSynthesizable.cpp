@@ -120,14 +120,9 @@ private:
                     "(max-state-bytes); make the array or table smaller";
   }
 
+  /// Several blocks in a region (a called function's) are joined by the
+  /// branches that checkOp reports.
   void checkRegion(Region &region) {
-    if (!region.hasOneBlock() && !region.empty()) {
-      error(region.getParentOp())
-          << "a region of several blocks is unstructured control flow, "
-             "which may loop without a bound; "
-          << kLoopFix;
-      return;
-    }
     region.walk<WalkOrder::PreOrder>([&](Operation *op) { checkOp(op); });
   }
 
