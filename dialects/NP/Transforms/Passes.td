@@ -356,4 +356,78 @@ def MapCores : Pass<"np-map-cores", "::mlir::ModuleOp"> {
   let dependentDialects = ["::npcc::np::NPDialect"];
 }
 
+def CheckSynthesizable : Pass<"np-check-synthesizable", "::mlir::ModuleOp"> {
+  let summary = "Reject what HLS tools cannot synthesise or pipeline";
+  let description = [{
+    A lint for the HLS target: it changes nothing, and fails with an error
+    at the offending operation for every construct of an element bound for
+    the FPGA that an HLS tool cannot turn into a circuit, so the user
+    learns it from npcc and not hours later from the vendor tool. Every
+    error names the element (and its instance) and the construct and says
+    how to fix it; docs/hls-lint.md lists them.
+
+    It runs after `np-flatten-graph`, `np-instantiate-elements` and
+    `np-make-state-explicit`, when element and instance are one-to-one.
+    It checks the elements of the instances of the flat top graph that are
+    not placed `@host` (every element with `all-elements`, or when the
+    module has no flat top graph), in all their bodies (init, handler,
+    signal, timer, fini, read and write handlers, push bodies).
+
+    Rejected (errors):
+     - a loop without a bound: `scf.while`, `scf.for` whose bounds and step
+       are not constants, a branch (unstructured control flow). NPL loops
+       are bounded by construction (`for k in 0..N`, `unroll ... bound N`,
+       `while c bound N` all become `scf.for` with constant bounds); an
+       `np.bound = N` integer attribute on the loop declares a bound for
+       hand-written IR;
+     - dynamic allocation: `memref.alloc`/`memref.alloca` of a size known
+       only at run time, `memref.realloc`; and any value of a memref type
+       of dynamic shape (variable-size state or buffers);
+     - calls the front end did not inline (NPL `fn`s are inlined, so none
+       reach here): a call to a function that is not in the module or has
+       no body, an indirect call, and recursion (the call that closes a
+       cycle, with a note at every call of the cycle). Called functions are
+       checked like the element's bodies;
+     - packet handles that escape: the word of `np.pkt_to_word` used for
+       anything but being stored into the element's state (a packet queue),
+       and `np.word_to_pkt` of anything but a word loaded from state;
+     - a table (`np.table`) whose memory is not element state, and
+       `np.handler_load` (NPL's `load(path, handler)`): the FPGA has no
+       file system to read a table from;
+     - state larger than `max-state-bytes` bytes, and a packet queue of
+       more than `max-queued-packets` packets (each queued packet is a
+       frame buffer on the FPGA).
+
+    Warned about: `np.print` and `np.print_pkt`, which only C simulation
+    prints (synthesis drops `printf`).
+
+    Accepted, with the reason in docs/hls-lint.md: `np.pkt_new` and
+    `np.clone` (a packet is a flit stream of bounded length), devices
+    (`np.device_recv`/`np.device_send` are the FPGA's network ports; a
+    pcap file is the C simulation's), `np.now` (a cycle counter), timers,
+    tables in state (their capacity is an attribute, a constant by
+    construction) and statically sized local arrays.
+
+    Example: in `np.element @Scan` of instance `s`,
+
+    ```mlir
+    scf.while : () -> () { ... } do { ... }
+    ```
+
+    is reported as `element 'Scan' (instance 's') cannot run on the FPGA:
+    loop 'scf.while' has no bound: ...`.
+  }];
+  let options = [
+    Option<"allElements", "all-elements", "bool", /*default=*/"false",
+           "Check every element, also those of instances placed @host">,
+    Option<"maxStateBytes", "max-state-bytes", "int64_t",
+           /*default=*/"8 << 20",
+           "Bytes a single state may take (on-chip memory)">,
+    Option<"maxQueuedPackets", "max-queued-packets", "int64_t",
+           /*default=*/"4096",
+           "Packets a packet queue in state may hold">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
 #endif // NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD
