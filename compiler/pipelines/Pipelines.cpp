@@ -30,8 +30,21 @@ static void buildNPSteps(mlir::OpPassManager &pm, bool fuse) {
   pm.addPass(np::createDescribeGraph());
 }
 
-void npcc::buildInterpPipeline(mlir::OpPassManager &pm) {
-  buildNPSteps(pm, /*fuse=*/false);
+void npcc::buildHLSOptimisations(mlir::OpPassManager &pm) {
+  pm.addPass(np::createScatterMemory());
+  pm.addPass(np::createUnroll());
+  pm.addPass(np::createDelayWrite());
+}
+
+void npcc::buildInterpPipeline(mlir::OpPassManager &pm,
+                               bool hlsOptimisations) {
+  if (!hlsOptimisations)
+    return buildNPSteps(pm, /*fuse=*/false);
+  buildFlattenPipeline(pm);
+  pm.addPass(np::createInstantiateElements());
+  pm.addPass(np::createMakeStateExplicit());
+  buildHLSOptimisations(pm);
+  pm.addPass(np::createDescribeGraph());
 }
 
 void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
@@ -76,7 +89,11 @@ void npcc::registerPipelines() {
   mlir::PassPipelineRegistration<>(
       "npcc-to-interp",
       "The np dialect the reference interpreter runs (np.program)",
-      buildInterpPipeline);
+      [](mlir::OpPassManager &pm) { buildInterpPipeline(pm); });
+  mlir::PassPipelineRegistration<>(
+      "npcc-hls-opts",
+      "The HLS optimisations: np-scatter-memory, np-unroll, np-delay-write",
+      buildHLSOptimisations);
   mlir::PassPipelineRegistration<CPipelineOptions>(
       "npcc-to-c", "Lower np IR to EmitC for the C printer",
       [](mlir::OpPassManager &pm, const CPipelineOptions &options) {

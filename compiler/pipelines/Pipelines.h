@@ -39,7 +39,16 @@ void buildCPipeline(mlir::OpPassManager &pm,
 /// The np-dialect steps of buildCPipeline but np-fuse: flattened, one
 /// element per instance, state explicit, the top graph as an np.program.
 /// What `--target=interp` runs: fusion is an optimisation of the C target.
-void buildInterpPipeline(mlir::OpPassManager &pm);
+/// With `hlsOptimisations` (`npcc --target=interp --hls-opts`), the HLS
+/// optimisations run before the graph becomes an np.program, so that the
+/// interpreter checks they do not change what the program computes.
+void buildInterpPipeline(mlir::OpPassManager &pm,
+                         bool hlsOptimisations = false);
+
+/// The HLS optimisations (docs/hls-optimisations.md), on flattened,
+/// instantiated IR with explicit state: np-scatter-memory, np-unroll,
+/// np-delay-write, each on the elements not placed `host`.
+void buildHLSOptimisations(mlir::OpPassManager &pm);
 
 /// For IR that buildCPipeline already lowered: only verify-c-contract.
 void buildCContractPipeline(mlir::OpPassManager &pm);
