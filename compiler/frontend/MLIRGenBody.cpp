@@ -1021,8 +1021,8 @@ Value BodyGen::constArray(const Expr &name, const std::string &field) {
         mlir::RankedTensorType::get({n}, mt), vals);
     mlir::OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&element.getBodyRegion().front());
-    auto op = b.create<np::StateOp>(
-        loc(name.loc), sym, mlir::MemRefType::get({n}, mt), init);
+    auto op = b.create<np::StateOp>(loc(name.loc), sym,
+                                    mlir::MemRefType::get({n}, mt), init);
     if (et == &fieldTy) // a field of a constant array of structs
       op->setAttr(np::kHLSMemoryAttr, b.getStringAttr("const." + name.text));
   }

@@ -36,8 +36,7 @@ void npcc::buildHLSOptimisations(mlir::OpPassManager &pm) {
   pm.addPass(np::createDelayWrite());
 }
 
-void npcc::buildInterpPipeline(mlir::OpPassManager &pm,
-                               bool hlsOptimisations) {
+void npcc::buildInterpPipeline(mlir::OpPassManager &pm, bool hlsOptimisations) {
   if (!hlsOptimisations)
     return buildNPSteps(pm, /*fuse=*/false);
   buildFlattenPipeline(pm);

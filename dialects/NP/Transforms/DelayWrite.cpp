@@ -12,7 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace npcc::np {
@@ -50,9 +50,9 @@ Operation *bodyOf(Operation *op) {
   return op;
 }
 
-/// The accesses of every state of `element`, in declaration order.
-llvm::MapVector<StringAttr, Accesses> collect(ElementOp element) {
-  llvm::MapVector<StringAttr, Accesses> all;
+/// The accesses of every state of `element`.
+llvm::DenseMap<StringAttr, Accesses> collect(ElementOp element) {
+  llvm::DenseMap<StringAttr, Accesses> all;
   element.walk([&](Operation *op) {
     StringAttr state = stateOf(op);
     if (!state)
@@ -79,22 +79,25 @@ struct DelayWrite : npcc::np::impl::DelayWriteBase<DelayWrite> {
   using DelayWriteBase::DelayWriteBase;
 
   void runOnOperation() override {
-    std::optional<HLSElements> which = parseHLSElements(elements);
-    if (!which) {
-      getOperation().emitError()
-          << "np-delay-write: elements must be not-host, fpga or all, not '"
-          << elements << "'";
+    auto selected =
+        selectHLSElements(getOperation(), elements, "np-delay-write");
+    if (failed(selected))
       return signalPassFailure();
-    }
-    for (ElementOp element : selectHLSElements(getOperation(), *which))
+    for (ElementOp element : *selected)
       runOnElement(element);
   }
 
   void runOnElement(ElementOp element) {
-    for (auto &[name, a] : collect(element)) {
-      auto state = element.lookupSymbol<StateOp>(name);
-      if (!state || hlsMemoryKind(state) != HLSMemoryKind::BlockRAM ||
-          a.loads.empty() || a.stores.empty() || hasDelayedWrite(state))
+    llvm::DenseMap<StringAttr, Accesses> all = collect(element);
+    auto states = llvm::to_vector(element.getBody()->getOps<StateOp>());
+    for (StateOp state : states) {
+      StringAttr name = state.getSymNameAttr();
+      auto it = all.find(name);
+      if (it == all.end())
+        continue;
+      Accesses &a = it->second;
+      if (hlsMemoryKind(state) != HLSMemoryKind::BlockRAM || a.loads.empty() ||
+          a.stores.empty() || hasDelayedWrite(state))
         continue;
       if (state.getShared() || a.escape ||
           state.getMemRefType().getRank() != 1) {
@@ -102,8 +105,8 @@ struct DelayWrite : npcc::np::impl::DelayWriteBase<DelayWrite> {
                                << "last write of '" << name.getValue()
                                << "' not forwarded: ";
         if (state.getShared())
-          d << "it is shared by the instances of '"
-            << element.getSourceName() << "'";
+          d << "it is shared by the instances of '" << element.getSourceName()
+            << "'";
         else if (a.escape)
           d << "'" << a.escape->getName() << "' uses it";
         else
@@ -153,9 +156,9 @@ struct DelayWrite : npcc::np::impl::DelayWriteBase<DelayWrite> {
         for (StateOp reg : regs) {
           auto t = reg.getMemRefType();
           auto sym = FlatSymbolRefAttr::get(reg.getSymNameAttr());
-          r.push_back(self ? rb.create<StateFieldOp>(loc, t, self, sym)
-                                 .getResult()
-                           : rb.create<StateRefOp>(loc, t, sym).getResult());
+          r.push_back(
+              self ? rb.create<StateFieldOp>(loc, t, self, sym).getResult()
+                   : rb.create<StateRefOp>(loc, t, sym).getResult());
         }
       }
       return r;

@@ -89,3 +89,13 @@ SmallVector<np::ElementOp> np::selectHLSElements(ModuleOp module,
   }
   return selected;
 }
+
+FailureOr<SmallVector<np::ElementOp>>
+np::selectHLSElements(ModuleOp module, StringRef elements, StringRef pass) {
+  std::optional<HLSElements> which = parseHLSElements(elements);
+  if (!which)
+    return module.emitError()
+           << pass << ": elements must be not-host, fpga or all, not '"
+           << elements << "'";
+  return selectHLSElements(module, *which);
+}

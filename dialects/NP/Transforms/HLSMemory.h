@@ -3,8 +3,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The one classification of state that the HLS passes (np-scatter-memory,
-// np-delay-write), the II report and the HLS emitter share, so that what
-// the report promises is what the emitted pragmas ask for.
+// np-unroll, np-delay-write), the II report and the HLS emitter share, so
+// that what the report promises is what the emitted pragmas ask for: the
+// attributes the passes leave, the names of the registers they add, which
+// bodies are on the packet path and which elements the hls target builds
+// (docs/hls-optimisations.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +76,7 @@ constexpr llvm::StringLiteral kHLSForwardOfAttr = "forward_of";
 /// `fwd_valid`, and every body that does not forward reads S as before.
 enum class HLSForwardPart { Index, Value, Valid };
 constexpr llvm::StringLiteral kHLSForwardSuffix[] = {".fwd_idx", ".fwd_val",
-                                                    ".fwd_valid"};
+                                                     ".fwd_valid"};
 
 /// The name of `part` of the forward register of the state named `state`.
 std::string hlsForwardStateName(llvm::StringRef state, HLSForwardPart part);
@@ -81,6 +84,13 @@ std::string hlsForwardStateName(llvm::StringRef state, HLSForwardPart part);
 /// The state whose last write `state` holds (its `forward_of`), or "" when
 /// `state` is not a register np-delay-write added.
 llvm::StringRef hlsForwardedState(StateOp state);
+
+/// np-unroll leaves no attribute: after it, an `scf.for` still in a
+/// packet-path body is one it did not unroll (a remark says why: more
+/// iterations than its `max-trip-count`, or an unknown trip count), and
+/// takes at least a clock per iteration. Loops the front end marks
+/// `np.unroll` (NPL's `unroll`) are unrolled whatever their bound.
+constexpr llvm::StringLiteral kUnrollAttr = "np.unroll";
 
 /// Whether `body` runs per packet: the handler and push bodies (np-unroll
 /// and np-delay-write change only these; init, fini, timer, signal and
@@ -107,6 +117,12 @@ std::optional<HLSElements> parseHLSElements(llvm::StringRef text);
 /// counts as placed `npu`.
 llvm::SmallVector<ElementOp> selectHLSElements(mlir::ModuleOp module,
                                                HLSElements which);
+
+/// The same for the text of a pass's `elements` option; an unknown value
+/// is an error on `module` naming `pass`.
+mlir::FailureOr<llvm::SmallVector<ElementOp>>
+selectHLSElements(mlir::ModuleOp module, llvm::StringRef elements,
+                  llvm::StringRef pass);
 
 HLSMemoryKind hlsMemoryKind(StateOp state);
 

@@ -443,13 +443,14 @@ def DelayWrite : Pass<"np-delay-write", "::mlir::ModuleOp"> {
     %valid = memref.load %fwd_valid[%c0] : memref<1xi1>
     %idx = memref.load %fwd_idx[%c0] : memref<1xi13>
     %val = memref.load %fwd_val[%c0] : memref<1xi32>
-    %ii = arith.index_cast %i : index to i13
+    %ii = arith.index_castui %i : index to i13
     %same = arith.cmpi eq, %ii, %idx : i13
     %hit = arith.andi %valid, %same : i1
     %v = arith.select %hit, %val, %m : i32
     %w = arith.ori %v, %bit : i32
     memref.store %w, %bitmap[%i] : memref<8192xi32>
-    memref.store %ii, %fwd_idx[%c0] : memref<1xi13>
+    %si = arith.index_castui %i : index to i13
+    memref.store %si, %fwd_idx[%c0] : memref<1xi13>
     memref.store %w, %fwd_val[%c0] : memref<1xi32>
     memref.store %true, %fwd_valid[%c0] : memref<1xi1>
     ```

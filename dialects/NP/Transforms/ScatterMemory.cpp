@@ -25,14 +25,11 @@ struct ScatterMemory : npcc::np::impl::ScatterMemoryBase<ScatterMemory> {
   using ScatterMemoryBase::ScatterMemoryBase;
 
   void runOnOperation() override {
-    std::optional<HLSElements> which = parseHLSElements(elements);
-    if (!which) {
-      getOperation().emitError()
-          << "np-scatter-memory: elements must be not-host, fpga or all, not '"
-          << elements << "'";
+    auto selected =
+        selectHLSElements(getOperation(), elements, "np-scatter-memory");
+    if (failed(selected))
       return signalPassFailure();
-    }
-    for (ElementOp element : selectHLSElements(getOperation(), *which)) {
+    for (ElementOp element : *selected) {
       // The fields of each struct array, in declaration order.
       llvm::MapVector<StringAttr, SmallVector<StateOp>> memories;
       for (auto state : element.getBody()->getOps<StateOp>())

@@ -75,6 +75,7 @@ void unrollFull(scf::ForOp loop, int64_t lb, int64_t step, int64_t trips,
   for (int64_t k = 0; k < trips; ++k) {
     IRMapping map;
     auto iv = b.create<arith::ConstantIndexOp>(loop.getLoc(), lb + k * step);
+    made.push_back(iv);
     map.map(loop.getInductionVar(), iv.getResult());
     map.map(loop.getRegionIterArgs(), carried);
     for (Operation &op : body->without_terminator())
@@ -93,14 +94,10 @@ struct Unroll : npcc::np::impl::UnrollBase<Unroll> {
   using UnrollBase::UnrollBase;
 
   void runOnOperation() override {
-    std::optional<HLSElements> which = parseHLSElements(elements);
-    if (!which) {
-      getOperation().emitError()
-          << "np-unroll: elements must be not-host, fpga or all, not '"
-          << elements << "'";
+    auto selected = selectHLSElements(getOperation(), elements, "np-unroll");
+    if (failed(selected))
       return signalPassFailure();
-    }
-    for (ElementOp element : selectHLSElements(getOperation(), *which))
+    for (ElementOp element : *selected)
       for (Operation &body : *element.getBody())
         if (isPacketPathBody(&body))
           unrollBody(&body);
@@ -114,15 +111,14 @@ struct Unroll : npcc::np::impl::UnrollBase<Unroll> {
     for (scf::ForOp loop : loops) {
       std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
       std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-      std::optional<int64_t> trips =
-          constantTripCount(loop.getLowerBound(), loop.getUpperBound(),
-                            loop.getStep());
+      std::optional<int64_t> trips = constantTripCount(
+          loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
       if (!lb || !step || !trips) {
         loop.emitRemark() << "loop not unrolled: unknown trip count";
         ++numKept;
         continue;
       }
-      if (!loop->hasAttr("np.unroll") && *trips > maxTripCount) {
+      if (!loop->hasAttr(kUnrollAttr) && *trips > maxTripCount) {
         loop.emitRemark() << "loop of " << *trips
                           << " iterations not unrolled: more than "
                              "max-trip-count ("
