@@ -18,6 +18,7 @@
 #include "compiler/frontend/BodyGen.h"
 
 #include "dialects/NP/IR/NPOps.h"
+#include "dialects/NP/Transforms/HLSMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -178,10 +179,12 @@ bool BodyGen::emit(np::ElementOp element) {
     bd.kind = Binding::State;
     bd.ty = t;
     bd.state = v.name;
+    np::StateOp lastState;
     auto declare = [&](const std::string &sym, const Ty &et,
                        mlir::ElementsAttr init) {
       auto mt = mlir::MemRefType::get({(int64_t)len}, toMLIRType(ctx, et));
       auto op = b.create<np::StateOp>(loc(v.loc), sym, mt, init, v.shared);
+      lastState = op;
       if (!v.merge.empty()) {
         // max and min compare as the declared type does.
         std::string m = v.merge;
@@ -191,9 +194,14 @@ bool BodyGen::emit(np::ElementOp element) {
       }
     };
     if (elem.kind == Ty::Record) {
-      // Memory scattering: one array per field, as ClickNP does.
-      for (const Field &f : elem.record->fields)
+      // One array per field, as ClickNP does; the fields of an array of
+      // structs name the one memory they share (a C array of structs) until
+      // np-scatter-memory gives each its own.
+      for (const Field &f : elem.record->fields) {
         declare(v.name + "." + f.name, sema.resolve(*f.type, false), nullptr);
+        if (t.kind == Ty::Array)
+          lastState->setAttr(np::kHLSMemoryAttr, b.getStringAttr(v.name));
+      }
     } else {
       mlir::ElementsAttr init;
       if (v.init) {
@@ -1013,8 +1021,10 @@ Value BodyGen::constArray(const Expr &name, const std::string &field) {
         mlir::RankedTensorType::get({n}, mt), vals);
     mlir::OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&element.getBodyRegion().front());
-    b.create<np::StateOp>(loc(name.loc), sym, mlir::MemRefType::get({n}, mt),
-                          init);
+    auto op = b.create<np::StateOp>(loc(name.loc), sym,
+                                    mlir::MemRefType::get({n}, mt), init);
+    if (et == &fieldTy) // a field of a constant array of structs
+      op->setAttr(np::kHLSMemoryAttr, b.getStringAttr("const." + name.text));
   }
   return stateRef(sym);
 }

@@ -150,6 +150,13 @@ cl::opt<bool> fuse(
              "runtime would push (np-fuse; default true, --fuse=false keeps "
              "every channel)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> hlsOpts(
+    "hls-opts",
+    cl::desc("With --target=interp, run the HLS optimisations first "
+             "(np-scatter-memory, np-unroll, np-delay-write; their remarks "
+             "go to stderr): a check that they do not change what the "
+             "program computes"),
+    cl::cat(category));
 cl::opt<std::string> profile(
     "profile",
     cl::desc("With --target=c or --explain-mapping, refine the mapping's "
@@ -504,7 +511,7 @@ static int runGraphInterp(mlir::ModuleOp module) {
   mlir::PassManager pm(module.getContext());
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
-  buildInterpPipeline(pm, channelDepthMode);
+  buildInterpPipeline(pm, channelDepthMode, hlsOpts);
   if (mlir::failed(pm.run(module)))
     return 1;
   // Diagnostics of the run name the program as its executable would.

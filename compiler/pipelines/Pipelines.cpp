@@ -22,7 +22,8 @@ void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
 /// Flat, one element per instance, channels checked, explicit state, then
 /// (C only) fused, then the top graph as an np.program.
 static void buildNPSteps(mlir::OpPassManager &pm, bool fuse,
-                         llvm::StringRef channelDepth) {
+                         llvm::StringRef channelDepth,
+                         bool hlsOptimisations = false) {
   using namespace npcc;
   buildFlattenPipeline(pm);
   pm.addPass(np::createInstantiateElements());
@@ -30,14 +31,23 @@ static void buildNPSteps(mlir::OpPassManager &pm, bool fuse,
   check.channelDepth = channelDepth.str();
   pm.addPass(np::createCheckChannels(check));
   pm.addPass(np::createMakeStateExplicit());
+  if (hlsOptimisations)
+    buildHLSOptimisations(pm);
   if (fuse)
     pm.addPass(np::createFuse());
   pm.addPass(np::createDescribeGraph());
 }
 
+void npcc::buildHLSOptimisations(mlir::OpPassManager &pm) {
+  pm.addPass(np::createScatterMemory());
+  pm.addPass(np::createUnroll());
+  pm.addPass(np::createDelayWrite());
+}
+
 void npcc::buildInterpPipeline(mlir::OpPassManager &pm,
-                               llvm::StringRef channelDepth) {
-  buildNPSteps(pm, /*fuse=*/false, channelDepth);
+                               llvm::StringRef channelDepth,
+                               bool hlsOptimisations) {
+  buildNPSteps(pm, /*fuse=*/false, channelDepth, hlsOptimisations);
 }
 
 void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
@@ -61,7 +71,7 @@ void npcc::buildCPipeline(mlir::OpPassManager &pm,
 
 void npcc::buildHLSPipeline(mlir::OpPassManager &pm,
                             const HLSPipelineOptions &options) {
-  buildNPSteps(pm, /*fuse=*/false);
+  buildNPSteps(pm, /*fuse=*/false, "warn", /*hlsOptimisations=*/true);
   hls::ConvertNPToHLSOptions hlsOptions;
   hlsOptions.tool = options.tool;
   pm.addPass(hls::createConvertNPToHLS(hlsOptions));
@@ -101,6 +111,10 @@ void npcc::registerPipelines() {
       "npcc-to-interp",
       "The np dialect the reference interpreter runs (np.program)",
       [](mlir::OpPassManager &pm) { buildInterpPipeline(pm); });
+  mlir::PassPipelineRegistration<>(
+      "npcc-hls-opts",
+      "The HLS optimisations: np-scatter-memory, np-unroll, np-delay-write",
+      buildHLSOptimisations);
   mlir::PassPipelineRegistration<CPipelineOptions>(
       "npcc-to-c", "Lower np IR to EmitC for the C printer",
       [](mlir::OpPassManager &pm, const CPipelineOptions &options) {

@@ -44,9 +44,18 @@ void buildCPipeline(mlir::OpPassManager &pm,
 /// The np-dialect steps of buildCPipeline but np-fuse: flattened, one
 /// element per instance, state explicit, the top graph as an np.program.
 /// What `--target=interp` runs: fusion is an optimisation of the C target.
-/// `channelDepth` is np-check-channels' `channel-depth` option.
+/// `channelDepth` is np-check-channels' `channel-depth` option. With
+/// `hlsOptimisations` (`npcc --target=interp --hls-opts`), the HLS
+/// optimisations run before the graph becomes an np.program, so that the
+/// interpreter checks they do not change what the program computes.
 void buildInterpPipeline(mlir::OpPassManager &pm,
-                         llvm::StringRef channelDepth = "warn");
+                         llvm::StringRef channelDepth = "warn",
+                         bool hlsOptimisations = false);
+
+/// The HLS optimisations (docs/hls-optimisations.md), on flattened,
+/// instantiated IR with explicit state: np-scatter-memory, np-unroll,
+/// np-delay-write, each on the elements not placed `host`.
+void buildHLSOptimisations(mlir::OpPassManager &pm);
 
 /// Options of the HLS pipeline (`npcc-opt --npcc-to-hls='tool=vivado-2019.2'`).
 struct HLSPipelineOptions : mlir::PassPipelineOptions<HLSPipelineOptions> {

@@ -7,6 +7,8 @@
 #include "dialects/NP/Transforms/HLSMemory.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace npcc;
@@ -27,4 +29,73 @@ StringRef np::hlsMemoryName(StateOp state) {
 
 bool np::hasDelayedWrite(StateOp state) {
   return state->hasAttr(kHLSDelayedWriteAttr);
+}
+
+std::string np::hlsForwardStateName(StringRef state, HLSForwardPart part) {
+  return (state + kHLSForwardSuffix[static_cast<int>(part)]).str();
+}
+
+StringRef np::hlsForwardedState(StateOp state) {
+  if (auto of = state->getAttrOfType<StringAttr>(kHLSForwardOfAttr))
+    return of.getValue();
+  return "";
+}
+
+bool np::isPacketPathBody(Operation *body) {
+  return isa<HandlerOp, PushOp>(body);
+}
+
+std::optional<np::HLSElements> np::parseHLSElements(StringRef text) {
+  return llvm::StringSwitch<std::optional<HLSElements>>(text)
+      .Case("not-host", HLSElements::NotHost)
+      .Case("fpga", HLSElements::FPGA)
+      .Case("all", HLSElements::All)
+      .Default(std::nullopt);
+}
+
+SmallVector<np::ElementOp> np::selectHLSElements(ModuleOp module,
+                                                 HLSElements which) {
+  // The placements of every element's instances.
+  llvm::StringMap<SmallVector<StringRef, 1>> placements;
+  for (auto graph : module.getOps<GraphOp>())
+    for (auto inst : graph.getBody()->getOps<InstanceOp>())
+      placements[inst.getCallee()].push_back(inst.getPlacement());
+  for (auto program : module.getOps<ProgramOp>())
+    for (auto [element, placement] :
+         llvm::zip(program.getElements(), program.getPlacements()))
+      placements[cast<FlatSymbolRefAttr>(element).getValue()].push_back(
+          cast<StringAttr>(placement).getValue());
+  SmallVector<ElementOp> selected;
+  for (auto element : module.getOps<ElementOp>()) {
+    auto it = placements.find(element.getSymName());
+    ArrayRef<StringRef> where;
+    if (it != placements.end())
+      where = it->second;
+    bool take = false;
+    switch (which) {
+    case HLSElements::All:
+      take = true;
+      break;
+    case HLSElements::NotHost:
+      take = llvm::none_of(where, [](StringRef p) { return p == "host"; });
+      break;
+    case HLSElements::FPGA:
+      take = !where.empty() &&
+             llvm::all_of(where, [](StringRef p) { return p == "fpga"; });
+      break;
+    }
+    if (take)
+      selected.push_back(element);
+  }
+  return selected;
+}
+
+FailureOr<SmallVector<np::ElementOp>>
+np::selectHLSElements(ModuleOp module, StringRef elements, StringRef pass) {
+  std::optional<HLSElements> which = parseHLSElements(elements);
+  if (!which)
+    return module.emitError()
+           << pass << ": elements must be not-host, fpga or all, not '"
+           << elements << "'";
+  return selectHLSElements(module, *which);
 }

@@ -3,8 +3,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The one classification of state that the HLS passes (np-scatter-memory,
-// np-delay-write), the II report and the HLS emitter share, so that what
-// the report promises is what the emitted pragmas ask for.
+// np-unroll, np-delay-write), the II report and the HLS emitter share, so
+// that what the report promises is what the emitted pragmas ask for: the
+// attributes the passes leave, the names of the registers they add, which
+// bodies are on the packet path and which elements the hls target builds
+// (docs/hls-optimisations.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +15,11 @@
 #define NPCC_DIALECTS_NP_TRANSFORMS_HLSMEMORY_H
 
 #include "dialects/NP/IR/NPOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+#include <string>
 
 namespace npcc::np {
 
@@ -40,8 +48,81 @@ constexpr llvm::StringLiteral kHLSMemoryAttr = "memory";
 /// Unit attribute on `np.state`: np-delay-write forwards its last write
 /// through a register, so a read in the next packet's iteration does not
 /// wait for the write (the emitter then declares the array free of
-/// inter-iteration dependences).
+/// inter-iteration dependences). The register covers a dependence distance
+/// of one iteration: the write must land at most one initiation interval
+/// after the read of the same iteration, which a read-modify-write of one
+/// block RAM port pair at II=1 does. For a struct array whose fields still
+/// share a memory (`memory`), the memory is free of the dependence only if
+/// every field a packet path both loads and stores is `delayed_write`
+/// (np-delay-write marks each such field).
 constexpr llvm::StringLiteral kHLSDelayedWriteAttr = "delayed_write";
+
+/// Discardable string attribute on the register states np-delay-write
+/// adds: the name of the state whose last write they hold. The report and
+/// the emitter recognise the registers by it (not by their names).
+constexpr llvm::StringLiteral kHLSForwardOfAttr = "forward_of";
+
+/// The three registers np-delay-write adds next to a state `S` it marks
+/// `delayed_write`, each `memref<1x...>` with `forward_of = "S"`:
+///  - `S.fwd_idx`   the index last written (`iK`, K = bits of S's size - 1,
+///                  at least 1),
+///  - `S.fwd_val`   the value last written (S's element type),
+///  - `S.fwd_valid` `i1`, 1 once a packet path wrote S, 0 again after any
+///                  other body (init, control, signal, timer) wrote S.
+/// Every store to S in a packet-path body also writes the three; every load
+/// of S in one reads `fwd_valid && idx == fwd_idx ? fwd_val : S[idx]`.
+/// S itself is still written at once, so it always holds what it held
+/// before the pass: the registers equal S at `fwd_idx` whenever
+/// `fwd_valid`, and every body that does not forward reads S as before.
+enum class HLSForwardPart { Index, Value, Valid };
+constexpr llvm::StringLiteral kHLSForwardSuffix[] = {".fwd_idx", ".fwd_val",
+                                                     ".fwd_valid"};
+
+/// The name of `part` of the forward register of the state named `state`.
+std::string hlsForwardStateName(llvm::StringRef state, HLSForwardPart part);
+
+/// The state whose last write `state` holds (its `forward_of`), or "" when
+/// `state` is not a register np-delay-write added.
+llvm::StringRef hlsForwardedState(StateOp state);
+
+/// np-unroll leaves no attribute: after it, an `scf.for` still in a
+/// packet-path body is one it did not unroll (a remark says why: more
+/// iterations than its `max-trip-count`, or an unknown trip count), and
+/// takes at least a clock per iteration. Loops the front end marks
+/// `np.unroll` (NPL's `unroll`) are unrolled whatever their bound.
+constexpr llvm::StringLiteral kUnrollAttr = "np.unroll";
+
+/// Whether `body` runs per packet: the handler and push bodies (np-unroll
+/// and np-delay-write change only these; init, fini, timer, signal and
+/// control bodies are not on the packet path).
+bool isPacketPathBody(mlir::Operation *body);
+
+/// The elements the HLS optimisations change (their `elements` option):
+enum class HLSElements {
+  /// every element none of whose instances is placed `host` (default: the
+  /// hls target compiles every instance but those placed `host`);
+  NotHost,
+  /// only elements all of whose instances are placed `fpga`;
+  FPGA,
+  /// every element.
+  All,
+};
+
+/// Parses the `elements` option: `not-host`, `fpga` or `all`.
+std::optional<HLSElements> parseHLSElements(llvm::StringRef text);
+
+/// The elements of `module` that `which` selects, in module order. The
+/// placements come from the `np.instance`s of every graph, or after
+/// np-describe-graph from the `np.program`; an element no instance uses
+/// counts as placed `npu`.
+llvm::SmallVector<ElementOp> selectHLSElements(mlir::ModuleOp module,
+                                               HLSElements which);
+
+/// The same for the text of a pass's `elements` option; an unknown value
+/// is an error on `module` naming `pass`.
+mlir::FailureOr<llvm::SmallVector<ElementOp>>
+selectHLSElements(mlir::ModuleOp module, llvm::StringRef elements,
+                  llvm::StringRef pass);
 
 HLSMemoryKind hlsMemoryKind(StateOp state);
 

@@ -430,4 +430,211 @@ def CheckSynthesizable : Pass<"np-check-synthesizable", "::mlir::ModuleOp"> {
   let dependentDialects = ["::npcc::np::NPDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// HLS optimisations (docs/hls-optimisations.md). Each changes only the
+// elements its `elements` option selects and emits a remark where it fires;
+// none changes what a program computes (test/examples/hls-opts-diff.test
+// runs the reference interpreter with and without them).
+//===----------------------------------------------------------------------===//
+
+def ScatterMemory : Pass<"np-scatter-memory", "::mlir::ModuleOp"> {
+  let summary = "Give every field of a struct array its own memory";
+  let description = [{
+    ClickNP's memory scattering (section 4.2.1). The front end already
+    stores an array of structs `tab: [Ent; 64]` as one state per field
+    (`@tab.key`, `@tab.val`, ...), each carrying `memory = "tab"`: on the
+    FPGA they share one block RAM, as a C array of structs would, so two
+    statements that touch different fields still wait for each other's
+    memory port. This pass removes the `memory` attribute from every state
+    of the selected elements, so that each field is a memory of its own
+    (`hlsMemoryName` is then the state's own name) and HLS can schedule
+    accesses to different fields in the same clock. Nothing else changes:
+    the states, their types and every access stay as they are, which is
+    why the C target and the interpreter, which ignore `memory`, compute
+    the same with or without the pass. As in ClickNP, it applies to
+    elements on the FPGA, not to those placed on the host.
+
+    Remark, at the first field of each struct array scattered:
+    `scattered 'tab' into 3 memories: key, val, hits`.
+
+    Example:
+
+    ```mlir
+    np.state @tab.key : memref<64xi32> {memory = "tab"}
+    np.state @tab.val : memref<64xi16> {memory = "tab"}
+    ```
+
+    becomes
+
+    ```mlir
+    np.state @tab.key : memref<64xi32>
+    np.state @tab.val : memref<64xi16>
+    ```
+  }];
+  let options = [
+    Option<"elements", "elements", "std::string", /*default=*/"\"not-host\"",
+           "The elements to change: `not-host` (those no instance of which "
+           "is placed `host`, what the hls target compiles), `fpga` (those "
+           "whose instances are all placed `fpga`) or `all`">
+  ];
+  let statistics = [
+    Statistic<"numScattered", "scattered-memories",
+              "Struct arrays split into one memory per field">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
+def Unroll : Pass<"np-unroll", "::mlir::ModuleOp"> {
+  let summary = "Fully unroll the loops of the packet path";
+  let description = [{
+    ClickNP's loop unrolling (section 4.2.2): a loop in a handler takes one
+    clock per iteration and caps the pipeline's throughput; unrolled, its
+    iterations become a sequence of operations HLS schedules in one
+    pipeline. In the bodies run per packet (`np.handler` and `np.push`; not
+    `np.init`, `np.control`, `np.signal`, `np.timer` or `np.fini`) of the
+    selected elements, every `scf.for` is replaced by copies of its body,
+    one per iteration with the induction variable a constant, when
+
+     - it carries `np.unroll` (NPL's `unroll k in a..b bound N`, whose
+       iterations the front end already guards by `k < b`; also `while c
+       bound N` loops the front end marks so): it is unrolled to its bound
+       whatever `max-trip-count` says, as ClickNP's `.unroll` is; or
+     - its trip count is constant and at most `max-trip-count` (NPL's `for`
+       and `while ... bound N` have constant trip counts).
+
+    Inner loops are unrolled first, so a nest of small loops is unrolled
+    completely. Loop-carried values (`iter_args`) flow from one copy to the
+    next, and folding then turns the per-iteration index arithmetic into
+    constants.
+
+    A loop that breaks keeps its semantics. The front end guards the
+    statements after a `break`, a `return` or a false `while` condition by
+    flags and states with `np.exit_loop_if %stop` that the rest of the loop
+    does nothing once `%stop` holds. Before copying, every `np.exit_loop_if`
+    becomes a guard: the rest of the iteration is moved into
+    `scf.if (not %stop)` (with the current loop-carried values as the
+    other branch's), so every later copy tests its own stop condition and
+    does nothing once the loop has stopped, as the C target's `break`
+    does.
+
+    Remarks: `unrolled loop of N iterations` at each loop unrolled, and at
+    each loop of the packet path left alone, why:
+    `loop of N iterations not unrolled: more than max-trip-count (64)` or
+    `loop not unrolled: unknown trip count`.
+
+    Example: in a handler,
+
+    ```mlir
+    scf.for %k = %c0 to %c2 step %c1 {
+      %i = arith.index_castui %k : index to i32
+      memref.store %i, %m[%k] : memref<2xi32>
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    memref.store %c0_i32, %m[%c0] : memref<2xi32>
+    memref.store %c1_i32, %m[%c1] : memref<2xi32>
+    ```
+  }];
+  let options = [
+    Option<"elements", "elements", "std::string", /*default=*/"\"not-host\"",
+           "The elements to change: `not-host` (those no instance of which "
+           "is placed `host`, what the hls target compiles), `fpga` (those "
+           "whose instances are all placed `fpga`) or `all`">,
+    Option<"maxTripCount", "max-trip-count", "int64_t", /*default=*/"64",
+           "Unroll loops without `np.unroll` of at most this many "
+           "iterations">
+  ];
+  let statistics = [
+    Statistic<"numUnrolled", "unrolled-loops", "Loops unrolled">,
+    Statistic<"numKept", "kept-loops", "Packet-path loops not unrolled">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def DelayWrite : Pass<"np-delay-write", "::mlir::ModuleOp"> {
+  let summary = "Forward a block RAM's last write through a register";
+  let description = [{
+    ClickNP's delayed write (section 4.2.1). A handler that reads and then
+    writes a block RAM at a data-dependent index, as PCSA's
+    `bitmap[h >> low] |= 1 << r` does, has a read-after-write dependence
+    from one packet to the next: HLS cannot start the next packet's read
+    before this packet's write, so II > 1. With a one-entry forward
+    register that holds the last write, the next read takes its value from
+    the register when it reads the index just written, and the memory's
+    own read may be scheduled before the write lands.
+
+    For every state of the selected elements that `hlsMemoryKind` puts in
+    block RAM, that is not `shared`, that every body accesses only by
+    `memref.load` and `memref.store` (through `np.state_ref` or
+    `np.state_field`), and that the packet-path bodies (`np.handler`,
+    `np.push`) both load and store, the pass adds three register states
+    (see HLSMemory.h: `S.fwd_idx`, `S.fwd_val`, `S.fwd_valid`, each with
+    `forward_of = "S"`) and, in the packet-path bodies,
+
+     - after every `memref.store %v, %S[%i]`: stores of `%i`, `%v` and 1
+       into the registers;
+     - every `memref.load %S[%i]` becomes
+       `fwd_valid && i == fwd_idx ? fwd_val : load %S[%i]`;
+
+    after every store to S in any other body (init, control, signal,
+    timer), `fwd_valid` is cleared. S is marked `delayed_write`.
+
+    The memory is still written at once, so it holds exactly what it held
+    without the pass, and the register equals S at `fwd_idx` whenever it is
+    valid: every load returns the value it returned before, and no flush is
+    needed. What the hardware gains is that the emitter may declare S free
+    of inter-iteration dependences (`#pragma HLS DEPENDENCE ... inter
+    false`).
+
+    Remark, at the state: `forwarding the last write of 'S' through a
+    register (N loads, M stores)`; and at a block RAM state the packet path
+    loads and stores but the pass leaves alone, why.
+
+    Example: in a handler,
+
+    ```mlir
+    %v = memref.load %bitmap[%i] : memref<8192xi32>
+    %w = arith.ori %v, %bit : i32
+    memref.store %w, %bitmap[%i] : memref<8192xi32>
+    ```
+
+    becomes
+
+    ```mlir
+    %m = memref.load %bitmap[%i] : memref<8192xi32>
+    %valid = memref.load %fwd_valid[%c0] : memref<1xi1>
+    %idx = memref.load %fwd_idx[%c0] : memref<1xi13>
+    %val = memref.load %fwd_val[%c0] : memref<1xi32>
+    %ii = arith.index_castui %i : index to i13
+    %same = arith.cmpi eq, %ii, %idx : i13
+    %hit = arith.andi %valid, %same : i1
+    %v = arith.select %hit, %val, %m : i32
+    %w = arith.ori %v, %bit : i32
+    memref.store %w, %bitmap[%i] : memref<8192xi32>
+    %si = arith.index_castui %i : index to i13
+    memref.store %si, %fwd_idx[%c0] : memref<1xi13>
+    memref.store %w, %fwd_val[%c0] : memref<1xi32>
+    memref.store %true, %fwd_valid[%c0] : memref<1xi1>
+    ```
+  }];
+  let options = [
+    Option<"elements", "elements", "std::string", /*default=*/"\"not-host\"",
+           "The elements to change: `not-host` (those no instance of which "
+           "is placed `host`, what the hls target compiles), `fpga` (those "
+           "whose instances are all placed `fpga`) or `all`">
+  ];
+  let statistics = [
+    Statistic<"numDelayed", "delayed-states",
+              "States whose last write is forwarded">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD
