@@ -290,15 +290,22 @@ def IIReport : Pass<"np-ii-report", "::mlir::ModuleOp"> {
       read, the fields are scattered (np-scatter-memory);
     - *loop*: an `scf.for` that stays a loop takes its trip count times
       the clocks of its body (np-unroll flattens loops with constant
-      bounds);
+      bounds). A loop each iteration of which receives, or sends a packet
+      while it cannot be unrolled (a source's burst, IPFragmenter's
+      fragments, a Queue draining), is the pipeline itself: it costs its
+      body's clocks per datum;
     - *table*: a lookup is pipelined (II 1); a hash table both looked up
       and changed per datum is a read-modify-write of a bucket (II 2); an
       LPM insert or remove on the packet path rewrites up to 4 trie levels
       (II 4).
 
     Branches count their busier arm: HLS shares a port between arms that
-    exclude each other. Only the handler is on the packet path; `init`,
-    `signal`, `timer` and control handlers do not count.
+    exclude each other; a branch on a constant counts the arm it takes.
+    Sends of one packet value on one port count once, since a packet is
+    sent once (an early `return` leaves such sends in sequence). A source
+    (a handler that receives nothing) has one datum per value it sends.
+    Only the handler is on the packet path; `init`, `signal`, `timer` and
+    control handlers do not count.
 
     For each instance the pass emits a remark at the element's source
     location, with a note at the place of each cause:
@@ -318,7 +325,11 @@ def IIReport : Pass<"np-ii-report", "::mlir::ModuleOp"> {
 
     With `assume-hls-passes`, the report models the code after
     np-scatter-memory, np-unroll and np-delay-write, whether or not they
-    ran: what is left is what those passes cannot remove.
+    ran: no state keeps a `memory`, every block RAM state has
+    `delayed_write`, and every loop of at most 64 iterations with constant
+    bounds is unrolled, each iteration with its own index (so branches on
+    it, and packet offsets computed from it, fold). What is left is what
+    those passes cannot remove.
   }];
   let options = [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
