@@ -637,4 +637,84 @@ def DelayWrite : Pass<"np-delay-write", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def IIReport : Pass<"np-ii-report", "::mlir::ModuleOp"> {
+  let summary = "Report the initiation interval of every element on the FPGA";
+  let description = [{
+    Says, for every element instance, how many clocks apart the HLS
+    target's code can take two data (its initiation interval, II), and
+    why when that is more than 1. This is an analysis: the IR is not
+    changed. docs/hls-ii-report.md gives the model; in short, the emitted
+    handler is a loop pipelined at `II=1` that takes one datum (a packet's
+    header and metadata, or an integer) per iteration, and the II it
+    reaches is the largest of:
+
+    - *ports*: a block RAM (HLSMemory.h: arrays of more than 16 elements;
+      the fields of a struct array that keep a `memory` attribute are one
+      block RAM) has 2 ports, so `k` accesses per datum take
+      `ceil(k / 2)` clocks. Registers (scalars, small arrays, the slot
+      words of a table, the first 64 bytes of the packet at constant
+      offsets) have no limit. Packet bytes at computed offsets, or past
+      the first 64, are accesses to the packet buffer, a block RAM too;
+    - *stream*: a port moves one datum per clock, so `k` sends (or
+      receives) on one port per datum take `k` clocks;
+    - *dependence*: a block RAM that is read and written for every datum
+      makes the next datum's read wait for this write (read latency 1):
+      II 2, unless every state written has `delayed_write`
+      (np-delay-write) or, for a struct array whose written fields are not
+      read, the fields are scattered (np-scatter-memory);
+    - *loop*: an `scf.for` that stays a loop takes its trip count times
+      the clocks of its body (np-unroll flattens loops with constant
+      bounds). A loop each iteration of which receives, or sends a packet
+      while it cannot be unrolled (a source's burst, IPFragmenter's
+      fragments, a Queue draining), is the pipeline itself: it costs its
+      body's clocks per datum;
+    - *table*: a lookup is pipelined (II 1); a hash table both looked up
+      and changed per datum is a read-modify-write of a bucket (II 2); an
+      LPM insert or remove on the packet path rewrites up to 4 trie levels
+      (II 4).
+
+    Branches count their busier arm: HLS shares a port between arms that
+    exclude each other; a branch on a constant counts the arm it takes.
+    Sends of one packet value on one port count once, since a packet is
+    sent once (an early `return` leaves such sends in sequence). A source
+    (a handler that receives nothing) has one datum per value it sends.
+    Only the handler is on the packet path; `init`, `signal`, `timer` and
+    control handlers do not count.
+
+    For each instance the pass emits a remark at the element's source
+    location, with a note at the place of each cause:
+
+    ```
+    pcsa.np:66:1: remark: II=2 for 'pcsa' (PCSA): state 'bitmap' is read
+      and written for every datum: ... np-delay-write removes it
+    pcsa.np:74:7: note: II=2: state 'bitmap' is read and written ...
+    ```
+
+    With `report=PATH` it also writes the report as JSON: `elements`, one
+    object per instance (`name`, `element` (its source name), `symbol`,
+    `location` (`file`, `line`, `col`), `ii`, and `reasons`, each with
+    `kind`, `state`, `port` or `loop`, `ii`, `location` and `text`).
+    `npcc::np::computeII` gives the same numbers to the HLS emitter and the
+    driver.
+
+    With `assume-hls-passes`, the report models the code after
+    np-scatter-memory, np-unroll and np-delay-write, whether or not they
+    ran: no state keeps a `memory`, every block RAM state has
+    `delayed_write`, and every loop of at most 64 iterations with constant
+    bounds is unrolled, each iteration with its own index (so branches on
+    it, and packet offsets computed from it, fold). What is left is what
+    those passes cannot remove.
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the report as JSON to this file (- for standard output)">,
+    Option<"assumeHLSPasses", "assume-hls-passes", "bool",
+           /*default=*/"false",
+           "Model the code as np-scatter-memory, np-unroll and "
+           "np-delay-write leave it">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
+
 #endif // NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD
