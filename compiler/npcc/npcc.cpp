@@ -335,9 +335,32 @@ static cl::opt<std::string>
                      "run_hls.tcl to write: vivado-2019.2 or vitis-2023"),
             cl::value_desc("tool"), cl::init("vitis-2023"), cl::cat(category));
 
+static cl::opt<std::string> hlsReport(
+    "hls-report",
+    cl::desc("With --target=hls, report the initiation interval each "
+             "element reaches, and why when above 1: as a remark at each "
+             "element and as JSON in FILE ('remarks': remarks only)"),
+    cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<bool> hlsScatterMemory(
+    "hls-scatter-memory",
+    cl::desc("With --target=hls, give each field of a struct array its own "
+             "memory (np-scatter-memory; default true)"),
+    cl::init(true), cl::cat(category));
+static cl::opt<bool>
+    hlsUnroll("hls-unroll",
+              cl::desc("With --target=hls, unroll loops with a constant or "
+                       "declared bound (np-unroll; default true)"),
+              cl::init(true), cl::cat(category));
+static cl::opt<bool> hlsDelayWrite(
+    "hls-delay-write",
+    cl::desc("With --target=hls, forward the last write of block RAM state "
+             "through a register (np-delay-write; default true)"),
+    cl::init(true), cl::cat(category));
+
 /// --target=hls: the design, its testbench and runtime, a Makefile for
 /// `make csim` and run_hls.tcl, in the directory -o names.
-static int emitHLS(mlir::ModuleOp module, hls::Tool tool) {
+static int emitHLS(mlir::ModuleOp module, hls::Tool tool,
+                   llvm::StringRef channelDepth) {
   if (outputFile.empty() || outputFile == "-") {
     llvm::errs() << "npcc: error: --target=hls writes a directory; name it "
                     "with -o DIR\n";
@@ -348,6 +371,12 @@ static int emitHLS(mlir::ModuleOp module, hls::Tool tool) {
     return 1;
   HLSPipelineOptions options;
   options.tool = hls::toolName(tool).str();
+  options.channelDepth = channelDepth.str();
+  options.scatterMemory = hlsScatterMemory.getValue();
+  options.unroll = hlsUnroll.getValue();
+  options.delayWrite = hlsDelayWrite.getValue();
+  options.iiReport = !hlsReport.empty();
+  options.iiReportFile = hlsReport == "remarks" ? "" : hlsReport.getValue();
   buildHLSPipeline(pm, options);
   if (mlir::failed(pm.run(module)))
     return 1;
@@ -778,7 +807,7 @@ int main(int argc, char **argv) {
   if (target == Target::UCode)
     return emitUCode(*ir, *mainFile);
   if (target == Target::HLS)
-    return emitHLS(*ir, *tool);
+    return emitHLS(*ir, *tool, channelDepthMode);
   if (target == Target::Interp)
     return runInterp(*ir, *mainFile);
 

@@ -71,7 +71,25 @@ void npcc::buildCPipeline(mlir::OpPassManager &pm,
 
 void npcc::buildHLSPipeline(mlir::OpPassManager &pm,
                             const HLSPipelineOptions &options) {
-  buildNPSteps(pm, /*fuse=*/false, "warn", /*hlsOptimisations=*/true);
+  buildFlattenPipeline(pm);
+  pm.addPass(np::createInstantiateElements());
+  np::CheckChannelsOptions check;
+  check.channelDepth = options.channelDepth;
+  pm.addPass(np::createCheckChannels(check));
+  pm.addPass(np::createMakeStateExplicit());
+  pm.addPass(np::createCheckSynthesizable());
+  if (options.scatterMemory)
+    pm.addPass(np::createScatterMemory());
+  if (options.unroll)
+    pm.addPass(np::createUnroll());
+  if (options.delayWrite)
+    pm.addPass(np::createDelayWrite());
+  if (options.iiReport) {
+    np::IIReportOptions report;
+    report.report = options.iiReportFile;
+    pm.addPass(np::createIIReport(report));
+  }
+  pm.addPass(np::createDescribeGraph());
   hls::ConvertNPToHLSOptions hlsOptions;
   hlsOptions.tool = options.tool;
   pm.addPass(hls::createConvertNPToHLS(hlsOptions));

@@ -63,11 +63,34 @@ struct HLSPipelineOptions : mlir::PassPipelineOptions<HLSPipelineOptions> {
                            llvm::cl::desc("HLS tool whose pragmas to emit: "
                                           "vivado-2019.2 or vitis-2023"),
                            llvm::cl::init("vitis-2023")};
+  Option<std::string> channelDepth{
+      *this, "channel-depth",
+      llvm::cl::desc("A channel shallower than its inferred depth: 'warn', "
+                     "'error' or 'ignore' (np-check-channels)"),
+      llvm::cl::init("warn")};
+  Option<bool> scatterMemory{*this, "scatter-memory",
+                             llvm::cl::desc("Run np-scatter-memory"),
+                             llvm::cl::init(true)};
+  Option<bool> unroll{*this, "unroll", llvm::cl::desc("Run np-unroll"),
+                      llvm::cl::init(true)};
+  Option<bool> delayWrite{*this, "delay-write",
+                          llvm::cl::desc("Run np-delay-write"),
+                          llvm::cl::init(true)};
+  Option<bool> iiReport{*this, "ii-report",
+                        llvm::cl::desc("Run np-ii-report (a remark per "
+                                       "element)"),
+                        llvm::cl::init(false)};
+  Option<std::string> iiReportFile{
+      *this, "ii-report-file",
+      llvm::cl::desc("With ii-report, also write the report as JSON here"),
+      llvm::cl::init("")};
 };
 
 /// np IR to EmitC for the HLS C++ printer: the np steps without fusion
-/// (every instance is a process of its own), then one process function
-/// per instance and the DATAFLOW top.
+/// (every instance is a process of its own), the synthesisability lint,
+/// the HLS optimisations and (optionally) the II report on the elements
+/// not placed `host`, then one process function per instance and the
+/// DATAFLOW top.
 void buildHLSPipeline(mlir::OpPassManager &pm,
                       const HLSPipelineOptions &options = {});
 
