@@ -90,20 +90,24 @@ bool nphls_ready(nprt_inst *self, uint64_t mask, int dev) {
 }
 
 void nphls_write_flits(nphls_pkt_stream &s, const nphls_buf &b) {
-  uint32_t len = b.pkt.len, n = nphls_flits(len);
+  // The bytes pulled off the front (Strip) travel first, so that a later
+  // push (Unstrip) finds them, as in the C target's one buffer.
+  uint32_t lead = nphls_lead(b.pkt.headroom);
+  const uint8_t *from = b.pkt.data - lead;
+  uint32_t len = lead + b.pkt.len, n = nphls_flits(len);
   for (uint32_t f = 0; f < n; ++f) {
     nphls_flit x;
     uint32_t at = f * NPHLS_FLIT_BYTES;
     uint32_t bytes = len - at < NPHLS_FLIT_BYTES ? len - at : NPHLS_FLIT_BYTES;
     x.data = 0;
     for (uint32_t k = 0; k < bytes; ++k)
-      x.data.range(8 * k + 7, 8 * k) = b.pkt.data[at + k];
+      x.data.range(8 * k + 7, 8 * k) = from[at + k];
     x.bytes = bytes;
     x.sop = f == 0;
     x.eop = f + 1 == n;
     x.meta = nphls_meta();
     if (f == 0) {
-      x.meta.len = len;
+      x.meta.len = b.pkt.len;
       x.meta.headroom = b.pkt.headroom;
       x.meta.tailroom = b.pkt.tailroom;
       x.meta.wire_len = b.wire_len;
@@ -141,10 +145,12 @@ void nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b) {
   b.pkt.ts = x.meta.ts;
   for (uint32_t a = 0; a < NPRT_PKT_ANNOS; ++a)
     b.pkt.annos[a] = x.meta.annos[a];
+  uint32_t lead = nphls_lead(b.pkt.headroom);
+  uint8_t *to = b.pkt.data - lead;
   for (uint32_t at = 0;; at += NPHLS_FLIT_BYTES) {
     for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
-      if (at + k < b.pkt.len)
-        b.pkt.data[at + k] = nphls_flit_byte(x, k);
+      if (at + k < lead + b.pkt.len)
+        to[at + k] = nphls_flit_byte(x, k);
     if (x.eop)
       break;
     x = s.read();

@@ -161,6 +161,9 @@ void drain(nphls_pkt_stream *devOut, uint32_t n, std::vector<Output> &outs,
           break;
         x = devOut[d].read();
       }
+      uint32_t lead = nphls_lead((uint32_t)first.meta.headroom);
+      frame.erase(frame.begin(),
+                  frame.begin() + std::min<size_t>(lead, frame.size()));
       frame.resize(std::min<size_t>(frame.size(), (uint32_t)first.meta.len));
       Output *o = nullptr;
       for (Output &out : outs)
@@ -343,6 +346,11 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
         b.pkt = nprt_pkt();
         b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
         b.pkt.len = (uint32_t)rec.bytes.size();
+        // libnprt's room for a packet read from a device.
+        b.pkt.headroom = NPRT_PKT_HEADROOM;
+        b.pkt.tailroom = b.pkt.len <= NPHLS_POOL_FRAME_BYTES
+                             ? NPHLS_POOL_FRAME_BYTES - b.pkt.len
+                             : 0;
         std::copy(rec.bytes.begin(), rec.bytes.end(), b.pkt.data);
         b.pkt.in_port = ins[i].dev;
         b.pkt.ts = rec.ts;

@@ -58,9 +58,11 @@ struct nphls_meta {
   }
 };
 
-/* One beat of a packet stream: 64 bytes of frame, byte k in bits
- * [8k+7:8k]; `bytes` of them valid (1..64; 0 only in the one flit of an
- * empty frame); sop on the first flit, eop on the last. */
+/* One beat of a packet stream: 64 bytes, byte k in bits [8k+7:8k];
+ * `bytes` of them valid (1..64; 0 only in the one flit of an empty
+ * packet); sop on the first flit, eop on the last. The bytes are the
+ * packet's lead (nphls_lead: what a pull took off its front), then its
+ * `meta.len` bytes of frame. */
 struct nphls_flit {
   ap_uint<512> data;
   ap_uint<7> bytes;
@@ -121,6 +123,12 @@ struct nprt_inst {
  * the input ports in `mask`, or on input device `dev` (a source; -1 for
  * none). */
 bool nphls_ready(nprt_inst *self, uint64_t mask, int dev);
+
+/* Bytes in front of the frame that its flits carry first: those a pull
+ * took off its front (headroom past libnprt's NPRT_PKT_HEADROOM). */
+static inline uint32_t nphls_lead(uint32_t headroom) {
+  return headroom > NPRT_PKT_HEADROOM ? headroom - NPRT_PKT_HEADROOM : 0;
+}
 
 /* Flits of a frame: the number of beats `len` bytes take. */
 static inline uint32_t nphls_flits(uint32_t len) {
