@@ -145,9 +145,11 @@ static long nprt_read_full(int fd, uint8_t *to, size_t n) {
     ssize_t k = read(fd, to + done, n - done);
     if (k < 0 && errno == EINTR)
       continue;
-    if (k < 0)
+    /* A peer that exited with our data unread resets the connection:
+     * that too ends the stream. */
+    if (k < 0 && errno != ECONNRESET)
       return -1;
-    if (k == 0)
+    if (k <= 0)
       return (long)(n - done);
     done += (size_t)k;
   }
