@@ -332,6 +332,28 @@ static cl::opt<std::string>
 /// `make csim` and run_hls.tcl, in the directory -o names.
 static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe);
 
+/// Writes the C of `module` (after buildCPipeline) to `path`; false after
+/// an error.
+static bool writeCFile(mlir::ModuleOp module, llvm::StringRef path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "npcc: error: cannot write '" << path
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  if (mlir::failed(translateToC(module, os)))
+    return false;
+  os.close();
+  if (os.has_error()) {
+    llvm::errs() << "npcc: error: cannot write '" << path
+                 << "': " << os.error().message() << "\n";
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
 /// Whether some instance is placed `@host`: the HLS build then splits the
 /// program (np-split-placement) into the FPGA design and a host program.
 static bool hasHostInstances(mlir::ModuleOp module) {
@@ -359,24 +381,8 @@ static int emitHostProgram(mlir::ModuleOp host, llvm::StringRef dir) {
   llvm::SmallString<256> cFile(dir), exe(dir);
   llvm::sys::path::append(cFile, "host.c");
   llvm::sys::path::append(exe, "host");
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(cFile, ec);
-    if (ec) {
-      llvm::errs() << "npcc: error: cannot write '" << cFile
-                   << "': " << ec.message() << "\n";
-      return 1;
-    }
-    if (mlir::failed(translateToC(host, os)))
-      return 1;
-    os.close();
-    if (os.has_error()) {
-      llvm::errs() << "npcc: error: cannot write '" << cFile
-                   << "': " << os.error().message() << "\n";
-      os.clear_error();
-      return 1;
-    }
-  }
+  if (!writeCFile(host, cFile))
+    return 1;
   const char *ccEnv = std::getenv("CC");
   if (!llvm::sys::findProgramByName(ccEnv && *ccEnv ? ccEnv : "cc"))
     return 0; // host.c is written; building it needs a C compiler
@@ -885,18 +891,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   llvm::FileRemover remover(cFile);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(cFile, ec);
-    if (ec || mlir::failed(translateToC(*ir, os)))
-      return 1;
-    os.close();
-    if (os.has_error()) {
-      llvm::errs() << "npcc: error: cannot write '" << cFile
-                   << "': " << os.error().message() << "\n";
-      os.clear_error();
-      return 1;
-    }
-  }
+  if (!writeCFile(*ir, cFile))
+    return 1;
   return buildExecutable(cFile, outputFile);
 }

@@ -302,6 +302,9 @@ int nprt_pcie_finish(nprt_exec *ex) {
     return 0;
   ex->pcie = NULL;
   int rc = 0;
+  /* Started no simulation (reported): nothing to exchange. */
+  if (pc->pid <= 0)
+    pc->failed = true;
   /* The executor is gone: failures are still reported through it. */
   nprt_exec tmp = *ex;
   tmp.pcie = pc;
@@ -333,7 +336,7 @@ int nprt_pcie_finish(nprt_exec *ex) {
             "%s: warning: --fpga: %llu packet(s) arrived after the end and "
             "were dropped\n",
             ex->opts->prog, (unsigned long long)pc->late);
-  if (pc->fd > 0)
+  if (pc->pid > 0 || pc->fd > 0)
     close(pc->fd);
   if (pc->pid > 0) {
     int st = 0;
