@@ -359,6 +359,65 @@ static cl::opt<bool> hlsDelayWrite(
 
 /// --target=hls: the design, its testbench and runtime, a Makefile for
 /// `make csim` and run_hls.tcl, in the directory -o names.
+static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe);
+
+/// Writes the C of `module` (after buildCPipeline) to `path`; false after
+/// an error.
+static bool writeCFile(mlir::ModuleOp module, llvm::StringRef path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "npcc: error: cannot write '" << path
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  if (mlir::failed(translateToC(module, os)))
+    return false;
+  os.close();
+  if (os.has_error()) {
+    llvm::errs() << "npcc: error: cannot write '" << path
+                 << "': " << os.error().message() << "\n";
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
+/// Whether some instance is placed `@host`: the HLS build then splits the
+/// program (np-split-placement) into the FPGA design and a host program.
+static bool hasHostInstances(mlir::ModuleOp module) {
+  bool found = false;
+  module.walk(
+      [&](np::InstanceOp inst) { found |= inst.getPlacement() == "host"; });
+  return found;
+}
+
+/// The host side of a split program: DIR/host.c, and DIR/host built from it
+/// as --target=c builds an executable when a C compiler is found.
+static int emitHostProgram(mlir::ModuleOp host, llvm::StringRef dir) {
+  mlir::MLIRContext *ctx = host.getContext();
+  host->setAttr("np.cores",
+                mlir::IntegerAttr::get(mlir::IntegerType::get(ctx, 32), 1));
+  host->setAttr("np.mapping_kind",
+                mlir::IntegerAttr::get(mlir::IntegerType::get(ctx, 32), 0));
+  mlir::PassManager pm(ctx);
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return 1;
+  buildSplitPlacementPipeline(pm, "host");
+  buildCPipeline(pm, CPipelineOptions());
+  if (mlir::failed(pm.run(host)))
+    return 1;
+  llvm::SmallString<256> cFile(dir), exe(dir);
+  llvm::sys::path::append(cFile, "host.c");
+  llvm::sys::path::append(exe, "host");
+  if (!writeCFile(host, cFile))
+    return 1;
+  const char *ccEnv = std::getenv("CC");
+  if (!llvm::sys::findProgramByName(ccEnv && *ccEnv ? ccEnv : "cc"))
+    return 0; // host.c is written; building it needs a C compiler
+  return buildExecutable(cFile, exe);
+}
+
 static int emitHLS(mlir::ModuleOp module, hls::Tool tool,
                    llvm::StringRef channelDepth) {
   if (outputFile.empty() || outputFile == "-") {
@@ -366,9 +425,16 @@ static int emitHLS(mlir::ModuleOp module, hls::Tool tool,
                     "with -o DIR\n";
     return 1;
   }
+  // A graph with @host instances: the FPGA keeps the others, the host
+  // program (a clone, compiled as --target=c) the host's.
+  mlir::OwningOpRef<mlir::ModuleOp> host;
+  if (hasHostInstances(module))
+    host = module.clone();
   mlir::PassManager pm(module.getContext());
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
+  if (host)
+    buildSplitPlacementPipeline(pm, "fpga");
   HLSPipelineOptions options;
   options.tool = hls::toolName(tool).str();
   options.channelDepth = channelDepth.str();
@@ -395,6 +461,8 @@ static int emitHLS(mlir::ModuleOp module, hls::Tool tool,
     llvm::errs() << "npcc: error: " << error << "\n";
     return 1;
   }
+  if (host)
+    return emitHostProgram(*host, outputFile);
   return 0;
 }
 
@@ -867,18 +935,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   llvm::FileRemover remover(cFile);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(cFile, ec);
-    if (ec || mlir::failed(translateToC(*ir, os)))
-      return 1;
-    os.close();
-    if (os.has_error()) {
-      llvm::errs() << "npcc: error: cannot write '" << cFile
-                   << "': " << os.error().message() << "\n";
-      os.clear_error();
-      return 1;
-    }
-  }
+  if (!writeCFile(*ir, cFile))
+    return 1;
   return buildExecutable(cFile, outputFile);
 }

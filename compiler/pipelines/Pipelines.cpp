@@ -100,6 +100,14 @@ void npcc::buildHLSPipeline(mlir::OpPassManager &pm,
   pm.addPass(c::createVerifyCContract());
 }
 
+void npcc::buildSplitPlacementPipeline(mlir::OpPassManager &pm,
+                                       llvm::StringRef side) {
+  buildFlattenPipeline(pm);
+  np::SplitPlacementOptions options;
+  options.side = side.str();
+  pm.addPass(np::createSplitPlacement(options));
+}
+
 mlir::LogicalResult npcc::translateToHLS(mlir::ModuleOp module,
                                          llvm::raw_ostream &os) {
   return hls::translateToHLS(module, os);

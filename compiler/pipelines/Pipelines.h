@@ -94,6 +94,11 @@ struct HLSPipelineOptions : mlir::PassPipelineOptions<HLSPipelineOptions> {
 void buildHLSPipeline(mlir::OpPassManager &pm,
                       const HLSPipelineOptions &options = {});
 
+/// Flattens and keeps one side (`host` or `fpga`) of a program placed on
+/// both, cut channels becoming PCIe slots (np-split-placement); before
+/// buildCPipeline (host) or buildHLSPipeline (fpga).
+void buildSplitPlacementPipeline(mlir::OpPassManager &pm, llvm::StringRef side);
+
 /// Prints the module after buildHLSPipeline as the design's C++.
 mlir::LogicalResult translateToHLS(mlir::ModuleOp module,
                                    llvm::raw_ostream &os);

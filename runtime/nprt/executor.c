@@ -44,6 +44,7 @@
 
 #include "runtime/nprt/control.h"
 #include "runtime/nprt/handlers.h"
+#include "runtime/nprt/pcie.h"
 #include "runtime/nprt/profile.h"
 #include "runtime/nprt/stats.h"
 
@@ -519,6 +520,24 @@ static bool nprt_check_signals(nprt_exec *ex) {
     ex->stop = true;
   }
   return nprt_signals_seen >= 2;
+}
+
+void nprt_exec_yield(nprt_inst *self) { nprt_yield(self); }
+
+bool nprt_exec_idle_but(const nprt_exec *ex, nprt_inst *const *skip,
+                        uint32_t n) {
+  const nprt_graph *g = ex->graph;
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    const nprt_inst *in = g->insts[i];
+    bool skipped = false;
+    for (uint32_t k = 0; k < n; ++k)
+      skipped |= skip[k] == in;
+    if (skipped || in->state == NPRT_DONE)
+      continue;
+    if (in->state != NPRT_BLOCKED || nprt_wait_satisfied(ex, in))
+      return false;
+  }
+  return true;
 }
 
 /* Runs `in` if it can run; releases it once it terminated. */
@@ -1081,8 +1100,10 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
    * use leaves the outputs untouched. */
   if (nprt_exec_check_output_paths(o) == 0 &&
       nprt_exec_attach_signals(&ex) == 0 && nprt_exec_open_control(&ex) == 0 &&
-      nprt_exec_open_devices(&ex, true) == 0) {
+      nprt_exec_open_devices(&ex, true) == 0 && nprt_pcie_start(&ex) == 0) {
     rc = nprt_execute(&ex, &report);
+    if (nprt_pcie_finish(&ex) != 0)
+      ex.io_error = true;
     nprt_control_close(ex.control);
     ex.control = NULL;
     /* Outputs are flushed and closed before the statistics, so that the
@@ -1102,6 +1123,7 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
     if (!ex.init_failed && nprt_handler_report_print(&report, o) != 0)
       rc = NPRT_EXIT_ERROR;
   } else {
+    nprt_pcie_finish(&ex);
     nprt_control_close(ex.control);
     nprt_exec_close_devices(&ex);
   }

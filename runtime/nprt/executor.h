@@ -66,6 +66,8 @@ typedef struct nprt_core_prof {
   uint64_t dropped; /* of which dropped (preempted) */
 } nprt_core_prof;
 
+typedef struct nprt_pcie nprt_pcie;
+
 struct nprt_exec {
   nprt_graph *graph;
   const nprt_options *opts;
@@ -76,6 +78,8 @@ struct nprt_exec {
   uint32_t phase;
   uint32_t n_done;
   bool io_error; /* a device or a table file failed: exit 1 */
+  /* --fpga: the PCIe slots to the FPGA's C simulation (pcie.h), or NULL. */
+  nprt_pcie *pcie;
   /* An init could not load a table file (nprt_handler_load): the run ends
    * at the init barrier, before any packet moves. */
   bool init_failed;
@@ -203,6 +207,12 @@ int64_t nprt_exec_live_now(const nprt_exec *ex);
  * value runs now on its own stack, and `self` resumes when it blocks. */
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c);
 _Noreturn void nprt_exec_terminate(nprt_inst *self);
+/* Gives the processor back to the scheduler; `self` stays runnable. */
+void nprt_exec_yield(nprt_inst *self);
+/* Whether no instance but the `n` in `skip` can run: each terminated or
+ * waits for what has not come. */
+bool nprt_exec_idle_but(const nprt_exec *ex, nprt_inst *const *skip,
+                        uint32_t n);
 /* Reports the first failed write of output device `d` and stops ingress. */
 void nprt_exec_output_failed(nprt_exec *ex, const nprt_pcap_out *d);
 /* Device state for `dev`, growing the tables; NULL past NPRT_MAX_DEVICES. */

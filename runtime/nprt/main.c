@@ -51,6 +51,14 @@ int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
                    : program->cores ? program->cores
                                     : 1;
   uint32_t mapping = opts.mapping_given ? opts.mapping : program->mapping;
+  if (cores > 1 && opts.n_slots) {
+    fprintf(opts.err,
+            "%s: error: a program with PCIe slots to an FPGA runs on one "
+            "core\n",
+            opts.prog);
+    nprt_options_free(&opts);
+    return NPRT_EXIT_ERROR;
+  }
   if (cores > 1) {
     int rc = nprt_run_cores(program, &opts, cores, mapping);
     nprt_options_free(&opts);

@@ -35,6 +35,9 @@ void nprt_options_free(nprt_options *o) {
   free(o->handlers);
   free(o->ins);
   free(o->outs);
+  free(o->slots);
+  o->slots = NULL;
+  o->n_slots = 0;
   free(o->defines);
   o->defines = NULL;
   o->n_defines = 0;
@@ -95,6 +98,10 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "                             of the flows (rtc), or a stage each\n"
           "                             (pipeline); auto: the compiler's\n"
           "                             choice (npcc --explain-mapping)\n"
+          "  --fpga CSIM                run CSIM, the C simulation of the\n"
+          "                             program's FPGA part (npcc\n"
+          "                             --target=hls), and exchange the\n"
+          "                             packets of its PCIe slots with it\n"
           "  --quiet                    do not print the statistics table\n"
           "  --help                     print this help and exit\n"
           "  --version                  print the npcc and LLVM versions the\n"
@@ -180,6 +187,18 @@ nprt_parse_result nprt_options_add_program_devices(
   for (uint32_t i = 0; i < n; ++i) {
     const nprt_device_desc *d = &devs[i];
     const char *path = d->path;
+    if (path && strncmp(path, "pcie-slot:", 10) == 0) {
+      char *end = NULL;
+      unsigned long slot = strtoul(path + 10, &end, 10);
+      if (!end || *end || end == path + 10 || slot >= 32)
+        return nprt_opt_error(o, "device '%s': bad PCIe slot", path);
+      nprt_slot_dev *v = realloc(o->slots, (o->n_slots + 1) * sizeof(*v));
+      if (!v)
+        return nprt_opt_error(o, "out of memory");
+      v[o->n_slots++] = (nprt_slot_dev){d->dev, (uint32_t)slot, d->output};
+      o->slots = v;
+      continue;
+    }
     for (uint32_t k = 0; k < o->n_defines; ++k) {
       nprt_define *def = &o->defines[k];
       if (*d->define && strlen(d->define) == def->name_len &&
@@ -336,8 +355,8 @@ static nprt_parse_result nprt_add_signal(nprt_options *o, const char *value) {
 
 nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
   static const char *const with_value[] = {
-      "--in",      "--out",      "--stats-json", "--signal", "--handler",
-      "--control", "--duration", "--cores",      "--mapping"};
+      "--in",      "--out",      "--stats-json", "--signal",  "--handler",
+      "--control", "--duration", "--cores",      "--mapping", "--fpga"};
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0) {
@@ -412,7 +431,13 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
       r = nprt_set_cores(o, value);
     else if (strcmp(flag, "--mapping") == 0)
       r = nprt_set_mapping(o, value);
-    else if (!*value)
+    else if (strcmp(flag, "--fpga") == 0) {
+      if (!*value)
+        return nprt_opt_error(o, "option '--fpga' needs a value");
+      if (o->fpga)
+        return nprt_opt_error(o, "--fpga is given twice");
+      o->fpga = value;
+    } else if (!*value)
       return nprt_opt_error(o, "option '%s' needs a value", flag);
     else
       o->stats_json = value;

@@ -32,6 +32,15 @@ typedef struct nprt_dev_file {
   uint32_t link_type, snaplen; /* outputs; 0: as the input's */
 } nprt_dev_file;
 
+/* A device of the program that is a PCIe slot to the FPGA (its path is
+ * "pcie-slot:S"): what it sends or receives crosses to the C simulation
+ * that --fpga names. */
+typedef struct nprt_slot_dev {
+  uint32_t dev;
+  uint32_t slot;
+  bool output;
+} nprt_slot_dev;
+
 /* NAME=VALUE on the command line: replaces the file of the devices whose
  * path came from Click's `$NAME`. */
 typedef struct nprt_define {
@@ -51,6 +60,11 @@ typedef struct nprt_options {
   const char *program; /* the NPL program, for the stats */
   nprt_dev_file *ins, *outs;
   uint32_t n_ins, n_outs;
+  /* The program's PCIe-slot devices, and --fpga: the FPGA's C simulation
+   * the executable runs and exchanges their packets with. */
+  nprt_slot_dev *slots;
+  uint32_t n_slots;
+  const char *fpga;
   nprt_signal_req *signals;
   uint32_t n_signals;
   nprt_define *defines;

@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"
 #include "runtime/nprt/executor.h"
+#include "runtime/nprt/pcie.h"
 #include "runtime/nprt/profile.h"
 
 #include <string.h>
@@ -279,6 +280,18 @@ void nprt_fused_leave(nprt_inst *self) {
 nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   nprt_exec *ex = self->ex;
   self->used_device = true;
+  if (ex->pcie) {
+    int slot = nprt_pcie_slot(ex, dev, false);
+    if (slot >= 0) {
+      nprt_pkt *p =
+          nprt_stop_signal ? NULL : nprt_pcie_device_recv(self, (uint32_t)slot);
+      if (!p)
+        nprt_exec_terminate(self);
+      self->progress = true;
+      nprt_prof_rx(self, p);
+      return p;
+    }
+  }
   nprt_pcap_in *d =
       dev < ex->n_in_devs ? &ex->in_devs[dev] : nprt_exec_in_dev(ex, dev);
   if (!d || nprt_exec_stopping(ex))
@@ -317,6 +330,13 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
   if (nprt_is_standin(self, p)) {
     ++self->drops;
     return;
+  }
+  if (ex->pcie) {
+    int slot = nprt_pcie_slot(ex, dev, true);
+    if (slot >= 0) {
+      nprt_pcie_device_send(self, (uint32_t)slot, p);
+      return;
+    }
   }
   if (ex->core) {
     if (nprt_core_device_send(ex->core, dev, p))

@@ -41,6 +41,10 @@ const std::pair<const char *, const char *> kRuntimeFiles[] = {
     {"nprt/table_state.c", "src/table_state.c"},
     {"nprt/table_lpm.c", "src/table_lpm.c"},
     {"nprt/table_hash.c", "src/table_hash.c"},
+    // The PCIe-slot messages of a host/FPGA split (--host-fd).
+    {"nprt/pcie_msg.c", "src/pcie_msg.c"},
+    {"nprt/pcie_msg.h", "src/pcie_msg.h"},
+    {"nprt/pcie_msg.h", "include/nprt/pcie_msg.h"},
 };
 
 bool writeFile(StringRef path, StringRef text, std::string &error) {
@@ -152,7 +156,8 @@ std::string makefile(StringRef apTypes) {
         "CFLAGS += -std=c11 $(OPT) -Wall -Werror -Iinclude\n"
         "SOURCES = design.cpp tb.cpp src/nphls.cpp src/nphls_tb.cpp\n"
         "# libnprt's own checksums and tables, shared with the C target.\n"
-        "C_OBJECTS = checksum.o table_state.o table_lpm.o table_hash.o\n\n"
+        "C_OBJECTS = checksum.o table_state.o table_lpm.o table_hash.o "
+        "pcie_msg.o\n\n"
         ".PHONY: csim clean\n"
         "csim: csim.out\n\t./csim.out $(CSIM_ARGS)\n\n"
         "csim.out: $(SOURCES) $(C_OBJECTS)\n"
@@ -183,6 +188,7 @@ std::string tcl(StringRef name, Tool tool) {
      << "  add_files src/$c.c -cflags \"-Iinclude\"\n}\n"
      << "add_files -tb tb.cpp -cflags \"" << std << " -Iinclude\"\n"
      << "add_files -tb src/nphls_tb.cpp -cflags \"" << std << " -Iinclude\"\n"
+     << "add_files -tb src/pcie_msg.c -cflags \"-Iinclude\"\n"
      << (vivado ? "open_solution -reset solution1\n"
                 : "open_solution -reset solution1 -flow_target vivado\n")
      << "set_part {xcu250-figd2104-2L-e}\n"

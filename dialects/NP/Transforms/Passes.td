@@ -717,4 +717,34 @@ def IIReport : Pass<"np-ii-report", "::mlir::ModuleOp"> {
 }
 
 
+def SplitPlacement : Pass<"np-split-placement", "::mlir::ModuleOp"> {
+  let summary = "Keep one side of a host/FPGA placement; cut channels become PCIe slots";
+  let description = [{
+    Runs on the flattened top graph of a program whose instances are placed
+    both `@host` and elsewhere (`@fpga`, or the default `npu`, which the
+    HLS target builds on the FPGA). With `side=host` the pass keeps the
+    `host` instances, with `side=fpga` all the others. Every channel
+    between the two sides (a cut channel) becomes slot `s` of the PCIe I/O
+    channel (ClickNP section 5.3), numbered 0, 1, ... in the order of the
+    connections; at most 30 data slots exist, and only packet channels can
+    be cut (errors at the connection otherwise).
+
+    On each side a cut channel ends at a synthesized element: `PCIeTx`
+    (`device_send` of each packet received) where the side sends into the
+    channel, `PCIeRx` (`device_recv`, then `send`) where it receives. Their
+    devices are numbered past every device the program numbers or names
+    (input and output devices each in slot order) and are recorded in the
+    module's `np.devices` with the path `pcie-slot:S`, which the runtime (host) and the testbench (FPGA) bind
+    to the slot. The cut connection keeps its depth and lossiness. The
+    module gains `np.pcie_slots`, the number of slots.
+
+    A graph without a `host` instance is left alone.
+  }];
+  let options = [
+    Option<"side", "side", "std::string", /*default=*/"\"fpga\"",
+           "The side kept: host or fpga">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
 #endif // NPCC_DIALECTS_NP_TRANSFORMS_PASSES_TD

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nphls/tb.h"
+#include "nprt/pcie_msg.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -45,7 +46,16 @@ struct Output {
   uint32_t link_type, snaplen;
   FILE *f = nullptr;
   bool nano = false;
+  int slot = -1; // --host-fd: a PCIe slot to the host, not a file
 };
+
+/// --host-fd: the socket to the host executable and the batch of each
+/// slot the design sends to it.
+struct HostLink {
+  int fd = -1;
+  std::vector<nprt_pcie_msg *> batch;
+};
+HostLink host;
 
 const char *prog = "tb";
 
@@ -147,6 +157,43 @@ void writeRecord(Output &o, const nphls_flit &first,
     fail(o.path + ": " + strerror(errno));
 }
 
+void sendToHost(const nprt_pcie_msg *m) {
+  if (nprt_pcie_send(host.fd, m) != 0)
+    fail(std::string("cannot send to the host: ") + strerror(errno));
+}
+
+/// Sends the batch of `slot` if it holds packets.
+void flushSlot(uint32_t slot) {
+  nprt_pcie_msg *m = host.batch[slot];
+  if (!m || !m->count)
+    return;
+  nprt_pcie_msg_seal(m);
+  sendToHost(m);
+  nprt_pcie_msg_init(m, NPRT_PCIE_DATA, slot);
+}
+
+void toHost(const Output &o, const nphls_flit &first,
+            const std::vector<uint8_t> &frame) {
+  uint32_t slot = (uint32_t)o.slot, len = (uint32_t)frame.size();
+  nprt_pcie_msg *&m = host.batch[slot];
+  if (!m) {
+    m = new nprt_pcie_msg;
+    nprt_pcie_msg_init(m, NPRT_PCIE_DATA, slot);
+  }
+  uint32_t cap_len = first.meta.cap_len, wire_len = first.meta.wire_len;
+  nprt_pcie_rec r;
+  r.len = len;
+  r.wire_len = cap_len == len && wire_len > len ? wire_len : len;
+  r.in_port = 0;
+  r.ts = (int64_t)first.meta.ts;
+  if (!nprt_pcie_msg_packet_ok(len))
+    fail("slot " + std::to_string(slot) + ": a packet of " +
+         std::to_string(len) + " bytes does not fit a 64 KB message");
+  if (!nprt_pcie_msg_fits(m, len))
+    flushSlot(slot);
+  nprt_pcie_msg_add(m, &r, frame.data());
+}
+
 /// Moves every whole packet waiting on output device streams to its file.
 void drain(nphls_pkt_stream *devOut, uint32_t n, std::vector<Output> &outs,
            std::vector<uint64_t> &lost) {
@@ -169,7 +216,9 @@ void drain(nphls_pkt_stream *devOut, uint32_t n, std::vector<Output> &outs,
       for (Output &out : outs)
         if (out.dev == d)
           o = &out;
-      if (o)
+      if (o && o->slot >= 0)
+        toHost(*o, first, frame);
+      else if (o)
         writeRecord(*o, first, frame);
       else
         ++lost[d];
@@ -202,6 +251,23 @@ std::string formatValue(uint32_t kind, uint64_t v) {
     break;
   }
   return buf;
+}
+
+/// `b` holding a packet as libnprt reads one from a device: its room, in
+/// port, time stamp and capture lengths.
+void deviceBuf(nphls_buf &b, const uint8_t *data, uint32_t len,
+               uint32_t inPort, int64_t ts, uint32_t wireLen) {
+  b.pkt = nprt_pkt();
+  b.pkt.headroom = NPRT_PKT_HEADROOM;
+  b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
+  b.pkt.len = len;
+  b.pkt.tailroom =
+      len <= NPHLS_POOL_FRAME_BYTES ? NPHLS_POOL_FRAME_BYTES - len : 0;
+  std::copy(data, data + len, b.pkt.data);
+  b.pkt.in_port = inPort;
+  b.pkt.ts = ts;
+  b.cap_len = len;
+  b.wire_len = wireLen;
 }
 
 void usage(const nphls_tb_design *d) {
@@ -248,6 +314,10 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   std::vector<std::string> reads;
   bool stats = false;
   for (int k = 1; k < argc; ++k) {
+    if (strncmp(argv[k], "--host-fd=", 10) == 0) {
+      host.fd = atoi(argv[k] + 10);
+      continue;
+    }
     std::string a = argv[k];
     auto value = [&]() -> std::string {
       size_t eq = a.find('=');
@@ -279,6 +349,11 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   }
   // An output device without a file discards what it is sent (counted),
   // as the C target's executables do; an input device needs one.
+  auto slotOf = [](const nphls_tb_device &dev) -> int {
+    if (!dev.path || strncmp(dev.path, "pcie-slot:", 10) != 0)
+      return -1;
+    return atoi(dev.path + 10);
+  };
   auto pathOf = [&](const nphls_tb_device &dev, bool output) -> std::string {
     for (const auto &a : output ? outArgs : inArgs)
       if (a.first == dev.dev)
@@ -294,7 +369,20 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     return "";
   };
   std::vector<Input> ins;
+  // With --host-fd, the host's messages feed the PCIe-slot input devices.
+  std::vector<int> slotDev(NPRT_PCIE_SLOTS, -1);
   for (uint32_t i = 0; i < d->n_ins; ++i) {
+    int slot = slotOf(d->ins[i]);
+    if (slot >= 0) {
+      if (host.fd < 0)
+        fail("input device " + std::to_string(d->ins[i].dev) +
+             " is PCIe slot " + std::to_string(slot) +
+             " of the host; the host executable runs this simulation "
+             "(--fpga)");
+      if (slot < (int)NPRT_PCIE_SLOTS)
+        slotDev[slot] = (int)d->ins[i].dev;
+      continue;
+    }
     Input in;
     in.dev = d->ins[i].dev;
     in.path = pathOf(d->ins[i], false);
@@ -305,9 +393,19 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   for (uint32_t i = 0; i < d->n_outs; ++i) {
     Output o;
     o.dev = d->outs[i].dev;
-    o.path = pathOf(d->outs[i], true);
+    o.path = slotOf(d->outs[i]) >= 0 ? "" : pathOf(d->outs[i], true);
     o.link_type = d->outs[i].link_type;
     o.snaplen = d->outs[i].snaplen;
+    o.slot = slotOf(d->outs[i]);
+    if (o.slot >= 0) {
+      if (host.fd < 0)
+        fail("output device " + std::to_string(o.dev) + " is PCIe slot " +
+             std::to_string(o.slot) +
+             " of the host; the host executable runs this simulation "
+             "(--fpga)");
+      outs.push_back(o);
+      continue;
+    }
     if (o.path.empty())
       continue;
     openOutput(o, ins);
@@ -336,6 +434,52 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   // C runtime's scheduler runs its source instances (NPRT_MAX_BATCH).
   const size_t kTurn = 64;
   settle();
+  if (host.fd >= 0) {
+    // Driven by the host: each packet of a DATA message enters alone and
+    // the design runs until idle; SYNC sends what the slots produced and
+    // answers SYNC; END does the same with END and ends the run.
+    host.batch.assign(NPRT_PCIE_SLOTS, nullptr);
+    nprt_pcie_msg *m = new nprt_pcie_msg;
+    for (bool end = false; !end;) {
+      char err[256];
+      int r = nprt_pcie_recv(host.fd, m, err, sizeof(err));
+      if (r > 0)
+        fail("the host closed the PCIe channel without END");
+      if (r < 0)
+        fail(std::string("from the host: ") + err);
+      if (m->kind == NPRT_PCIE_DATA) {
+        int dev = slotDev[m->slot];
+        if (dev < 0 || (uint32_t)dev >= devIn.size())
+          fail("the host sent " + std::to_string(m->count) +
+               " packet(s) on slot " + std::to_string(m->slot) +
+               ", which the design does not receive from");
+        size_t off = NPRT_PCIE_HDR;
+        for (uint32_t k = 0; k < m->count; ++k) {
+          nprt_pcie_rec rec;
+          const uint8_t *data;
+          nprt_pcie_msg_at(m, &off, &rec, &data);
+          if (rec.len > NPHLS_FRAME_BYTES)
+            fail("slot " + std::to_string(m->slot) + ": a packet of " +
+                 std::to_string(rec.len) + " bytes, more than " +
+                 std::to_string(NPHLS_FRAME_BYTES));
+          nphls_buf b;
+          deviceBuf(b, data, rec.len, rec.in_port, rec.ts, rec.wire_len);
+          nphls_write_flits(devIn[(uint32_t)dev], b);
+          settle();
+        }
+        continue;
+      }
+      for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
+        flushSlot(s);
+      end = m->kind == NPRT_PCIE_END;
+      nprt_pcie_msg_init(m, m->kind, 0);
+      nprt_pcie_msg_seal(m);
+      sendToHost(m);
+    }
+    delete m;
+    for (nprt_pcie_msg *b : host.batch)
+      delete b;
+  }
   std::vector<size_t> next(ins.size(), 0);
   for (bool more = true; more;) {
     more = false;
@@ -343,19 +487,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
         const Record &rec = ins[i].records[next[i]++];
         nphls_buf b;
-        b.pkt = nprt_pkt();
-        b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
-        b.pkt.len = (uint32_t)rec.bytes.size();
-        // libnprt's room for a packet read from a device.
-        b.pkt.headroom = NPRT_PKT_HEADROOM;
-        b.pkt.tailroom = b.pkt.len <= NPHLS_POOL_FRAME_BYTES
-                             ? NPHLS_POOL_FRAME_BYTES - b.pkt.len
-                             : 0;
-        std::copy(rec.bytes.begin(), rec.bytes.end(), b.pkt.data);
-        b.pkt.in_port = ins[i].dev;
-        b.pkt.ts = rec.ts;
-        b.cap_len = b.pkt.len;
-        b.wire_len = rec.wire_len;
+        deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
+                  rec.ts, rec.wire_len);
         if (ins[i].dev < devIn.size())
           nphls_write_flits(devIn[ins[i].dev], b);
         settle();
@@ -364,7 +497,7 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     }
   }
   for (Output &o : outs)
-    if (fclose(o.f) != 0)
+    if (o.f && fclose(o.f) != 0)
       fail(o.path + ": " + strerror(errno));
   int rc = 0;
   // As the C target's -h: the value alone, or "NAME:\nVALUE\n\n" for
