@@ -255,8 +255,8 @@ std::string formatValue(uint32_t kind, uint64_t v) {
 
 /// `b` holding a packet as libnprt reads one from a device: its room, in
 /// port, time stamp and capture lengths.
-void deviceBuf(nphls_buf &b, const uint8_t *data, uint32_t len,
-               uint32_t inPort, int64_t ts, uint32_t wireLen) {
+void deviceBuf(nphls_buf &b, const uint8_t *data, uint32_t len, uint32_t inPort,
+               int64_t ts, uint32_t wireLen) {
   b.pkt = nprt_pkt();
   b.pkt.headroom = NPRT_PKT_HEADROOM;
   b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
