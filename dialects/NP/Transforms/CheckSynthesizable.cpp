@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/NP/Transforms/HLSMemory.h"
 #include "dialects/NP/Transforms/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
@@ -41,13 +42,8 @@ constexpr llvm::StringLiteral kBoundAttr = "np.bound";
 /// The state a memref value is, when it is one: the `np.state` named by the
 /// `np.state_field` or `np.state_ref` that defines it.
 StateOp stateOf(Value memref, ElementOp element) {
-  Operation *def = memref.getDefiningOp();
-  StringRef name;
-  if (auto field = dyn_cast_or_null<StateFieldOp>(def))
-    name = field.getState();
-  else if (auto ref = dyn_cast_or_null<StateRefOp>(def))
-    name = ref.getState();
-  else
+  StringRef name = stateNameOf(memref);
+  if (name.empty())
     return {};
   return dyn_cast_or_null<StateOp>(SymbolTable::lookupSymbolIn(
       element, StringAttr::get(element.getContext(), name)));

@@ -21,6 +21,15 @@ np::HLSMemoryKind np::hlsMemoryKind(StateOp state) {
   return HLSMemoryKind::BlockRAM;
 }
 
+StringRef np::stateNameOf(Value memref) {
+  Operation *def = memref.getDefiningOp();
+  if (auto field = dyn_cast_or_null<StateFieldOp>(def))
+    return field.getState();
+  if (auto ref = dyn_cast_or_null<StateRefOp>(def))
+    return ref.getState();
+  return {};
+}
+
 StringRef np::hlsMemoryName(StateOp state) {
   if (auto memory = state->getAttrOfType<StringAttr>(kHLSMemoryAttr))
     return memory.getValue();

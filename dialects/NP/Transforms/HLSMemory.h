@@ -126,6 +126,10 @@ selectHLSElements(mlir::ModuleOp module, llvm::StringRef elements,
 
 HLSMemoryKind hlsMemoryKind(StateOp state);
 
+/// The name of the state a memref value is, when the `np.state_field` or
+/// `np.state_ref` that defines it says so; empty otherwise.
+llvm::StringRef stateNameOf(mlir::Value memref);
+
 /// The memory `state` lives in: the struct array named by its `memory`
 /// attribute, else the state itself.
 llvm::StringRef hlsMemoryName(StateOp state);

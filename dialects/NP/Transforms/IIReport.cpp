@@ -195,15 +195,8 @@ private:
   }
 
   StateOp stateOf(Value memref) {
-    Operation *def = memref.getDefiningOp();
-    StringRef name;
-    if (auto field = dyn_cast_or_null<StateFieldOp>(def))
-      name = field.getState();
-    else if (auto ref = dyn_cast_or_null<StateRefOp>(def))
-      name = ref.getState();
-    else
-      return {};
-    return states.lookup(name);
+    StringRef name = stateNameOf(memref);
+    return name.empty() ? StateOp() : states.lookup(name);
   }
 
   /// The memory `state` lives in, under the options.
