@@ -3,8 +3,9 @@
 """The II of every library element, before and after the HLS passes.
 
 Runs np-ii-report over the programs that use the library (test/lib/*.np,
-the examples) twice: as the IR is, and with assume-hls-passes (what
-np-scatter-memory, np-unroll and np-delay-write leave). Prints one markdown
+the examples) twice: as the IR is, and after the passes of the hls
+target's pipeline (np-header-window, np-scatter-memory, np-unroll,
+np-delay-write). Prints one markdown
 row per element (lib/*.np) with the largest II any of its instances gets
 and the first cause; docs/hls-ii-report.md holds the table it printed.
 
@@ -28,11 +29,12 @@ lib = os.path.join(root, "lib")
 TOPS = {"RatedSource.np": "Main"}
 
 
-def report(mlir, assume, out):
-    option = "report=" + out + (" assume-hls-passes=true" if assume else "")
+def report(mlir, optimise, out):
+    passes = ["--np-header-window", "--npcc-hls-opts"] if optimise else []
     subprocess.run([opt, mlir, "--np-flatten-graph", "--np-instantiate-elements",
-                    "--np-make-state-explicit", "--np-ii-report=" + option,
-                    "-o", os.devnull], check=True, stderr=subprocess.DEVNULL)
+                    "--np-make-state-explicit"] + passes +
+                   ["--np-ii-report=report=" + out, "-o", os.devnull],
+                   check=True, stderr=subprocess.DEVNULL)
     return json.load(open(out))["elements"]
 
 

@@ -122,7 +122,7 @@ cl::opt<unsigned>
     validateTimeout("validate-timeout",
                     cl::desc("With --validate, solver time limit per query in "
                              "milliseconds"),
-                    cl::init(10000), cl::value_desc("ms"), cl::cat(category));
+                    cl::init(60000), cl::value_desc("ms"), cl::cat(category));
 cl::opt<std::string> validateCex(
     "validate-counterexample",
     cl::desc("With --validate, write a counterexample to PREFIX.headers and "

@@ -78,6 +78,7 @@ void npcc::buildHLSPipeline(mlir::OpPassManager &pm,
   pm.addPass(np::createCheckChannels(check));
   pm.addPass(np::createMakeStateExplicit());
   pm.addPass(np::createCheckSynthesizable());
+  pm.addPass(np::createHeaderWindow());
   if (options.scatterMemory)
     pm.addPass(np::createScatterMemory());
   if (options.unroll)

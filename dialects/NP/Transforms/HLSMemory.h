@@ -92,6 +92,18 @@ llvm::StringRef hlsForwardedState(StateOp state);
 /// `np.unroll` (NPL's `unroll`) are unrolled whatever their bound.
 constexpr llvm::StringLiteral kUnrollAttr = "np.unroll";
 
+/// np-header-window marks an `np.pkt_get` or `np.pkt_set` at a computed
+/// offset with this unit attribute when it proved that the bytes accessed
+/// lie inside the header window (the first kHLSHeaderWindowBytes bytes of
+/// the frame) on every path: a register of the datum, not a port of the
+/// packet buffer. Copies of the op (np-unroll's) keep the proof.
+constexpr llvm::StringLiteral kHLSHeaderWindowAttr = "np.header_window";
+/// Bytes of the header window: the first two flits, enough for an
+/// Ethernet header, an IPv4 header with 40 bytes of options and the ICMP,
+/// UDP or TCP header after it (ICMPError writes bytes 60 to 67 of the
+/// error it builds when it reverses a source route).
+constexpr int64_t kHLSHeaderWindowBytes = 128;
+
 /// Whether `body` runs per packet: the handler and push bodies (np-unroll
 /// and np-delay-write change only these; init, fini, timer, signal and
 /// control bodies are not on the packet path).

@@ -30,9 +30,6 @@ using namespace npcc::np;
 
 namespace {
 
-/// Bytes of the header window: constant-offset accesses inside it are
-/// registers of the datum the handler receives.
-constexpr int64_t kHeaderWindowBytes = 64;
 /// Clocks an LPM insert or remove takes on the packet path: it rewrites
 /// the nodes of the 4 levels of an 8-bit-stride trie, one level per clock.
 constexpr unsigned kLPMUpdateII = 4;
@@ -334,10 +331,14 @@ private:
   }
 
   /// A packet access at `offset` for `bytes` bytes: a register of the
-  /// header window, or the packet buffer.
-  void packetAccess(Usage &usage, Value offset, int64_t bytes, Location loc) {
+  /// header window (a constant offset inside it, or one np-header-window
+  /// proved inside), or the packet buffer.
+  void packetAccess(Usage &usage, Operation *op, Value offset, int64_t bytes,
+                    Location loc) {
+    if (op->hasAttr(kHLSHeaderWindowAttr))
+      return;
     if (auto c = constantOf(offset)) {
-      if (*c >= 0 && *c + bytes <= kHeaderWindowBytes)
+      if (*c >= 0 && *c + bytes <= kHLSHeaderWindowBytes)
         return;
     } else if (isStatic(offset)) {
       return;
@@ -395,10 +396,10 @@ private:
     if (isa<DeviceSendOp>(op))
       return count(usage.sends, "device", loc);
     if (auto get = dyn_cast<PktGetOp>(op))
-      return packetAccess(usage, get.getOffset(),
+      return packetAccess(usage, op, get.getOffset(),
                           (get.getBit() + get.getWidth() + 7) / 8, loc);
     if (auto set = dyn_cast<PktSetOp>(op))
-      return packetAccess(usage, set.getOffset(),
+      return packetAccess(usage, op, set.getOffset(),
                           (set.getBit() + set.getWidth() + 7) / 8, loc);
     if (auto table = dyn_cast<TableOp>(op))
       return tableAccess(usage, table);

@@ -484,6 +484,67 @@ def ScatterMemory : Pass<"np-scatter-memory", "::mlir::ModuleOp"> {
   let dependentDialects = ["::npcc::np::NPDialect"];
 }
 
+def HeaderWindow : Pass<"np-header-window", "::mlir::ModuleOp"> {
+  let summary = "Prove packet accesses at computed offsets stay in the "
+                "header window";
+  let description = [{
+    On the FPGA the first 64 bytes of a frame travel with the datum as
+    registers (docs/hls-ii-report.md, "The model"): a read or write there
+    is a multiplexer, not a port of the packet buffer's block RAM. An
+    access at a constant offset is known to be inside; one at a computed
+    offset (`p[oi]` in an option walk, `header<T>(p, off)`) is inside only
+    if every value the offset can take keeps it there. This pass proves
+    that, per access, in the packet-path bodies (`np.handler`, `np.push`)
+    of the selected elements, and marks each access it proved with the
+    unit attribute `np.header_window`; np-ii-report then counts it as a
+    register.
+
+    The proof is a symbolic execution over bit vectors, decided by Z3:
+    integers are terms, one-element locals (`memref.alloca` only loaded
+    and stored) are followed through stores, and each `scf.if` narrows
+    the path condition of its arms. Header fields read from a packet are
+    any value of their width (an IPv4 `ihl` is at most 15, so `ihl * 4` is
+    at most 60). A loop's body is executed once on locals that may hold
+    anything the loop's invariants allow; the invariants are those of a
+    small candidate set (a local at most `window-bytes` or 4 below it, a
+    local at most another) that Houdini's algorithm shows inductive, and
+    they are all the code after the loop knows of what the loop stored.
+    What is not modelled (state, bytes of packets, calls) is an unknown
+    value, so a proof holds whatever it is. Run it before np-unroll: a
+    loop's body is proved once and np-unroll's copies keep the mark.
+
+    Each query has a deterministic resource limit (Z3's `rlimit`); an
+    access Z3 cannot decide within it stays unmarked, which costs II, not
+    correctness.
+
+    Remark, at an element where it marked something: `N packet accesses
+    at computed offsets stay inside the 64-byte header window`, with
+    `(M may leave it)` when some could not be proved.
+
+    Example: after `let hlen = (header<IPv4>(p, 0).ihl as u32) * 4;`, a
+    read `p[oi]` inside `while oi < hlen bound 40` becomes
+
+    ```mlir
+    %b = np.pkt_get %p, %off {np.header_window, width = 8 : i32} : i8
+    ```
+  }];
+  let options = [
+    Option<"elements", "elements", "std::string", /*default=*/"\"not-host\"",
+           "The elements to change: `not-host` (those no instance of which "
+           "is placed `host`, what the hls target compiles), `fpga` (those "
+           "whose instances are all placed `fpga`) or `all`">,
+    Option<"windowBytes", "window-bytes", "int64_t", /*default=*/"128",
+           "Bytes of the header window">
+  ];
+  let statistics = [
+    Statistic<"numProven", "proven-accesses",
+              "Packet accesses at computed offsets proved inside the window">,
+    Statistic<"numUnproven", "unproven-accesses",
+              "Packet accesses at computed offsets not proved inside">
+  ];
+  let dependentDialects = ["::npcc::np::NPDialect"];
+}
+
 def Unroll : Pass<"np-unroll", "::mlir::ModuleOp"> {
   let summary = "Fully unroll the loops of the packet path";
   let description = [{
@@ -517,10 +578,17 @@ def Unroll : Pass<"np-unroll", "::mlir::ModuleOp"> {
     does nothing once the loop has stopped, as the C target's `break`
     does.
 
+    A loop without `np.unroll` an iteration of which receives (`np.recv`,
+    `np.try_recv`, `np.device_recv`: Queue's drain of the arrivals that
+    waited) is left alone: each iteration takes a datum of its own, so the
+    loop is the pipeline, one datum per clock, as the handler's loop is;
+    unrolled, every datum would pay for all the iterations.
+
     Remarks: `unrolled loop of N iterations` at each loop unrolled, and at
     each loop of the packet path left alone, why:
-    `loop of N iterations not unrolled: more than max-trip-count (64)` or
-    `loop not unrolled: unknown trip count`.
+    `loop of N iterations not unrolled: more than max-trip-count (64)`,
+    `loop not unrolled: unknown trip count` or
+    `loop not unrolled: each iteration receives`.
 
     Example: in a handler,
 

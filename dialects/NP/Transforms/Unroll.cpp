@@ -25,6 +25,17 @@ using namespace npcc::np;
 
 namespace {
 
+/// Whether an iteration of `loop` may receive a value.
+bool receives(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([](Operation *op) {
+        return isa<RecvOp, TryRecvOp, DeviceRecvOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Turns each `np.exit_loop_if %stop` directly in `loop`'s body into a
 /// guard: what follows it in the iteration moves into `scf.if (not %stop)`,
 /// whose other branch passes the loop-carried values on unchanged (what
@@ -115,6 +126,14 @@ struct Unroll : npcc::np::impl::UnrollBase<Unroll> {
           loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
       if (!lb || !step || !trips) {
         loop.emitRemark() << "loop not unrolled: unknown trip count";
+        ++numKept;
+        continue;
+      }
+      if (!loop->hasAttr(kUnrollAttr) && receives(loop)) {
+        // Each iteration takes a datum of its own: the loop is the
+        // pipeline, one datum per clock, as the handler's loop is.
+        // Unrolled, every datum would pay for all the iterations.
+        loop.emitRemark() << "loop not unrolled: each iteration receives";
         ++numKept;
         continue;
       }

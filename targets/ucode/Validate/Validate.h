@@ -34,7 +34,7 @@ enum class Verdict {
 };
 
 struct Options {
-  unsigned timeoutMs = 10000; // per solver query
+  unsigned timeoutMs = 60000; // per solver query
 };
 
 struct Result {

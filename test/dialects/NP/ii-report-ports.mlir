@@ -117,8 +117,9 @@ np.element @Arms {
 
 // -----
 
-// Packet bytes at computed offsets, or past the first 64, come from the
-// packet buffer.
+// Packet bytes at computed offsets (np-header-window has not proved them
+// inside the header window), or past the first 128, come from the packet
+// buffer.
 
 // expected-remark@+1 {{II=2 for element 'Offsets': the packet buffer takes 4 accesses per datum on 2 ports}}
 np.element @Offsets {
@@ -136,8 +137,8 @@ np.element @Offsets {
     %sport = np.pkt_get %p, %l4 {width = 16 : i32} : i16
     %dport = np.pkt_get %p, %l4 {width = 16 : i32, bit = 16 : i32} : i16
     np.pkt_set %p, %l4, %dport {width = 16 : i32} : i16
-    %c80 = arith.constant 80 : i64
-    %far = np.pkt_get %p, %c80 {width = 8 : i32} : i8
+    %c128 = arith.constant 128 : i64
+    %far = np.pkt_get %p, %c128 {width = 8 : i32} : i8
     np.send @o, %p : !np.pkt
   }
 }

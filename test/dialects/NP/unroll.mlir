@@ -193,3 +193,41 @@ np.element @Paths {
     }
   }
 }
+
+// -----
+
+// A loop that receives in its iterations (Queue's drain of the arrivals
+// that waited) is the pipeline, one datum per clock: it stays a loop.
+// With np.unroll the user asked for the copies, and gets them.
+
+// CHECK-LABEL: np.element @Drain
+// CHECK: scf.for
+// CHECK: np.try_recv @i
+// CHECK-COUNT-2: np.try_recv @i
+// CHECK-NOT: np.try_recv
+np.element @Drain {
+  np.port @i in : i32
+  np.port @o out : i32
+  np.handler {
+    %x = np.recv @i : i32
+    np.send @o, %x : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    // expected-remark @below {{loop not unrolled: each iteration receives}}
+    scf.for %k = %c0 to %c64 step %c1 {
+      %ok, %v = np.try_recv @i : i32
+      scf.if %ok {
+        np.send @o, %v : i32
+      }
+    }
+    // expected-remark @below {{unrolled loop of 2 iterations}}
+    scf.for %k = %c0 to %c2 step %c1 {
+      %ok, %v = np.try_recv @i : i32
+      scf.if %ok {
+        np.send @o, %v : i32
+      }
+    } {np.unroll}
+  }
+}
