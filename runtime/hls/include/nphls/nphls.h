@@ -79,6 +79,22 @@ static inline uint8_t nphls_flit_byte(const nphls_flit &x, uint32_t k) {
   return (uint8_t)(shifted.to_uint() & 0xffu);
 }
 
+/* A header field of W bits (1..64), `bit` bits after byte `off` of the
+ * frame in network bit order, as HLS code types it: the element bodies
+ * read and write header fields through these (np.pkt_get, np.pkt_set),
+ * with libnprt's semantics (bits past the frame read as 0 and are not
+ * written). */
+template <int W>
+static inline ap_uint<W> nphls_pkt_get(const nprt_pkt *p, uint64_t off,
+                                       uint32_t bit) {
+  return ap_uint<W>(nprt_pkt_get_bits(p, off, bit, W));
+}
+template <int W>
+static inline void nphls_pkt_set(nprt_pkt *p, uint64_t off, uint32_t bit,
+                                 ap_uint<W> v) {
+  nprt_pkt_set_bits(p, off, bit, W, v.to_uint64());
+}
+
 typedef hls::stream<nphls_flit> nphls_pkt_stream;
 typedef hls::stream<ap_uint<64>> nphls_val_stream;
 
