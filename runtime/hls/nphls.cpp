@@ -34,6 +34,9 @@ void resetBuf(nphls_buf &b, uint32_t len) {
       len <= NPHLS_POOL_FRAME_BYTES ? NPHLS_POOL_FRAME_BYTES - len : 0;
   b.cap_len = b.wire_len = 0;
   b.live = true;
+  b.tail = nullptr;
+  b.start = b.pkt.data;
+  b.loaded = b.end = len;
 }
 
 /// A free buffer of `self`, or NULL when all NPHLS_SLOTS are live.
@@ -57,7 +60,140 @@ bool isStandin(nprt_inst *self, const nprt_pkt *p) {
   return p == &self->standin.pkt;
 }
 
-void freeBuf(nprt_pkt *p) { bufOf(p).live = false; }
+/// Reads the flits `b` left in its input stream into the buffer, after
+/// those it holds: the packet is needed whole after all.
+void spill(nprt_inst *self, nphls_buf &b) {
+  if (!b.tail)
+    return;
+  uint32_t at = b.loaded;
+  for (;;) {
+    nphls_flit x = b.tail->read();
+    ++self->counts.buffered_flits;
+    for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
+      if (at + k < b.end)
+        b.start[at + k] = nphls_flit_byte(x, k);
+    at += NPHLS_FLIT_BYTES;
+    if (x.eop)
+      break;
+  }
+  b.tail = nullptr;
+  b.loaded = b.end;
+  ++self->counts.spills;
+}
+
+/// Spills every packet whose tail waits in `s`, so that what `s` holds
+/// next is a packet of its own.
+void settle(nprt_inst *self, const void *s) {
+  for (uint32_t k = 0; k < NPHLS_SLOTS; ++k)
+    if (self->slots[k].live && self->slots[k].tail == s)
+      spill(self, self->slots[k]);
+}
+
+/// Reads and discards the flits `b` left in its input stream.
+void discardTail(nprt_inst *self, nphls_buf &b) {
+  while (b.tail) {
+    nphls_flit x = b.tail->read();
+    ++self->counts.streamed_flits;
+    if (x.eop)
+      b.tail = nullptr;
+  }
+}
+
+/// Frees the buffer of `p`; flits it left in its input stream go too.
+void release(nprt_inst *self, nprt_pkt *p) {
+  nphls_buf &b = bufOf(p);
+  discardTail(self, b);
+  b.live = false;
+}
+
+/// Packs bytes into the flits of one packet of `total` bytes, the first
+/// carrying `meta`.
+class FlitPacker {
+public:
+  FlitPacker(nphls_pkt_stream &s, uint32_t total, const nphls_meta &meta)
+      : s(s), total(total), meta(meta) {
+    if (total == 0)
+      flush();
+  }
+  void put(uint8_t byte) {
+    flit.data.range(8 * fill + 7, 8 * fill) = byte;
+    ++fill;
+    ++emitted;
+    if (fill == NPHLS_FLIT_BYTES || emitted == total)
+      flush();
+  }
+  uint32_t written() const { return emitted; }
+
+private:
+  void flush() {
+    flit.bytes = fill;
+    flit.sop = first;
+    flit.eop = emitted == total;
+    if (first)
+      flit.meta = meta;
+    s.write(flit);
+    flit = nphls_flit();
+    first = false;
+    fill = 0;
+  }
+  nphls_pkt_stream &s;
+  uint32_t total, emitted = 0, fill = 0;
+  bool first = true;
+  nphls_meta meta;
+  nphls_flit flit;
+};
+
+/// The bytes of the flits left in a stream, one at a time.
+class TailReader {
+public:
+  TailReader(nphls_pkt_stream *s) : s(s) {}
+  uint8_t next() {
+    if (at == avail) {
+      if (done)
+        return 0;
+      x = s->read();
+      ++flits;
+      at = 0;
+      avail = x.bytes;
+      done = x.eop;
+      if (avail == 0)
+        return 0;
+    }
+    return nphls_flit_byte(x, at++);
+  }
+  /// Reads the flits not read yet.
+  void drain() {
+    while (!done) {
+      x = s->read();
+      ++flits;
+      done = x.eop;
+    }
+  }
+  uint32_t flits = 0;
+
+private:
+  nphls_pkt_stream *s;
+  nphls_flit x;
+  uint32_t at = 0, avail = 0;
+  bool done = false;
+};
+
+nphls_meta metaOf(const nphls_buf &b) {
+  nphls_meta m;
+  m.len = b.pkt.len;
+  m.headroom = b.pkt.headroom;
+  m.tailroom = b.pkt.tailroom;
+  m.wire_len = b.wire_len;
+  m.cap_len = b.cap_len;
+  m.in_port = b.pkt.in_port;
+  m.paint = b.pkt.paint;
+  m.out_port = b.pkt.out_port;
+  m.anno = b.pkt.anno;
+  m.ts = b.pkt.ts;
+  for (uint32_t a = 0; a < NPRT_PKT_ANNOS; ++a)
+    m.annos[a] = b.pkt.annos[a];
+  return m;
+}
 
 #ifndef __SYNTHESIS__
 uint64_t activity;
@@ -75,59 +211,65 @@ std::vector<nphls_csim_instance> &registry() {
 
 } // namespace
 
-bool nphls_ready(nprt_inst *self, uint64_t mask, int dev) {
-  if (self->finished)
-    return false;
-  for (uint32_t k = 0; k < self->n_in && k < 64; ++k) {
-    if (!((mask >> k) & 1u))
-      continue;
-    if ((self->in[k] && !self->in[k]->empty()) ||
-        (self->vin[k] && !self->vin[k]->empty()))
-      return true;
-  }
-  return dev >= 0 && (uint32_t)dev < self->n_dev_in && self->dev_in[dev] &&
-         !self->dev_in[dev]->empty();
-}
-
-void nphls_write_flits(nphls_pkt_stream &s, const nphls_buf &b) {
+uint32_t nphls_write_flits(nphls_pkt_stream &s, nphls_buf &b) {
   // The bytes pulled off the front (Strip) travel first, so that a later
   // push (Unstrip) finds them, as in the C target's one buffer.
   uint32_t lead = nphls_lead(b.pkt.headroom);
   const uint8_t *from = b.pkt.data - lead;
-  uint32_t len = lead + b.pkt.len, n = nphls_flits(len);
-  for (uint32_t f = 0; f < n; ++f) {
-    nphls_flit x;
-    uint32_t at = f * NPHLS_FLIT_BYTES;
-    uint32_t bytes = len - at < NPHLS_FLIT_BYTES ? len - at : NPHLS_FLIT_BYTES;
-    x.data = 0;
-    for (uint32_t k = 0; k < bytes; ++k)
-      x.data.range(8 * k + 7, 8 * k) = from[at + k];
-    x.bytes = bytes;
-    x.sop = f == 0;
-    x.eop = f + 1 == n;
-    x.meta = nphls_meta();
-    if (f == 0) {
-      x.meta.len = b.pkt.len;
-      x.meta.headroom = b.pkt.headroom;
-      x.meta.tailroom = b.pkt.tailroom;
-      x.meta.wire_len = b.wire_len;
-      x.meta.cap_len = b.cap_len;
-      x.meta.in_port = b.pkt.in_port;
-      x.meta.paint = b.pkt.paint;
-      x.meta.out_port = b.pkt.out_port;
-      x.meta.anno = b.pkt.anno;
-      x.meta.ts = b.pkt.ts;
-      for (uint32_t a = 0; a < NPRT_PKT_ANNOS; ++a)
-        x.meta.annos[a] = b.pkt.annos[a];
-    }
-    s.write(x);
+  uint32_t len = lead + b.pkt.len;
+  FlitPacker out(s, len, metaOf(b));
+  if (!b.tail) {
+    for (uint32_t p = 0; p < len; ++p)
+      out.put(from[p]);
+    return 0;
   }
+  // Byte p of the packet is at from + p: buffered below `held`, in the
+  // tail's flits up to `stop` (where the frame ended when it arrived), and
+  // buffered again past it (bytes a put appended).
+  const uint8_t *held = b.start + b.loaded, *stop = b.start + b.end;
+  uint32_t p = 0;
+  for (; p < len && from + p < held; ++p)
+    out.put(from[p]);
+  if (p % NPHLS_FLIT_BYTES == 0 && p > 0 && from + p == held &&
+      from + len == stop) {
+    // The common case: the header changed in place, or grew or shrank at
+    // the front by whole flits, so the tail's flits go out as they are.
+    uint32_t n = 0;
+    for (bool eop = false; !eop; ++n) {
+      nphls_flit x = b.tail->read();
+      eop = x.eop;
+      x.sop = 0;
+      x.meta = nphls_meta();
+      s.write(x);
+    }
+    b.tail = nullptr;
+    return n;
+  }
+  TailReader tail(b.tail);
+  const uint8_t *next = held; // the address of the tail's next byte
+  for (; p < len; ++p) {
+    const uint8_t *a = from + p;
+    if (a >= held && a < stop) {
+      for (; next < a; ++next)
+        tail.next();
+      out.put(tail.next());
+      ++next;
+    } else {
+      out.put(*a);
+    }
+  }
+  tail.drain();
+  b.tail = nullptr;
+  return tail.flits;
 }
 
-void nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b) {
+uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
   nphls_flit x = s.read();
   uint32_t len = x.meta.len;
   resetBuf(b, len > NPHLS_FRAME_BYTES ? NPHLS_FRAME_BYTES : len);
+  // A frame cut to fit the buffer is read whole (its tail would not fit).
+  if (len > NPHLS_FRAME_BYTES)
+    window = 0;
   // The packet keeps the room it had (as a buffer passed between the C
   // target's elements does), within what one buffer holds.
   uint32_t head = x.meta.headroom, tail = x.meta.tailroom;
@@ -146,19 +288,87 @@ void nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b) {
   for (uint32_t a = 0; a < NPRT_PKT_ANNOS; ++a)
     b.pkt.annos[a] = x.meta.annos[a];
   uint32_t lead = nphls_lead(b.pkt.headroom);
-  uint8_t *to = b.pkt.data - lead;
-  for (uint32_t at = 0;; at += NPHLS_FLIT_BYTES) {
+  b.start = b.pkt.data - lead;
+  b.end = lead + b.pkt.len;
+  // With a window, the flits that cover the lead and `window` bytes of
+  // frame; the others stay in `s`.
+  uint32_t want = window ? lead + window : b.end;
+  uint32_t n = 1, at = 0;
+  for (;; at += NPHLS_FLIT_BYTES, ++n) {
     for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
-      if (at + k < lead + b.pkt.len)
-        to[at + k] = nphls_flit_byte(x, k);
+      if (at + k < b.end)
+        b.start[at + k] = nphls_flit_byte(x, k);
     if (x.eop)
       break;
+    if (at + NPHLS_FLIT_BYTES >= want) {
+      b.tail = &s;
+      break;
+    }
     x = s.read();
   }
+  b.loaded = b.tail ? at + NPHLS_FLIT_BYTES : b.end;
 #ifndef __SYNTHESIS__
   if (b.pkt.ts > clockNs)
     clockNs = b.pkt.ts;
 #endif
+  return n;
+}
+
+void nphls_whole(nprt_inst *self, nprt_pkt *p) {
+  if (p && !isStandin(self, p))
+    spill(self, bufOf(p));
+}
+
+void nphls_end_run(nprt_inst *self) {
+  for (uint32_t k = 0; k < NPHLS_SLOTS; ++k)
+    if (self->slots[k].live)
+      spill(self, self->slots[k]);
+}
+
+/// Whether a packet or value of its own waits in `s` (a tail a held
+/// packet left there is read in first).
+static bool waits(nprt_inst *self, nphls_pkt_stream *s) {
+  if (!s)
+    return false;
+  settle(self, s);
+  return !s->empty();
+}
+
+/// Receives a packet from `s` into a free buffer, its header window only
+/// when the instance is header-only.
+static nprt_pkt *receive(nprt_inst *self, nphls_pkt_stream &s) {
+  settle(self, &s);
+  nphls_buf *b = allocBuf(self);
+  if (!b) {
+    // More packets held than the instance has buffers: this one is lost,
+    // and counted (a fault of the FPGA build, not of the program).
+    ++self->counts.faults;
+    self->counts.buffered_flits += nphls_read_flits(s, self->standin);
+    return standin(self);
+  }
+  self->counts.buffered_flits += nphls_read_flits(s, *b, self->window);
+  ++self->counts.received;
+  return &b->pkt;
+}
+
+/// Writes `p` to `s` and frees its buffer.
+static void transmit(nprt_inst *self, nphls_pkt_stream &s, nprt_pkt *p) {
+  self->counts.streamed_flits += nphls_write_flits(s, bufOf(p));
+  ++self->counts.sent;
+  release(self, p);
+}
+
+bool nphls_ready(nprt_inst *self, uint64_t mask, int dev) {
+  if (self->finished)
+    return false;
+  for (uint32_t k = 0; k < self->n_in && k < 64; ++k) {
+    if (!((mask >> k) & 1u))
+      continue;
+    if (waits(self, self->in[k]) || (self->vin[k] && !self->vin[k]->empty()))
+      return true;
+  }
+  return dev >= 0 && (uint32_t)dev < self->n_dev_in &&
+         waits(self, self->dev_in[dev]);
 }
 
 extern "C" {
@@ -168,17 +378,7 @@ void *nprt_state(nprt_inst *self) { return self->state; }
 void *nprt_shared(nprt_inst *self) { return self->shared; }
 
 nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
-  nphls_buf *b = allocBuf(self);
-  if (!b) {
-    // More packets held than the instance has buffers: this one is lost,
-    // and counted (a fault of the FPGA build, not of the program).
-    ++self->counts.faults;
-    nphls_read_flits(*self->in[port], self->standin);
-    return standin(self);
-  }
-  nphls_read_flits(*self->in[port], *b);
-  ++self->counts.received;
-  return &b->pkt;
+  return receive(self, *self->in[port]);
 }
 
 uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
@@ -187,7 +387,7 @@ uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 bool nprt_poll(nprt_inst *self, uint32_t port) {
-  return port < self->n_in && ((self->in[port] && !self->in[port]->empty()) ||
+  return port < self->n_in && (waits(self, self->in[port]) ||
                                (self->vin[port] && !self->vin[port]->empty()));
 }
 
@@ -202,20 +402,17 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
 void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
   if (isStandin(self, p) || port >= self->n_out || !self->out[port]) {
     ++self->counts.drops;
-  } else {
-#ifndef __SYNTHESIS__
-    bool wasEmpty = self->out[port]->empty();
-#endif
-    nphls_write_flits(*self->out[port], bufOf(p));
-    ++self->counts.sent;
-    freeBuf(p);
-#ifndef __SYNTHESIS__
-    if (wasEmpty)
-      nphls_csim_pushed(self->out[port]);
-#endif
+    release(self, p);
     return;
   }
-  freeBuf(p);
+#ifndef __SYNTHESIS__
+  bool wasEmpty = self->out[port]->empty();
+#endif
+  transmit(self, *self->out[port], p);
+#ifndef __SYNTHESIS__
+  if (wasEmpty)
+    nphls_csim_pushed(self->out[port]);
+#endif
 }
 
 void nprt_send_val(nprt_inst *self, uint32_t port, uint64_t v) {
@@ -250,38 +447,30 @@ uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
 }
 
 nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
-  nphls_buf *b = allocBuf(self);
-  if (!b) {
-    ++self->counts.faults;
-    nphls_read_flits(*self->dev_in[dev], self->standin);
-    return standin(self);
-  }
-  nphls_read_flits(*self->dev_in[dev], *b);
-  ++self->counts.received;
-  return &b->pkt;
+  return receive(self, *self->dev_in[dev]);
 }
 
 void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
   if (isStandin(self, p) || dev >= self->n_dev_out || !self->dev_out[dev]) {
     ++self->counts.drops;
-  } else {
-    nphls_write_flits(*self->dev_out[dev], bufOf(p));
-    ++self->counts.sent;
+    release(self, p);
+    return;
   }
-  freeBuf(p);
+  transmit(self, *self->dev_out[dev], p);
 }
 
 void nprt_drop(nprt_inst *self, nprt_pkt *p) {
   ++self->counts.drops;
   if (!isStandin(self, p))
-    freeBuf(p);
+    release(self, p);
 }
 
 nprt_pkt *nprt_clone(nprt_inst *self, const nprt_pkt *p) {
   nphls_buf *b = allocBuf(self);
   if (!b || p->len > NPHLS_FRAME_BYTES)
     return standin(self);
-  const nphls_buf &from = bufOf(const_cast<nprt_pkt *>(p));
+  nphls_buf &from = bufOf(const_cast<nprt_pkt *>(p));
+  spill(self, from);
   // A new buffer's room, as libnprt's clone.
   resetBuf(*b, p->len);
   b->pkt.in_port = p->in_port;
@@ -323,6 +512,8 @@ void nprt_finish(nprt_inst *self) { self->finished = true; }
 void nprt_print_pkt(nprt_inst *self, const nprt_pkt *p, const char *label,
                     int32_t max) {
 #ifndef __SYNTHESIS__
+  if (p && !isStandin(self, p))
+    spill(self, bufOf(const_cast<nprt_pkt *>(p)));
   fprintf(stderr, "%s: %4u |", label, p ? p->len : 0u);
   for (uint32_t k = 0; p && k < p->len && (max < 0 || k < (uint32_t)max); ++k)
     fprintf(stderr, "%s%02x", k % 4 ? "" : " ", p->data[k]);

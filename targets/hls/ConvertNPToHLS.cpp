@@ -22,6 +22,7 @@
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Target/Cpp/CppEmitter.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -105,6 +106,33 @@ struct HeaderFieldSet : OpConversionPattern<np::PktSetOp> {
   }
 };
 
+/// Marks an op before which the packets it takes are read in whole
+/// (np::wholePacketOps); ReadWholeFirst lowers the mark.
+constexpr llvm::StringLiteral kReadWholeAttr = "hls.read_whole";
+
+/// Reads the packets a marked op takes in whole (`nphls_whole`), then
+/// leaves the op to the C target's patterns.
+struct ReadWholeFirst : ConversionPattern {
+  ReadWholeFirst(TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), kOverCTarget + 1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rw) const override {
+    if (!op->hasAttr(kReadWholeAttr))
+      return failure();
+    Value self = c::enclosingInstance(op);
+    llvm::SmallVector<Value, 2> done;
+    for (auto [from, to] : llvm::zip(op->getOperands(), operands))
+      if (isa<np::PacketType>(from.getType()) &&
+          !llvm::is_contained(done, to)) {
+        done.push_back(to);
+        rw.create<emitc::CallOpaqueOp>(op->getLoc(), TypeRange{}, "nphls_whole",
+                                       ValueRange{self, to});
+      }
+    rw.modifyOpInPlace(op, [&] { op->removeAttr(kReadWholeAttr); });
+    return success();
+  }
+};
+
 /// What the process function of one instance needs, taken before the
 /// conversion erases the element.
 struct Process {
@@ -123,6 +151,9 @@ struct Process {
   bool hasSignal = false, hasFini = false;
   unsigned numControls = 0;
   int shared = -1;
+  /// When the instance reads a packet in whole (the first op that needs
+  /// it), or "" when it is header-only.
+  std::string readsWhole;
   /// State members and how the FPGA keeps them.
   struct Member {
     std::string field;
@@ -156,6 +187,20 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
   p.hasFini = e.hasFini;
   p.numControls = e.numControls;
   p.shared = e.shared;
+  llvm::SmallVector<std::pair<Operation *, std::string>> whole =
+      np::wholePacketOps(element);
+  for (auto &[op, reason] : whole)
+    op->setAttr(kReadWholeAttr, UnitAttr::get(op->getContext()));
+  if (!whole.empty()) {
+    auto &[op, reason] = whole.front();
+    p.readsWhole = reason;
+    if (auto at = dyn_cast<FileLineColLoc>(op->getLoc()))
+      p.readsWhole += " (" + llvm::sys::path::filename(at.getFilename()).str() +
+                      ":" + std::to_string(at.getLine()) + ")";
+    if (whole.size() > 1)
+      p.readsWhole += ", and at " + std::to_string(whole.size() - 1) +
+                      " more op" + (whole.size() > 2 ? "s" : "");
+  }
   bool ok = true;
   for (Operation &op : *element.getBody()) {
     if (auto port = dyn_cast<np::PortOp>(op)) {
@@ -246,6 +291,13 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
                   const NPLoweringInfo &info, const Profile &profile) {
   os << "\n/* Instance '" << p.name << "': runs its handler once per call "
      << "when a value waits. */\n";
+  os << "/* It buffers the flits of a packet's header window; the rest "
+        "stream past it";
+  if (p.readsWhole.empty())
+    os << " (header-only). */\n";
+  else
+    os << ", but for a packet it reads whole first where it " << p.readsWhole
+       << ". */\n";
   os << "void " << p.prefix << "(";
   llvm::ListSeparator sep(", ");
   for (const Process::Port &port : p.ins)
@@ -309,7 +361,7 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
   if (p.shared >= 0)
     os << "  self.shared = npcc_shared_object_" << p.shared << "();\n";
   os << "  if (!self.started) {\n    self.started = true;\n    self.name = "
-     << c::cString(p.name) << ";\n";
+     << c::cString(p.name) << ";\n    self.window = NPHLS_WINDOW_BYTES;\n";
   if (p.hasInit)
     os << "    " << p.prefix << "_init(&self);\n";
   os << "#ifndef __SYNTHESIS__\n    nphls_csim_register(&self, "
@@ -322,7 +374,8 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
   os << "  if (!nphls_ready(&self, " << p.pushMask << "ull, " << trigger
      << "))\n    return;\n";
   os << "#ifndef __SYNTHESIS__\n  nphls_csim_note_run();\n#endif\n";
-  os << "  ++self.counts.runs;\n  " << p.prefix << "_handler(&self);\n}\n";
+  os << "  ++self.counts.runs;\n  " << p.prefix
+     << "_handler(&self);\n  nphls_end_run(&self);\n}\n";
   (void)info;
 }
 
@@ -513,7 +566,8 @@ struct ConvertNPToHLSPass
     auto extra = [&](TypeConverter &tc, RewritePatternSet &patterns) {
       patterns.add<ProgramLowering>(tc, patterns.getContext(), info, procs,
                                     profile);
-      patterns.add<HeaderFieldGet, HeaderFieldSet>(tc, patterns.getContext());
+      patterns.add<HeaderFieldGet, HeaderFieldSet, ReadWholeFirst>(
+          tc, patterns.getContext());
     };
     if (failed(c::convertNPToEmitC(module, info, /*withProgram=*/false, extra)))
       return signalPassFailure();

@@ -104,6 +104,18 @@ constexpr llvm::StringLiteral kHLSHeaderWindowAttr = "np.header_window";
 /// error it builds when it reverses a source route).
 constexpr int64_t kHLSHeaderWindowBytes = 128;
 
+/// The ops of `element` that need more of a packet than its header window
+/// on the FPGA, each with what it does: an access np-header-window did not
+/// prove inside the window (or a constant range past it), a clone, a print,
+/// a packet queued in state, a packet passed to a function, an access after
+/// a pull, a put in an element that also shortens frames. An element with
+/// none is header-only. On the FPGA every element buffers the flits of a
+/// packet's header window and leaves the rest in the stream, to go on at
+/// the send (docs/hls-target.md, "Flits"); before one of these ops runs,
+/// the packet is read in whole.
+llvm::SmallVector<std::pair<mlir::Operation *, std::string>>
+wholePacketOps(ElementOp element);
+
 /// Whether `body` runs per packet: the handler and push bodies (np-unroll
 /// and np-delay-write change only these; init, fini, timer, signal and
 /// control bodies are not on the packet path).

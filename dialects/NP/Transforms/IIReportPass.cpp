@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/NP/Transforms/HLSMemory.h"
 #include "dialects/NP/Transforms/IIReport.h"
 #include "dialects/NP/Transforms/Passes.h"
 
@@ -94,11 +95,20 @@ llvm::json::Value np::iiReportJSON(ModuleOp module, const IIOptions &options) {
                              {"location", jsonLocation(reason.loc)},
                              {"text", reason.text}});
     }
+    // Where the element needs more of a packet than its header window
+    // (the FPGA reads the packet in whole there; docs/hls-target.md).
+    llvm::json::Array whole;
+    for (auto &[op, text] : wholePacketOps(element))
+      whole.push_back(llvm::json::Object{
+          {"location", jsonLocation(op->getLoc())}, {"text", text}});
+    bool headerOnly = whole.empty();
     llvm::json::Object entry{{"element", sourceName(element)},
                              {"symbol", element.getSymName()},
                              {"location", jsonLocation(element.getLoc())},
                              {"ii", result.ii},
-                             {"reasons", std::move(reasons)}};
+                             {"reasons", std::move(reasons)},
+                             {"header_only", headerOnly},
+                             {"reads_whole", std::move(whole)}};
     if (!instance.empty())
       entry["name"] = instance;
     elements.push_back(std::move(entry));

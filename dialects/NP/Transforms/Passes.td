@@ -488,7 +488,7 @@ def HeaderWindow : Pass<"np-header-window", "::mlir::ModuleOp"> {
   let summary = "Prove packet accesses at computed offsets stay in the "
                 "header window";
   let description = [{
-    On the FPGA the first 64 bytes of a frame travel with the datum as
+    On the FPGA the first 128 bytes of a frame travel with the datum as
     registers (docs/hls-ii-report.md, "The model"): a read or write there
     is a multiplexer, not a port of the packet buffer's block RAM. An
     access at a constant offset is known to be inside; one at a computed
@@ -497,7 +497,11 @@ def HeaderWindow : Pass<"np-header-window", "::mlir::ModuleOp"> {
     that, per access, in the packet-path bodies (`np.handler`, `np.push`)
     of the selected elements, and marks each access it proved with the
     unit attribute `np.header_window`; np-ii-report then counts it as a
-    register.
+    register. The ranges of `np.pkt_csum`, `np.pkt_crc` and `np.pkt_copy`
+    (both of a copy's) are proved the same way, offset and length: the
+    hls target streams past an element every flit after the window and
+    reads a packet whole only before an access it could not prove
+    (docs/hls-target.md, "Flits").
 
     The proof is a symbolic execution over bit vectors, decided by Z3:
     integers are terms, one-element locals (`memref.alloca` only loaded
@@ -514,11 +518,11 @@ def HeaderWindow : Pass<"np-header-window", "::mlir::ModuleOp"> {
     loop's body is proved once and np-unroll's copies keep the mark.
 
     Each query has a deterministic resource limit (Z3's `rlimit`); an
-    access Z3 cannot decide within it stays unmarked, which costs II, not
-    correctness.
+    access Z3 cannot decide within it stays unmarked, which costs II (and
+    on the FPGA a packet read whole), not correctness.
 
     Remark, at an element where it marked something: `N packet accesses
-    at computed offsets stay inside the 64-byte header window`, with
+    at computed offsets stay inside the 128-byte header window`, with
     `(M may leave it)` when some could not be proved.
 
     Example: after `let hlen = (header<IPv4>(p, 0).ihl as u32) * 4;`, a

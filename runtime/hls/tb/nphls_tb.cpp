@@ -530,13 +530,17 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       const nprt_inst *s = nphls_csim_at(k)->self;
       fprintf(stderr,
               "%-24s runs %llu received %llu sent %llu drops %llu faults "
-              "%llu allocation_failures %llu\n",
+              "%llu allocation_failures %llu buffered_flits %llu "
+              "streamed_flits %llu spills %llu\n",
               s->name, (unsigned long long)s->counts.runs,
               (unsigned long long)s->counts.received,
               (unsigned long long)s->counts.sent,
               (unsigned long long)s->counts.drops,
               (unsigned long long)s->counts.faults,
-              (unsigned long long)s->counts.alloc_failures);
+              (unsigned long long)s->counts.alloc_failures,
+              (unsigned long long)s->counts.buffered_flits,
+              (unsigned long long)s->counts.streamed_flits,
+              (unsigned long long)s->counts.spills);
     }
   for (size_t dv = 0; stats && dv < lost.size(); ++dv)
     if (lost[dv])

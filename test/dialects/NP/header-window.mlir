@@ -138,3 +138,43 @@ np.element @Divided {
     np.drop %p
   }
 }
+
+// -----
+
+// Ranges: the IPv4 header checksum over `ihl * 4` bytes from byte 14 ends
+// by byte 74, and a copy of those bytes to byte 60 by byte 120; the same
+// copy to byte 100 may end at byte 160, and a CRC over `len` bytes from
+// 0 may cover the whole frame.
+
+// CHECK-LABEL: np.element @Ranges
+// expected-remark @below {{2 packet accesses at computed offsets stay inside the 128-byte header window (2 may leave it)}}
+np.element @Ranges {
+  np.port @i in : !np.pkt
+  np.handler {
+  ^bb0(%self: !np.self):
+    %c14_i64 = arith.constant 14 : i64
+    %c0_i32 = arith.constant 0 : i32
+    %c14_i32 = arith.constant 14 : i32
+    %c60_i32 = arith.constant 60 : i32
+    %c100_i32 = arith.constant 100 : i32
+    %c15_i8 = arith.constant 15 : i8
+    %c4_i32 = arith.constant 4 : i32
+    %p = np.recv @i : !np.pkt
+    %b = np.pkt_get %p, %c14_i64 {width = 8 : i32} : i8
+    %ihl = arith.andi %b, %c15_i8 : i8
+    %ihl32 = arith.extui %ihl : i8 to i32
+    %hlen = arith.muli %ihl32, %c4_i32 : i32
+    // CHECK: np.pkt_csum {{.*}} {np.header_window}
+    %s = np.pkt_csum %p, %c14_i32, %hlen, %c0_i32
+    // CHECK: np.pkt_copy {{.*}} {np.header_window}
+    np.pkt_copy %p, %c60_i32, %p, %c14_i32, %hlen
+    // CHECK: np.pkt_copy
+    // CHECK-NOT: np.header_window
+    np.pkt_copy %p, %c100_i32, %p, %c14_i32, %hlen
+    %n = np.pkt_len %p
+    // CHECK: np.pkt_crc
+    // CHECK-NOT: np.header_window
+    %c = np.pkt_crc %p, %c0_i32, %n
+    np.drop %p
+  }
+}

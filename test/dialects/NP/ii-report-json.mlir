@@ -9,6 +9,7 @@
 // CHECK: "assume_hls_passes": false,
 // CHECK: "elements": [
 // CHECK-LABEL: "element": "Sketch",
+// CHECK-NEXT: "header_only": true,
 // CHECK-NEXT: "ii": 2,
 // CHECK-NEXT: "location": {
 // CHECK-NEXT: "col": 1,
@@ -16,6 +17,7 @@
 // CHECK-NEXT: "line": 10
 // CHECK-NEXT: },
 // CHECK-NEXT: "name": "sk",
+// CHECK-NEXT: "reads_whole": [],
 // CHECK-NEXT: "reasons": [
 // CHECK-NEXT: {
 // CHECK-NEXT: "ii": 2,
@@ -31,21 +33,39 @@
 // CHECK-NEXT: ],
 // CHECK-NEXT: "symbol": "Sketch.sk"
 // CHECK-LABEL: "element": "Sink",
+// CHECK-NEXT: "header_only": true,
 // CHECK-NEXT: "ii": 1,
 // CHECK: "name": "sink",
+// CHECK-NEXT: "reads_whole": [],
 // CHECK-NEXT: "reasons": [],
+// CHECK-LABEL: "element": "Deep",
+// CHECK-NEXT: "header_only": false,
+// CHECK: "name": "deep",
+// CHECK-NEXT: "reads_whole": [
+// CHECK-NEXT: {
+// CHECK-NEXT: "location": {
+// CHECK-NEXT: "col": 3,
+// CHECK-NEXT: "file": "deep.np",
+// CHECK-NEXT: "line": 6
+// CHECK-NEXT: },
+// CHECK-NEXT: "text": "reads a header field that may lie past the header window"
+// CHECK-NEXT: }
+// CHECK-NEXT: ],
 // CHECK-LABEL: "element": "Src",
 
 // OPT: "assume_hls_passes": true,
 // OPT: "element": "Sketch",
+// OPT-NEXT: "header_only": true,
 // OPT-NEXT: "ii": 1,
 
 np.graph @Top attributes {top} {
   np.instance @sk of @Sketch.sk
   np.instance @sink of @Sink
+  np.instance @deep of @Deep
   np.instance @src of @Src
   np.connect @src::@o to @sk::@i depth 4
-  np.connect @sk::@o to @sink::@i depth 4
+  np.connect @sk::@o to @deep::@i depth 4
+  np.connect @deep::@o to @sink::@i depth 4
 }
 np.element @Sketch.sk attributes {origin = "Sketch"} {
   np.port @i in : !np.pkt
@@ -68,6 +88,17 @@ np.element @Sink {
     %p = np.recv @i : !np.pkt
     %dev = arith.constant 0 : i32
     np.device_send %dev, %p
+  }
+}
+// Byte 300 is past the header window: the FPGA reads such a packet whole.
+np.element @Deep {
+  np.port @i in : !np.pkt
+  np.port @o out : !np.pkt
+  np.handler {
+    %p = np.recv @i : !np.pkt
+    %off = arith.constant 300 : i64
+    %a = np.pkt_get %p, %off {width = 8 : i32} : i8 loc("deep.np":6:3)
+    np.send @o, %p : !np.pkt
   }
 }
 np.element @Src {

@@ -32,6 +32,10 @@
  * target; a frame past NPHLS_FRAME_BYTES cannot be made on the FPGA. */
 #define NPHLS_FRAME_BYTES 9216u
 #define NPHLS_POOL_FRAME_BYTES 2048u
+/* Frame bytes a header-only element holds of a packet it receives (the
+ * compiler's kHLSHeaderWindowBytes): the flits that cover them; the rest
+ * stay in the stream until the element sends or drops the packet. */
+#define NPHLS_WINDOW_BYTES 128u
 /* Packets one instance holds at once (received, cloned or new). */
 #define NPHLS_SLOTS 8u
 
@@ -98,17 +102,28 @@ static inline void nphls_pkt_set(nprt_pkt *p, uint64_t off, uint32_t bit,
 typedef hls::stream<nphls_flit> nphls_pkt_stream;
 typedef hls::stream<ap_uint<64>> nphls_val_stream;
 
-/* A packet buffer of an instance: the frame accessors see `pkt`. */
+/* A packet buffer of an instance: the frame accessors see `pkt`. A
+ * packet received into a header-only element's buffer may hold only its
+ * first flits: its stream bytes (lead, then frame) start at `start`, the
+ * first `loaded` of them are here, and the rest, up to `end`, are still
+ * the flits waiting in `tail` (NULL once they are all here). */
 struct nphls_buf {
   nprt_pkt pkt;
   uint32_t cap_len, wire_len;
   bool live;
+  nphls_pkt_stream *tail = nullptr;
+  uint8_t *start = nullptr;
+  uint32_t loaded = 0, end = 0;
   uint8_t bytes[NPRT_PKT_HEADROOM + NPHLS_FRAME_BYTES];
 };
 
 /* Counters of one instance (csim prints them with --stats). */
 struct nphls_counts {
   uint64_t runs, received, sent, drops, faults, alloc_failures;
+  /* Flits read into packet buffers; flits that went from an input stream
+   * to an output stream (or were discarded at a drop) without a buffer;
+   * packets whose tail had to be read in after all (spills). */
+  uint64_t buffered_flits, streamed_flits, spills;
 };
 
 /* The running instance a body takes as `self`. Ports are the streams its
@@ -128,6 +143,9 @@ struct nprt_inst {
    * reads as an empty frame, and sending or dropping it counts a drop. */
   nphls_buf standin;
   nphls_counts counts;
+  /* Frame bytes a receive buffers: NPHLS_WINDOW_BYTES (the rest stay in
+   * the stream), or 0 for whole packets. */
+  uint32_t window;
   bool started, finished;
   /* A read handler's value (nprt_handler_result). */
   uint64_t result;
@@ -151,10 +169,23 @@ static inline uint32_t nphls_flits(uint32_t len) {
   return len == 0 ? 1u : (len + NPHLS_FLIT_BYTES - 1) / NPHLS_FLIT_BYTES;
 }
 
-/* Writes buffer `b`'s packet to `s` as flits. */
-void nphls_write_flits(nphls_pkt_stream &s, const nphls_buf &b);
-/* Reads one packet's flits from `s` into buffer `b`. */
-void nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b);
+/* Writes buffer `b`'s packet to `s` as flits; flits still in its tail
+ * stream go on to `s` after the buffered ones. Returns the flits that came
+ * from the tail. */
+uint32_t nphls_write_flits(nphls_pkt_stream &s, nphls_buf &b);
+/* Reads one packet's flits from `s` into buffer `b`: all of them, or with
+ * `window` > 0 those that cover the lead and `window` bytes of frame (the
+ * rest stay in `s` as the buffer's tail). Returns the flits read. */
+uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b,
+                          uint32_t window = 0);
+/* Reads the rest of `p` into its buffer, if flits of it are still in its
+ * input stream: the compiler calls this before an op that needs more of
+ * the packet than its header window (a slow path; counted as a spill). */
+void nphls_whole(nprt_inst *self, nprt_pkt *p);
+/* Ends a run of the handler: a packet the instance still holds (in its
+ * state) cannot keep flits in a stream other packets follow, so their
+ * tails are read in. */
+void nphls_end_run(nprt_inst *self);
 
 #ifndef __SYNTHESIS__
 #include <functional>
