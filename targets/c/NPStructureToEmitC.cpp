@@ -231,8 +231,13 @@ struct ElementLowering : NPPattern<np::ElementOp> {
     for (np::StateOp s : states) {
       MemRefType t = s.getMemRefType();
       unsigned w = stateElementType(t).getIntOrFloatBitWidth();
+      unsigned bits = t.getElementType().getIntOrFloatBitWidth();
       std::string field = fields.lookup(s.getSymName());
-      os << "  " << cIntType(w) << " " << field;
+      os << "  "
+         << (info.apUintState && bits != w
+                 ? "ap_uint<" + std::to_string(bits) + ">"
+                 : cIntType(w))
+         << " " << field;
       for (int64_t d : t.getShape())
         os << "[" << d << "]";
       os << ";\n";

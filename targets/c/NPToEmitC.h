@@ -68,6 +68,11 @@ struct NPLoweringInfo {
   };
   llvm::DenseMap<mlir::Operation *, Element> elements;
   llvm::SmallVector<Shared> shared;
+  /// Declare a state member of an odd width N (u12, u13, ...) as
+  /// `ap_uint<N>`: the hls target's memories are N bits wide. The bodies
+  /// still compute in the C type that holds N bits (c-legalize-int-widths
+  /// keeps the bits above N zero, so the conversions lose nothing).
+  bool apUintState = false;
   /// The element of each instance of the np.program, by instance index.
   llvm::SmallVector<mlir::Operation *> elementAt;
   /// The member each np.state_field reads, and whether it is a member of

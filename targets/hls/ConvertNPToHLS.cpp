@@ -15,6 +15,7 @@
 
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/HLSMemory.h"
+#include "dialects/NP/Transforms/Passes.h"
 #include "dialects/NP/Transforms/TopGraph.h"
 #include "targets/c/NPToEmitC.h"
 
@@ -403,8 +404,15 @@ void printTop(llvm::raw_ostream &os, np::ProgramOp program,
   // One stream per channel; a port no channel connects gets a stream no
   // process reads or writes on the other side.
   std::map<std::pair<unsigned, unsigned>, std::string> outArg, inArg;
+  auto inferred =
+      program->getAttrOfType<DenseI64ArrayAttr>(np::kInferredDepthsAttr);
   for (unsigned i = 0, e = program.getChannels().size(); i < e; ++i) {
     np::ProgramOp::Channel c = program.getChannel(i);
+    // A producer that sends k values per run needs k places, or it waits
+    // in mid-run for its consumer (np-check-channels' inferred depth).
+    int64_t depth = c.depth;
+    if (inferred && i < inferred.size())
+      depth = std::max<int64_t>(depth, inferred[i]);
     const Process &src = procs[c.src];
     const Process &dst = procs[c.dst];
     std::string var = "ch_" + std::to_string(i);
@@ -414,7 +422,7 @@ void printTop(llvm::raw_ostream &os, np::ProgramOp program,
        << ";\n";
     // A rendezvous channel is a one-place FIFO in hardware.
     os << "#pragma HLS STREAM variable=" << var
-       << " depth=" << std::max<int64_t>(1, c.depth) << "\n";
+       << " depth=" << std::max<int64_t>(1, depth) << "\n";
     outArg[{c.src, c.srcPort}] = var;
     inArg[{c.dst, c.dstPort}] = var;
   }
@@ -528,6 +536,7 @@ struct ConvertNPToHLSPass
     NPLoweringInfo info;
     if (failed(c::describeProgram(module, info)))
       return signalPassFailure();
+    info.apUintState = true;
     np::ProgramOp program = *module.getOps<np::ProgramOp>().begin();
     std::vector<Process> procs;
     bool ok = true;

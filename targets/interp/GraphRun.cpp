@@ -58,9 +58,8 @@ int64_t signExtend(uint64_t v, unsigned width) {
 }
 
 unsigned widthOf(Type t) {
-  if (auto i = dyn_cast<IntegerType>(t))
-    return i.getWidth();
-  return 64; // index, packets, memrefs
+  unsigned width = np::scalarBitWidth(t);
+  return width ? width : 64; // packets, memrefs
 }
 
 /// A byte of the frame, 0 past its end.

@@ -33,6 +33,14 @@ struct PacketResource
   llvm::StringRef getName() final { return "np.packet"; }
 };
 
+/// The bits of an integer value: its width, 64 for an index; 0 for a
+/// value of any other type.
+inline unsigned scalarBitWidth(mlir::Type type) {
+  if (auto integer = llvm::dyn_cast<mlir::IntegerType>(type))
+    return integer.getWidth();
+  return type.isIndex() ? 64 : 0;
+}
+
 } // namespace npcc::np
 
 #endif // NPCC_DIALECTS_NP_IR_NPDIALECT_H

@@ -159,6 +159,12 @@ def NP_ProgramOp : NP_Op<"program", [
     `fused` is 1 for a channel `np-fuse` compiled into direct calls (see
     `np.connect`), never for a lossy one.
 
+    `np-describe-graph` carries the `inferred_depth` np-check-channels put
+    on the connections as the discardable attribute
+    `np.inferred_depths`, one entry per channel (0: none); a target that
+    sizes its own buffers (the hls target's streams) may use the larger
+    of `depth` and that entry.
+
     Example:
 
     ```mlir

@@ -214,7 +214,7 @@ private:
       std::optional<int64_t> k = maxSendsPerRun(handler.getBodyRegion(), port);
       if (!k || *k <= 1)
         continue;
-      ch.op->setAttr("inferred_depth",
+      ch.op->setAttr(kInferredDepthAttr,
                      IntegerAttr::get(IntegerType::get(ctx, 64), *k));
       if (ch.depth >= *k || depthWarning == "ignore")
         continue;

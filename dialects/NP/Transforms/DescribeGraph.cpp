@@ -39,6 +39,7 @@ struct DescribeGraphPass
     SymbolTable symbols(module);
     Builder b(module.getContext());
     SmallVector<Attribute> elements, names, placements, channels;
+    SmallVector<int64_t> inferred;
     // Instance index, and each port's index within its direction.
     llvm::DenseMap<StringAttr, unsigned> instanceIndex;
     SmallVector<llvm::DenseMap<StringAttr, unsigned>> portIndex;
@@ -72,11 +73,16 @@ struct DescribeGraphPass
       row[5] = c.getLossy() ? 1 : 0;
       row[6] = c.getFused() ? 1 : 0;
       channels.push_back(b.getDenseI64ArrayAttr(row));
+      auto depth = c->getAttrOfType<IntegerAttr>(kInferredDepthAttr);
+      inferred.push_back(depth ? depth.getInt() : 0);
     }
     OpBuilder ob(top);
-    ob.create<ProgramOp>(top.getLoc(), top.getSymNameAttr(),
-                         b.getArrayAttr(elements), b.getArrayAttr(names),
-                         b.getArrayAttr(placements), b.getArrayAttr(channels));
+    auto program = ob.create<ProgramOp>(
+        top.getLoc(), top.getSymNameAttr(), b.getArrayAttr(elements),
+        b.getArrayAttr(names), b.getArrayAttr(placements),
+        b.getArrayAttr(channels));
+    if (llvm::any_of(inferred, [](int64_t d) { return d > 0; }))
+      program->setAttr(kInferredDepthsAttr, b.getDenseI64ArrayAttr(inferred));
     top.erase();
   }
 };

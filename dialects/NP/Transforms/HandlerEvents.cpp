@@ -40,7 +40,7 @@ public:
     Operation *def = v.getDefiningOp();
     if (!def || depth > 32)
       return std::nullopt;
-    unsigned width = widthOf(v.getType());
+    unsigned width = scalarBitWidth(v.getType());
     if (!width)
       return std::nullopt;
     if (auto c = dyn_cast<arith::ConstantOp>(def)) {
@@ -101,13 +101,6 @@ public:
   }
 
 private:
-  static unsigned widthOf(Type t) {
-    if (isa<IndexType>(t))
-      return 64;
-    if (auto i = dyn_cast<IntegerType>(t))
-      return i.getWidth();
-    return 0;
-  }
   llvm::DenseMap<Value, APInt> known;
 };
 

@@ -171,16 +171,6 @@ private:
   uint64_t spent = 0;
 };
 
-/// The width a value has as a bit vector: an integer's, 64 for an index;
-/// 0 for what the executor does not model.
-unsigned widthOf(Type type) {
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.getWidth();
-  if (type.isIndex())
-    return 64;
-  return 0;
-}
-
 /// The locals of one path: the term each tracked alloca holds, and what
 /// the path has taken to get here.
 struct PathState {
@@ -204,7 +194,7 @@ public:
     // stored (never passed on, so nothing else writes them).
     body->walk([&](memref::AllocaOp alloca) {
       auto type = alloca.getType();
-      if (type.getNumElements() != 1 || !widthOf(type.getElementType()))
+      if (type.getNumElements() != 1 || !scalarBitWidth(type.getElementType()))
         return;
       bool plain = llvm::all_of(alloca->getUses(), [](OpOperand &use) {
         if (isa<memref::LoadOp>(use.getOwner()))
@@ -240,7 +230,7 @@ private:
     auto it = values.find(v);
     if (it != values.end())
       return it->second;
-    unsigned width = widthOf(v.getType());
+    unsigned width = scalarBitWidth(v.getType());
     Z3_ast term = width ? bv.fresh(width) : nullptr;
     values[v] = term;
     return term;
@@ -248,7 +238,7 @@ private:
   void define(Value v, Z3_ast term) { values[v] = term; }
   void defineFresh(Operation *op) {
     for (Value result : op->getResults())
-      if (unsigned width = widthOf(result.getType()))
+      if (unsigned width = scalarBitWidth(result.getType()))
         define(result, bv.fresh(width));
   }
 
@@ -260,7 +250,7 @@ private:
   void runOp(Operation *op, PathState &state) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()))
-        if (unsigned width = widthOf(attr.getType());
+        if (unsigned width = scalarBitWidth(attr.getType());
             width && attr.getValue().getActiveBits() <= 64) {
           Z3_ast term = bv.constant(attr.getValue().getZExtValue(), width);
           return define(constant.getResult(), term);
@@ -273,7 +263,7 @@ private:
       // holds a loop invariant only if its first value is a value at all.
       if (tracked.contains(alloca.getResult()))
         state.locals[alloca.getResult()] =
-            bv.constant(0, widthOf(alloca.getType().getElementType()));
+            bv.constant(0, scalarBitWidth(alloca.getType().getElementType()));
       return;
     }
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
@@ -327,7 +317,7 @@ private:
   Z3_ast arith(Operation *op) {
     if (op->getNumResults() != 1)
       return nullptr;
-    unsigned width = widthOf(op->getResult(0).getType());
+    unsigned width = scalarBitWidth(op->getResult(0).getType());
     if (!width)
       return nullptr;
     Z3_context ctx = bv.ctx;
@@ -517,7 +507,7 @@ private:
       Z3_ast b = elseYield ? value(elseYield->getOperand(k)) : nullptr;
       if (a && b)
         define(result, bv.ite(cond, a, b));
-      else if (unsigned width = widthOf(result.getType()))
+      else if (unsigned width = scalarBitWidth(result.getType()))
         define(result, bv.fresh(width));
     }
   }
@@ -646,7 +636,7 @@ private:
   void enterBody(scf::ForOp loop, Z3_ast iv) {
     define(loop.getInductionVar(), iv);
     for (Value arg : loop.getRegionIterArgs())
-      if (unsigned width = widthOf(arg.getType()))
+      if (unsigned width = scalarBitWidth(arg.getType()))
         define(arg, bv.fresh(width));
   }
 
