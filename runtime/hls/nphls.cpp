@@ -122,7 +122,6 @@ public:
     if (fill == NPHLS_FLIT_BYTES || emitted == total)
       flush();
   }
-  uint32_t written() const { return emitted; }
 
 private:
   void flush() {
@@ -292,7 +291,7 @@ uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
   b.end = lead + b.pkt.len;
   // With a window, the flits that cover the lead and `window` bytes of
   // frame; the others stay in `s`.
-  uint32_t want = window ? lead + window : b.end;
+  uint32_t want = lead + window;
   uint32_t n = 1, at = 0;
   for (;; at += NPHLS_FLIT_BYTES, ++n) {
     for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
@@ -300,7 +299,7 @@ uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
         b.start[at + k] = nphls_flit_byte(x, k);
     if (x.eop)
       break;
-    if (at + NPHLS_FLIT_BYTES >= want) {
+    if (window && at + NPHLS_FLIT_BYTES >= want) {
       b.tail = &s;
       break;
     }
