@@ -7,6 +7,7 @@
 #include "dialects/NP/Transforms/HLSMemory.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -48,6 +49,38 @@ StringRef np::hlsForwardedState(StateOp state) {
   if (auto of = state->getAttrOfType<StringAttr>(kHLSForwardOfAttr))
     return of.getValue();
   return "";
+}
+
+SmallVector<np::PacketByteRange, 2> np::packetByteRanges(Operation *op) {
+  auto field = [](Value offset, int64_t bits) {
+    return PacketByteRange{offset, Value(), (bits + 7) / 8};
+  };
+  if (auto get = dyn_cast<PktGetOp>(op))
+    return {field(get.getOffset(), get.getBit() + get.getWidth())};
+  if (auto set = dyn_cast<PktSetOp>(op))
+    return {field(set.getOffset(), set.getBit() + set.getWidth())};
+  if (auto csum = dyn_cast<PktCsumOp>(op))
+    return {{csum.getOffset(), csum.getLen()}};
+  if (auto crc = dyn_cast<PktCrcOp>(op))
+    return {{crc.getOffset(), crc.getLen()}};
+  if (auto copy = dyn_cast<PktCopyOp>(op))
+    return {{copy.getDstOffset(), copy.getLen()},
+            {copy.getSrcOffset(), copy.getLen()}};
+  return {};
+}
+
+std::optional<std::pair<uint64_t, uint64_t>>
+np::constantByteRange(const PacketByteRange &range) {
+  APInt offset, length;
+  if (!matchPattern(range.offset, m_ConstantInt(&offset)))
+    return std::nullopt;
+  uint64_t bytes = range.bytes;
+  if (range.length) {
+    if (!matchPattern(range.length, m_ConstantInt(&length)))
+      return std::nullopt;
+    bytes = length.getZExtValue();
+  }
+  return std::make_pair(offset.getZExtValue(), bytes);
 }
 
 bool np::isPacketPathBody(Operation *body) {

@@ -104,6 +104,22 @@ constexpr llvm::StringLiteral kHLSHeaderWindowAttr = "np.header_window";
 /// error it builds when it reverses a source route).
 constexpr int64_t kHLSHeaderWindowBytes = 128;
 
+/// Bytes of a frame an op reads or writes: `length` bytes from `offset`,
+/// or `bytes` of them when `length` is null (a header field).
+struct PacketByteRange {
+  mlir::Value offset, length;
+  int64_t bytes = 0;
+};
+
+/// The frame bytes `op` accesses: one range for np.pkt_get, np.pkt_set,
+/// np.pkt_csum and np.pkt_crc, two for np.pkt_copy (destination, then
+/// source), none for any other op.
+llvm::SmallVector<PacketByteRange, 2> packetByteRanges(mlir::Operation *op);
+
+/// The first byte and the byte count of `range` when both are constants.
+std::optional<std::pair<uint64_t, uint64_t>>
+constantByteRange(const PacketByteRange &range);
+
 /// The ops of `element` that need more of a packet than its header window
 /// on the FPGA, each with what it does: an access np-header-window did not
 /// prove inside the window (or a constant range past it), a clone, a print,

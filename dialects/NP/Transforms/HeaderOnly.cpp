@@ -16,7 +16,6 @@
 
 #include "dialects/NP/IR/NPOps.h"
 
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 
 using namespace mlir;
@@ -24,49 +23,28 @@ using namespace npcc::np;
 
 namespace {
 
-/// Whether `len` bytes from `offset` lie inside the window: constants that
-/// do, or an access np-header-window proved.
-bool insideWindow(Operation *op, Value offset, Value len, int64_t bytes) {
-  if (op->hasAttr(kHLSHeaderWindowAttr))
-    return true;
-  APInt o, l;
-  if (!matchPattern(offset, m_ConstantInt(&o)))
-    return false;
-  if (len) {
-    if (!matchPattern(len, m_ConstantInt(&l)))
-      return false;
-    bytes = l.getZExtValue();
-  }
-  return o.getZExtValue() + bytes <= (uint64_t)kHLSHeaderWindowBytes;
-}
-
 /// Why `op` needs more of a packet than its header window, or "".
 std::string needsWholePacket(Operation *op) {
-  auto field = [](int64_t bits) { return (bits + 7) / 8; };
-  if (auto get = dyn_cast<PktGetOp>(op))
-    return insideWindow(op, get.getOffset(), {},
-                        field(get.getBit() + get.getWidth()))
-               ? ""
-               : "reads a header field that may lie past the header window";
-  if (auto set = dyn_cast<PktSetOp>(op))
-    return insideWindow(op, set.getOffset(), {},
-                        field(set.getBit() + set.getWidth()))
-               ? ""
-               : "writes a header field that may lie past the header window";
-  if (auto csum = dyn_cast<PktCsumOp>(op))
-    return insideWindow(op, csum.getOffset(), csum.getLen(), 0)
-               ? ""
-               : "sums bytes that may lie past the header window";
-  if (auto crc = dyn_cast<PktCrcOp>(op))
-    return insideWindow(op, crc.getOffset(), crc.getLen(), 0)
-               ? ""
-               : "computes a CRC over bytes that may lie past the header "
-                 "window";
-  if (auto copy = dyn_cast<PktCopyOp>(op))
-    return insideWindow(op, copy.getDstOffset(), copy.getLen(), 0) &&
-                   insideWindow(op, copy.getSrcOffset(), copy.getLen(), 0)
-               ? ""
-               : "copies bytes that may lie past the header window";
+  if (auto ranges = packetByteRanges(op); !ranges.empty()) {
+    // Inside: an access np-header-window proved, or constant ranges.
+    bool inside =
+        op->hasAttr(kHLSHeaderWindowAttr) ||
+        llvm::all_of(ranges, [](const PacketByteRange &r) {
+          auto c = constantByteRange(r);
+          return c && c->first + c->second <= (uint64_t)kHLSHeaderWindowBytes;
+        });
+    if (inside)
+      return "";
+    if (isa<PktGetOp>(op))
+      return "reads a header field that may lie past the header window";
+    if (isa<PktSetOp>(op))
+      return "writes a header field that may lie past the header window";
+    if (isa<PktCsumOp>(op))
+      return "sums bytes that may lie past the header window";
+    if (isa<PktCrcOp>(op))
+      return "computes a CRC over bytes that may lie past the header window";
+    return "copies bytes that may lie past the header window";
+  }
   if (isa<PrintPktOp>(op))
     return "prints the packet";
   if (isa<CloneOp>(op))
@@ -96,8 +74,7 @@ npcc::np::wholePacketOps(ElementOp element) {
   llvm::SmallVector<std::pair<Operation *, std::string>> ops;
   element.walk([&](Operation *op) {
     std::string reason = needsWholePacket(op);
-    if (reason.empty() && pulls &&
-        isa<PktGetOp, PktSetOp, PktCsumOp, PktCrcOp, PktCopyOp>(op))
+    if (reason.empty() && pulls && !packetByteRanges(op).empty())
       reason = "reads the packet after pulling bytes off its front";
     if (reason.empty() && puts && shrinks && isa<PktPutOp>(op))
       reason = "grows a frame it also shortens";

@@ -213,7 +213,7 @@ public:
     // A mark from an earlier run holds only if this run proves it again
     // (an access inside an op the executor does not model is not checked).
     body->walk([](Operation *op) {
-      if (isa<PktGetOp, PktSetOp, PktCsumOp, PktCrcOp, PktCopyOp>(op))
+      if (!packetByteRanges(op).empty())
         op->removeAttr(kHLSHeaderWindowAttr);
     });
     checking = true;
@@ -277,28 +277,10 @@ private:
         state.locals[store.getMemRef()] = value(store.getValue());
       return;
     }
-    if (auto get = dyn_cast<PktGetOp>(op)) {
-      check(op, {fieldRange(get.getOffset(), get.getBit() + get.getWidth())},
-            state);
+    if (auto ranges = packetByteRanges(op); !ranges.empty()) {
+      check(op, ranges, state);
       return defineFresh(op);
     }
-    if (auto set = dyn_cast<PktSetOp>(op))
-      return check(op,
-                   {fieldRange(set.getOffset(), set.getBit() + set.getWidth())},
-                   state);
-    if (auto csum = dyn_cast<PktCsumOp>(op)) {
-      check(op, {{csum.getOffset(), csum.getLen(), 0}}, state);
-      return defineFresh(op);
-    }
-    if (auto crc = dyn_cast<PktCrcOp>(op)) {
-      check(op, {{crc.getOffset(), crc.getLen(), 0}}, state);
-      return defineFresh(op);
-    }
-    if (auto copy = dyn_cast<PktCopyOp>(op))
-      return check(op,
-                   {{copy.getDstOffset(), copy.getLen(), 0},
-                    {copy.getSrcOffset(), copy.getLen(), 0}},
-                   state);
     if (auto branch = dyn_cast<scf::IfOp>(op))
       return runIf(branch, state);
     if (auto loop = dyn_cast<scf::ForOp>(op))
@@ -419,42 +401,19 @@ private:
     return nullptr;
   }
 
-  /// Bytes from `offset` on: `length` of them, or `bytes` when `length`
-  /// is null.
-  struct Range {
-    Value offset, length;
-    int64_t bytes;
-  };
-  static Range fieldRange(Value offset, int64_t bits) {
-    return {offset, Value(), (bits + 7) / 8};
-  }
-
-  /// The constant bound of `range` when both its ends are constants.
-  static std::optional<std::pair<int64_t, int64_t>>
-  constantRange(const Range &range) {
-    APInt offset, length;
-    if (!matchPattern(range.offset, m_ConstantInt(&offset)))
-      return std::nullopt;
-    int64_t bytes = range.bytes;
-    if (range.length) {
-      if (!matchPattern(range.length, m_ConstantInt(&length)))
-        return std::nullopt;
-      bytes = length.getZExtValue();
-    }
-    return std::make_pair((int64_t)offset.getZExtValue(), bytes);
-  }
-
   /// Whether the bytes of every range lie inside the window on every path
   /// reaching here; marks `op` when they do. A range with constant ends
   /// needs no proof (np-ii-report and the hls target judge those alone).
-  void check(Operation *op, llvm::ArrayRef<Range> ranges, PathState &state) {
-    if (!checking ||
-        llvm::all_of(ranges, [](const Range &r) { return constantRange(r); }))
+  void check(Operation *op, llvm::ArrayRef<PacketByteRange> ranges,
+             PathState &state) {
+    if (!checking || llvm::all_of(ranges, [](const PacketByteRange &r) {
+          return constantByteRange(r);
+        }))
       return;
     Z3_ast window = bv.constant(windowBytes, 64);
     llvm::SmallVector<Z3_ast> facts;
     bool modelled = true;
-    for (const Range &range : ranges) {
+    for (const PacketByteRange &range : ranges) {
       Z3_ast offset = value(range.offset);
       Z3_ast length =
           range.length ? value(range.length) : bv.constant(range.bytes, 64);
