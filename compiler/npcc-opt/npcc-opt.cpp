@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Version.h"
+#include "nprt/version.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/Match/Transforms/Passes.h"

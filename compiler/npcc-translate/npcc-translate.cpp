@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Version.h"
+#include "nprt/version.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "targets/ucode/UCodeEmitter.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Version.h"
+#include "nprt/version.h"
 #include "compiler/click/ClickFrontend.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Limits.h"

@@ -13,7 +13,7 @@
 #include "runtime/nprt/cores.h"
 #include "runtime/nprt/value_text.h"
 
-#include "compiler/Version.h"
+#include "nprt/version.h"
 
 #include <errno.h>
 #include <fnmatch.h>

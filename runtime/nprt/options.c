@@ -12,7 +12,7 @@
 
 #include "nprt/nprt.h"
 
-#include "compiler/Version.h"
+#include "nprt/version.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Version.h"
+#include "nprt/version.h"
 #include "test/unit/Handlers.h"
 #include "test/unit/TestUtil.h"
 

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Version.h"
+#include "nprt/version.h"
 #include "runtime/isa/ISA.h"
 #include "tools/common/ArgParser.h"
 #include "tools/common/Output.h"

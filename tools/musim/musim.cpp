@@ -6,7 +6,7 @@
 // musim PROG.mu --bench=paper [--json]
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Version.h"
+#include "nprt/version.h"
 #include "runtime/isa/ISA.h"
 #include "runtime/musim/Bench.h"
 #include "runtime/musim/InputFiles.h"
