@@ -1,12 +1,18 @@
 # Thin wrapper: every target installs what is missing, builds, then acts.
-.PHONY: all build check check-asan check-tsan fuzz demo bench clean format fuzz-match
+.PHONY: all build install check check-asan check-tsan fuzz demo bench clean format fuzz-match
 FUZZ_SECONDS ?= 60
+PREFIX ?= /usr/local
 
 all: build
 
 build:
 	@bash scripts/bootstrap.sh
 	@cmake --build build
+
+# The toolchain under PREFIX (bin/, lib/, include/, share/npcc/), which
+# finds its parts relative to itself: PREFIX can be moved afterwards.
+install: build
+	@cmake --install build --prefix $(PREFIX)
 
 check: build
 	@cmake --build build --target check-npcc

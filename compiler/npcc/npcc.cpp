@@ -8,19 +8,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nprt/version.h"
 #include "compiler/click/ClickFrontend.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Limits.h"
 #include "compiler/frontend/MLIRGen.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/frontend/Sema.h"
+#include "compiler/npcc/Toolchain.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/MapCores.h"
 #include "dialects/UCode/IR/UCodeOps.h"
+#include "nprt/version.h"
 #include "targets/hls/HLSProject.h"
 #include "targets/interp/GraphRun.h"
 #include "targets/interp/MatchRun.h"
@@ -46,6 +47,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <cstdlib>
+
 using namespace npcc;
 namespace cl = llvm::cl;
 
@@ -56,6 +59,18 @@ enum class Language { Auto, NPL, Click };
 cl::OptionCategory category("npcc options");
 /// With --target=interp, the flags for the interpreted program.
 std::vector<std::string> programArgs;
+/// The element library and runtime this npcc uses (set first in main).
+ToolchainPaths toolchain;
+
+cl::opt<bool> printSearchPaths(
+    "print-search-paths",
+    cl::desc("Print where npcc finds the element library, the runtime and "
+             "the HLS files, and exit"),
+    cl::ValueDisallowed, cl::callback([](const bool &) {
+      printToolchain(toolchain, llvm::outs());
+      std::exit(0);
+    }),
+    cl::cat(category));
 
 cl::opt<std::string>
     inputFile(cl::Positional,
@@ -451,10 +466,8 @@ static int emitHLS(mlir::ModuleOp module, hls::Tool tool,
   if (mlir::failed(translateToHLS(module, os)))
     return 1;
   hls::ProjectSources sources;
-  sources.runtimeDir = NPCC_RUNTIME_SOURCE_DIR;
-  sources.apTypesDir = NPCC_AP_TYPES_DIR;
-  if (const char *dir = std::getenv("NPCC_AP_TYPES_DIR"))
-    sources.apTypesDir = dir;
+  sources.runtimeDir = toolchain.hlsRuntime;
+  sources.apTypesDir = toolchain.apTypes;
   std::string error;
   if (mlir::failed(hls::writeProject(module, design, outputFile, tool, sources,
                                      error))) {
@@ -482,9 +495,8 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
                  << "' (set CC)\n";
     return 1;
   }
-  std::string include = NPCC_RUNTIME_INCLUDE_DIR, lib = NPCC_RUNTIME_LIB;
-  if (const char *dir = std::getenv("NPCC_RUNTIME_DIR"))
-    lib = std::string(dir) + "/libnprt.a";
+  const std::string &include = toolchain.runtimeInclude;
+  const std::string &lib = toolchain.runtimeLibrary;
   llvm::SmallVector<llvm::StringRef> args = {
       *ccPath, "-std=c11", "-O2",      "-I", include, cFile,
       lib,     "-lpcap",   "-pthread", "-o", exe};
@@ -711,6 +723,7 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  toolchain = findToolchain(argv[0]);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
@@ -806,7 +819,7 @@ int main(int argc, char **argv) {
   FileNames names;
   ast::Module module;
   std::vector<std::string> dirs(includeDirs.begin(), includeDirs.end());
-  dirs.push_back(NPCC_LIB_DIR);
+  dirs.push_back(toolchain.elementLibrary);
   bool isClick = language == Language::Click ||
                  (language == Language::Auto &&
                   llvm::StringRef(inputFile).ends_with(".click"));

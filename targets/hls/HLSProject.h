@@ -17,7 +17,8 @@ namespace npcc::hls {
 
 /// Where the project's copies of the runtime come from.
 struct ProjectSources {
-  /// runtime/ of the npcc checkout (hls/ and include/nprt below it).
+  /// runtime/ of the npcc checkout, or share/npcc/runtime of an installed
+  /// toolchain (hls/, include/nprt and nprt/ below it).
   std::string runtimeDir;
   /// Xilinx's ap_types headers (ap_int.h, hls_stream.h) for `make csim`.
   std::string apTypesDir;
