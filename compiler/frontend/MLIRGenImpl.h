@@ -4,8 +4,8 @@
 //
 // Private to compiler/frontend. Elaboration (Elaborate.cpp) specialises
 // elements and emits graphs, evaluating compile-time values with ConstEval
-// (ConstEval.cpp); MLIRGenBody.cpp emits handler bodies of one specialised
-// element.
+// (ConstEval.cpp); BodyGen (BodyGen.h) emits the handler bodies of one
+// specialised element.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_FRONTEND_MLIRGENIMPL_H
