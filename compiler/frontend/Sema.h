@@ -196,6 +196,7 @@ private:
   const ast::Ty *tableOperand(ast::Expr &e, llvm::StringRef what);
   void checkLoad(ast::Expr &e);
   void checkRecursion();
+  void beginBodyScopes();
   void checkBlock(ast::Block &b);
   void popScope();
   void checkStmt(ast::Stmt &s);
