@@ -82,6 +82,7 @@ int Sema::namedDevice(bool output, const std::string &path,
 }
 
 bool Sema::run() {
+  warnShadowed();
   checkDuplicates();
   checkAnnotations();
   for (const RecordDecl &r : module.records)

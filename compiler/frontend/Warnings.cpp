@@ -20,6 +20,8 @@ const char *WarningOptions::name(Warning w) {
     return "unreachable-code";
   case Warning::ChannelDepth:
     return "channel-depth";
+  case Warning::ShadowLibrary:
+    return "shadow-library";
   case Warning::Count:
     break;
   }
@@ -55,14 +57,23 @@ bool WarningOptions::apply(llvm::StringRef flag) {
   return false;
 }
 
-void Sema::warn(const Loc &l, Warning w, const llvm::Twine &msg) {
+void Sema::warn(const Loc &l, Warning w, const llvm::Twine &msg,
+                const Loc *noteLoc, const llvm::Twine &note) {
   unsigned i = (unsigned)w;
   if (!warnings.enabled[i])
     return;
   std::string flag = std::string("-W") + WarningOptions::name(w);
-  if (warnings.allAsErrors || warnings.asError[i]) {
-    error(l) << msg << " [-Werror," << flag << "]";
-    return;
-  }
-  mlir::emitWarning(toLoc(ctx, l)) << msg << " [" << flag << "]";
+  bool asError = warnings.allAsErrors || warnings.asError[i];
+  mlir::InFlightDiagnostic d =
+      asError ? error(l) : mlir::emitWarning(toLoc(ctx, l));
+  d << msg << (asError ? " [-Werror," : " [") << flag << "]";
+  if (noteLoc)
+    d.attachNote(toLoc(ctx, *noteLoc)) << note;
+}
+
+void Sema::warnShadowed() {
+  for (const ShadowedDecl &s : module.shadowed)
+    warn(s.program, Warning::ShadowLibrary,
+         "'" + s.name + "' shadows the library's '" + s.name + "'", &s.library,
+         "the library's '" + s.name + "' is here");
 }
