@@ -121,6 +121,18 @@ void npcc::click::splitWords(const Piece &arg, std::vector<Piece> &out) {
   }
 }
 
+std::vector<WordedArgument>
+npcc::click::splitArgumentWords(const Piece &config) {
+  std::vector<Piece> args;
+  splitArguments(config, args);
+  std::vector<WordedArgument> out(args.size());
+  for (size_t k = 0; k < args.size(); ++k) {
+    static_cast<Piece &>(out[k]) = std::move(args[k]);
+    splitWords(out[k], out[k].words);
+  }
+  return out;
+}
+
 static int hexValue(char c) {
   if (c >= '0' && c <= '9')
     return c - '0';

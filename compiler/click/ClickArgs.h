@@ -37,6 +37,14 @@ void splitArguments(const Piece &config, std::vector<Piece> &out);
 /// quotes are kept in the words.
 void splitWords(const Piece &arg, std::vector<Piece> &out);
 
+/// An argument of a configuration and its words.
+struct WordedArgument : Piece {
+  std::vector<Piece> words;
+};
+
+/// splitArguments, then splitWords of each argument.
+std::vector<WordedArgument> splitArgumentWords(const Piece &config);
+
 /// Removes one level of quoting: "..." (with backslash escapes) and '...'
 /// are replaced by their contents, `\<hex bytes>` outside quotes by its
 /// bytes.

@@ -41,7 +41,6 @@ struct ArgText {
   std::string define; // the define the whole argument came from, if any
 };
 
-
 class ArgConverter {
 public:
   ArgConverter(mlir::MLIRContext *ctx, const ModuleIndex &index,

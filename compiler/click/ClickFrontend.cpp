@@ -27,11 +27,9 @@ static bool requiredLibraries(mlir::MLIRContext *ctx, const Program &p,
   for (const auto &s : p.statements) {
     if (s->kind != Statement::Require)
       continue;
-    std::vector<Piece> args;
-    splitArguments({s->config.text, s->config.offset}, args);
-    for (const Piece &a : args) {
-      std::vector<Piece> words;
-      splitWords(a, words);
+    for (const WordedArgument &a :
+         splitArgumentWords({s->config.text, s->config.offset})) {
+      const std::vector<Piece> &words = a.words;
       if (words.size() != 2 || unquote(words[0].text) != "library")
         continue;
       std::string file = unquote(words[1].text);

@@ -287,9 +287,36 @@ struct AnnotationDecl {
   TypeRefPtr type;
 };
 
+/// A name in a list: `import "f.np" { A, B }`, `without h1, h2`.
+struct NameRef {
+  Loc loc;
+  std::string name;
+};
+
+/// `import "path";`, or `import "path" { names };` for only the named
+/// elements and graphs of the file (`selective`).
 struct ImportDecl {
   Loc loc;
   std::string path;
+  bool selective = false;
+  std::vector<NameRef> names;
+};
+
+/// `element name = target without h1, h2;`: resolved after loading into a
+/// copy of the target element under the new name, less those handlers.
+struct ElementAlias {
+  Loc loc;
+  std::string name, target;
+  Loc targetLoc;
+  std::vector<NameRef> without;
+  size_t position = 0; // elements of the module before it: where the copy goes
+};
+
+/// A library element or graph that a program's own definition replaced
+/// (reported by Sema as -Wshadow-library).
+struct ShadowedDecl {
+  std::string name;
+  Loc program, library;
 };
 
 /// Everything parsed from one file and, after import resolution, from the
@@ -303,11 +330,25 @@ struct Module {
   std::vector<GraphDecl> graphs;
   std::vector<MatchDecl> matches;
   std::vector<FnDecl> fns;
+  std::vector<ElementAlias> aliases; // until loadProgram resolves them
+  // Files found in a search directory (-I DIR, the standard library) and
+  // the files they import: the libraries a program's definitions shadow.
+  std::vector<const std::string *> libraryFiles;
+  std::vector<ShadowedDecl> shadowed;
+
+  bool isLibrary(const Loc &l) const {
+    for (const std::string *f : libraryFiles)
+      if (f == l.file)
+        return true;
+    return false;
+  }
 };
 
 /// Deep copies, without Sema's annotations.
 ExprPtr cloneExpr(const Expr &e);
 TypeRefPtr cloneType(const TypeRef &t);
+Block cloneBlock(const Block &b);
+ElementDecl cloneElement(const ElementDecl &e);
 
 /// Prints the AST as indented text (`npcc --target=ast`).
 void dump(const Module &m, std::string &out);

@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Private to compiler/frontend: MLIRGenBody.cpp emits element structure and
-// statements, MLIRGenExpr.cpp emits expressions.
+// storage, MLIRGenStmt.cpp statements, MLIRGenQueue.cpp packet queues and
+// MLIRGenExpr.cpp expressions.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_FRONTEND_BODYGEN_H

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/Imports.h"
 #include "compiler/frontend/Limits.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/frontend/Sema.h"
@@ -106,6 +107,19 @@ static std::unique_ptr<llvm::MemoryBuffer> readSource(const std::string &file,
   return std::move(*buf);
 }
 
+/// A file loaded before is imported again. A selective import asks for
+/// names of the selection that loaded the file; a whole import by a file
+/// outside any selection makes that selection keep everything.
+static void noteLoadedAgain(std::vector<ImportSelection> &selections,
+                            int loadedBy, int selection, bool selective) {
+  if (loadedBy < 0 || loadedBy == selection)
+    return;
+  if (selective)
+    selections[selection].sharesWith = loadedBy;
+  else if (selection < 0)
+    selections[loadedBy].whole = true;
+}
+
 const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
                                      llvm::StringRef path,
                                      llvm::ArrayRef<std::string> searchDirs,
@@ -116,13 +130,23 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
   const std::string *mainName = nullptr;
   bool ok = true;
   // Depth-first so that imported declarations come before their users.
-  std::function<void(const std::string &, const ast::Loc *)> load =
-      [&](const std::string &file, const ast::Loc *from) {
+  // A file is a library when found in a search directory, or imported by
+  // a library; `selection` is the selective import that loads it, if any.
+  std::vector<ImportSelection> selections;
+  llvm::StringMap<int> selectionOf; // real path -> selection, or -1
+  std::function<void(const std::string &, const ast::Loc *, bool, int, bool)>
+      load = [&](const std::string &file, const ast::Loc *from, bool library,
+                 int selection, bool selective) {
         llvm::SmallString<256> real;
         if (file == "-" || llvm::sys::fs::real_path(file, real))
           real = file;
-        if (!loaded.insert(real).second)
+        if (!loaded.insert(real).second) {
+          auto by = selectionOf.find(real); // none if loaded by another call
+          noteLoadedAgain(selections, by == selectionOf.end() ? -1 : by->second,
+                          selection, selective);
           return;
+        }
+        selectionOf[real] = selection;
         std::string error;
         std::unique_ptr<llvm::MemoryBuffer> buf = readSource(file, error);
         if (!buf) {
@@ -137,6 +161,10 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
         }
         names.push_back(file == "-" && !from ? "<stdin>" : file);
         const std::string *name = &names.back();
+        if (library)
+          out.libraryFiles.push_back(name);
+        if (selection >= 0)
+          selections[selection].files.push_back(name);
         if (!mainName)
           mainName = name;
         llvm::StringRef text = buf->getBuffer();
@@ -151,7 +179,8 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
         }
         if (!from && m.imports.empty() && m.consts.empty() &&
             m.records.empty() && m.annotations.empty() && m.elements.empty() &&
-            m.graphs.empty() && m.matches.empty() && m.fns.empty()) {
+            m.graphs.empty() && m.matches.empty() && m.fns.empty() &&
+            m.aliases.empty()) {
           mlir::emitError(mlir::FileLineColLoc::get(ctx, *name, 1, 1))
               << "'" << file << "' declares nothing to compile";
           ok = false;
@@ -162,6 +191,7 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
               file == "-" ? "" : llvm::sys::path::parent_path(file));
           llvm::sys::path::append(candidate, imp.path);
           std::string found;
+          bool inLibrary = library;
           if (llvm::sys::fs::exists(candidate))
             found = std::string(candidate);
           for (const std::string &dir : searchDirs) {
@@ -169,8 +199,10 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
               break;
             llvm::SmallString<256> c(dir);
             llvm::sys::path::append(c, imp.path);
-            if (llvm::sys::fs::exists(c))
+            if (llvm::sys::fs::exists(c)) {
               found = std::string(c);
+              inLibrary = true;
+            }
           }
           if (found.empty()) {
             mlir::emitError(toLoc(ctx, imp.loc))
@@ -178,7 +210,12 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
             ok = false;
             continue;
           }
-          load(found, &imp.loc);
+          int importSelection = selection;
+          if (imp.selective) {
+            importSelection = (int)selections.size();
+            selections.push_back({imp.path, imp.names});
+          }
+          load(found, &imp.loc, inLibrary, importSelection, imp.selective);
         }
         auto move = [](auto &to, auto &from) {
           for (auto &x : from)
@@ -188,13 +225,20 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
         move(out.consts, m.consts);
         move(out.records, m.records);
         move(out.annotations, m.annotations);
+        for (ast::ElementAlias &a : m.aliases)
+          a.position += out.elements.size();
+        move(out.aliases, m.aliases);
         move(out.elements, m.elements);
         move(out.graphs, m.graphs);
         move(out.matches, m.matches);
         move(out.fns, m.fns);
       };
-  load(path.str(), nullptr);
-  return ok ? mainName : nullptr;
+  load(path.str(), nullptr, false, -1, false);
+  if (!ok || !resolveAliases(ctx, out) ||
+      !applySelections(ctx, selections, out))
+    return nullptr;
+  shadowLibrary(out);
+  return mainName;
 }
 
 const std::string *npcc::readSourceText(mlir::MLIRContext *ctx,

@@ -2,9 +2,10 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Private to compiler/frontend. Elaboration (Elaborate.cpp) evaluates
-// compile-time values and emits graphs; MLIRGenBody.cpp emits handler
-// bodies of one specialised element.
+// Private to compiler/frontend. Elaboration (Elaborate.cpp) specialises
+// elements and emits graphs, evaluating compile-time values with ConstEval
+// (ConstEval.cpp); BodyGen (BodyGen.h) emits the handler bodies of one
+// specialised element.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_FRONTEND_MLIRGENIMPL_H

@@ -10,10 +10,13 @@ file : topDecl* EOF ;
 
 topDecl
   : importDecl | constDecl | structDecl | headerDecl | annotationDecl
-  | elementDecl | graphDecl | matchDecl | fnDecl
+  | elementDecl | elementAlias | graphDecl | matchDecl | fnDecl
   ;
 
-importDecl : 'import' STRING ';' ;
+// `import "std.np" { Counter, Queue };` brings in only the named elements
+// and graphs of the file (and all its structs, constants and functions).
+importDecl : 'import' STRING importNames? ';' ;
+importNames : '{' ID (',' ID)* '}' ;
 constDecl : 'const' ID ':' type '=' expr ';' ;
 structDecl : 'struct' ID '{' (fieldDecl ';')* '}' ;
 headerDecl : 'header' ID '{' (fieldDecl ';')* '}' ;
@@ -25,6 +28,13 @@ annotationDecl : 'annotation' ID ':' type ';' ;
 
 elementDecl : 'element' ID '(' paramList? ')' '{' elementItem* '}' ;
 paramList : param (',' param)* ;
+// `element LinearIPLookup = RadixIPLookup without flush;`: another name for
+// an element, less the listed handlers. `without` is contextual, not
+// reserved: it is checked by the parser.
+elementAlias
+  : 'element' name=ID '=' target=ID
+    (withoutKw=ID handlers+=ID (',' handlers+=ID)*)? ';'
+  ;
 param : ID ':' type (ellipsis='...')? ('=' expr)? ;
 elementItem
   : portDecl | stateBlock | sharedBlock | initBlock | handlerBlock

@@ -117,7 +117,9 @@ public:
   void file_(P::FileContext *c, Module &m) {
     for (auto *d : c->topDecl()) {
       if (auto *i = d->importDecl())
-        m.imports.push_back({loc(i), unquote(i->STRING()->getText())});
+        m.imports.push_back(importDecl(i));
+      else if (auto *a = d->elementAlias())
+        m.aliases.push_back(elementAlias(a, m.elements.size()));
       else if (auto *k = d->constDecl())
         m.consts.push_back(
             {loc(k), k->ID()->getText(), type(k->type()), expr(k->expr())});
@@ -189,6 +191,37 @@ private:
       out.push_back(c);
     }
     return out;
+  }
+
+  ImportDecl importDecl(P::ImportDeclContext *c) {
+    ImportDecl d{loc(c), unquote(c->STRING()->getText())};
+    if (auto *names = c->importNames()) {
+      d.selective = true;
+      for (auto *id : names->ID())
+        d.names.push_back({loc(id), id->getText()});
+    }
+    return d;
+  }
+
+  ElementAlias elementAlias(P::ElementAliasContext *c, size_t position) {
+    ElementAlias a;
+    a.loc = loc(c);
+    a.position = position;
+    a.name = c->name->getText();
+    a.target = c->target->getText();
+    a.targetLoc = loc(c->target);
+    if (c->withoutKw) {
+      if (c->withoutKw->getText() != "without") {
+        Loc l = loc(c->withoutKw);
+        mlir::emitError(mlir::FileLineColLoc::get(ctx, *l.file, l.line, l.col))
+            << "syntax error: expected 'without' or ';' after element alias '"
+            << a.name << "', found '" << c->withoutKw->getText() << "'";
+        throw StopParsing();
+      }
+      for (antlr4::Token *h : c->handlers)
+        a.without.push_back({loc(h), h->getText()});
+    }
+    return a;
   }
 
   RecordDecl record(Loc l, bool isHeader, std::string name,

@@ -85,17 +85,19 @@ bool isPacketMetaField(llvm::StringRef name, unsigned &width);
 /// The warnings the front end emits. Each has a stable name, used by
 /// -W<name>, -Wno-<name> and -Werror=<name> and printed after the message
 /// ("unused variable 'x' [-Wunused-variable]"). ChannelDepth is
-/// np-check-channels' (its `channel-depth` option).
+/// np-check-channels' (its `channel-depth` option). ShadowLibrary: a
+/// program's element or graph replaces a library one of that name.
 enum class Warning : unsigned {
   UnusedVariable,
   UnreachableCode,
   ChannelDepth,
+  ShadowLibrary,
   Count
 };
 
 struct WarningOptions {
-  bool enabled[(unsigned)Warning::Count] = {true, false, true};
-  bool asError[(unsigned)Warning::Count] = {false, false, false};
+  bool enabled[(unsigned)Warning::Count] = {true, false, true, true};
+  bool asError[(unsigned)Warning::Count] = {false, false, false, false};
   bool allAsErrors = false; // -Werror
 
   static const char *name(Warning w);
@@ -162,8 +164,9 @@ public:
 
   mlir::InFlightDiagnostic error(const ast::Loc &l);
   /// Reports `msg` as warning `w` if it is enabled (as an error under
-  /// -Werror or -Werror=<name>).
-  void warn(const ast::Loc &l, Warning w, const llvm::Twine &msg);
+  /// -Werror or -Werror=<name>), with `note` at `noteLoc` if given.
+  void warn(const ast::Loc &l, Warning w, const llvm::Twine &msg,
+            const ast::Loc *noteLoc = nullptr, const llvm::Twine &note = {});
   WarningOptions warnings;
   void errorWithNote(const ast::Loc &l, const llvm::Twine &msg,
                      const ast::Loc &noteLoc, const llvm::Twine &note);
@@ -181,6 +184,8 @@ private:
 
   ast::Ty resolveContainer(const ast::TypeRef &t, bool report);
   void checkDuplicates();
+  /// -Wshadow-library for each library declaration loadProgram dropped.
+  void warnShadowed();
   void checkAnnotations();
   llvm::StringMap<Annotation> annotations;
   void checkRecord(const ast::RecordDecl &r);
@@ -196,6 +201,7 @@ private:
   const ast::Ty *tableOperand(ast::Expr &e, llvm::StringRef what);
   void checkLoad(ast::Expr &e);
   void checkRecursion();
+  void beginBodyScopes();
   void checkBlock(ast::Block &b);
   void popScope();
   void checkStmt(ast::Stmt &s);

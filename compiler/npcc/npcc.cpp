@@ -789,7 +789,9 @@ int main(int argc, char **argv) {
       "Warnings: -W<name> enables one, -Wno-<name> disables it, -Werror\n"
       "makes every warning an error, -Werror=<name> one of them. Names:\n"
       "unused-variable (on by default), unreachable-code, channel-depth\n"
-      "(on by default; np-check-channels, docs/channel-checker.md).\n");
+      "(on by default; np-check-channels, docs/channel-checker.md),\n"
+      "shadow-library (on by default; a program's element replaces a\n"
+      "library one, docs/language.md).\n");
 
   mlir::MLIRContext ctx;
   ctx.loadDialect<np::NPDialect, match::MatchDialect, ucode::UCodeDialect,
