@@ -942,6 +942,20 @@ BoolVal Backend::aluCompare(unsigned aluOp, const IntVal &a0, const IntVal &b0,
                out.block);
 }
 
+/// `pred` for swapped operands: `b swapped(pred) a` exactly when `a pred b`.
+static arith::CmpIPredicate swapped(arith::CmpIPredicate pred) {
+  using P = arith::CmpIPredicate;
+  static const std::pair<P, P> mirrors[] = {
+      {P::ult, P::ugt}, {P::ule, P::uge}, {P::slt, P::sgt}, {P::sle, P::sge}};
+  for (auto [a, b] : mirrors) {
+    if (pred == a)
+      return b;
+    if (pred == b)
+      return a;
+  }
+  return pred; // eq and ne are symmetric
+}
+
 BoolVal Backend::compare(arith::CmpIOp cmp) {
   using P = arith::CmpIPredicate;
   P pred = cmp.getPredicate();
@@ -949,34 +963,7 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
   Location loc = cmp.getLoc();
   if (isConstant(lhs) && !isConstant(rhs)) {
     std::swap(lhs, rhs);
-    switch (pred) {
-    case P::ult:
-      pred = P::ugt;
-      break;
-    case P::ule:
-      pred = P::uge;
-      break;
-    case P::ugt:
-      pred = P::ult;
-      break;
-    case P::uge:
-      pred = P::ule;
-      break;
-    case P::slt:
-      pred = P::sgt;
-      break;
-    case P::sle:
-      pred = P::sge;
-      break;
-    case P::sgt:
-      pred = P::slt;
-      break;
-    case P::sge:
-      pred = P::sle;
-      break;
-    default:
-      break;
-    }
+    pred = swapped(pred);
   }
   if (pred == P::eq || pred == P::ne) {
     bool ne = pred == P::ne;
