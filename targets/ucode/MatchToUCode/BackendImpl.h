@@ -2,9 +2,10 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Shared by the back end's files: Select.cpp (instruction selection),
-// Program.cpp (the item protocol, speculation, branches and answers),
-// RegAlloc.cpp and Layout.cpp.
+// Shared by the back end's files: Select*.cpp (instruction selection:
+// integer values, legalization, conditions, bit sequences), Program.cpp (the
+// item protocol, speculation, branches and answers), RegAlloc.cpp and
+// Layout.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_TARGETS_UCODE_MATCHTOUCODE_BACKENDIMPL_H
