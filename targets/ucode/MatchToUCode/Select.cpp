@@ -200,14 +200,8 @@ int Backend::tOf(const IntVal &v, int block, Location loc) {
 // Integer values
 //===----------------------------------------------------------------------===//
 
-IntVal Backend::intVal(Value v) {
-  auto it = ints.find(v);
-  if (it != ints.end())
-    return it->second;
+IntVal Backend::newIntVal(Value v, Operation *def, Location loc) {
   IntVal out;
-  Operation *def = v.getDefiningOp();
-  Location loc = def ? def->getLoc() : program.getLoc();
-  AtSource source(*this, loc);
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
     out = constant(cast<IntegerAttr>(c.getValue()).getValue().getZExtValue(), 0,
                    v.getType().getIntOrFloatBitWidth());

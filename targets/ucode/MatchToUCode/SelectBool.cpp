@@ -412,14 +412,8 @@ BoolVal Backend::compare(arith::CmpIOp cmp) {
   return aluCompare(op, a, b, loc);
 }
 
-BoolVal Backend::boolVal(Value v) {
-  auto it = bools.find(v);
-  if (it != bools.end())
-    return it->second;
+BoolVal Backend::newBoolVal(Value v, Operation *def, Location loc) {
   BoolVal out;
-  Operation *def = v.getDefiningOp();
-  Location loc = def ? def->getLoc() : program.getLoc();
-  AtSource source(*this, loc);
   if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
     out.isConst = true;
     out.c = cast<IntegerAttr>(c.getValue()).getValue().getBoolValue();
