@@ -8,23 +8,17 @@
  *
  *===----------------------------------------------------------------------===*/
 #define _DEFAULT_SOURCE /* u_char in pcap.h */
+#include "peer_input.h"
+
 #include <pcap/pcap.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: pcap_copy IN OUT STAGES\n");
+  pcap_t *in = peer_open_input(argc, argv, 4, "pcap_copy", " OUT STAGES");
+  if (!in)
     return 1;
-  }
-  char err[PCAP_ERRBUF_SIZE];
-  pcap_t *in = pcap_open_offline_with_tstamp_precision(
-      argv[1], PCAP_TSTAMP_PRECISION_MICRO, err);
-  if (!in) {
-    fprintf(stderr, "pcap_copy: %s\n", err);
-    return 1;
-  }
   pcap_t *dead = pcap_open_dead(pcap_datalink(in), pcap_snapshot(in));
   pcap_dumper_t *out = pcap_dump_open(dead, argv[2]);
   if (!out) {

@@ -9,23 +9,17 @@
  *
  *===----------------------------------------------------------------------===*/
 #define _DEFAULT_SOURCE /* u_char in pcap.h */
+#include "peer_input.h"
+
 #include <pcap/pcap.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: pcap_read IN\n");
+  pcap_t *in = peer_open_input(argc, argv, 2, "pcap_read", "");
+  if (!in)
     return 1;
-  }
-  char err[PCAP_ERRBUF_SIZE];
-  pcap_t *in = pcap_open_offline_with_tstamp_precision(
-      argv[1], PCAP_TSTAMP_PRECISION_MICRO, err);
-  if (!in) {
-    fprintf(stderr, "pcap_read: %s\n", err);
-    return 1;
-  }
   static unsigned char frame[262144];
   struct pcap_pkthdr *h;
   const u_char *bytes;

@@ -25,6 +25,7 @@
 #include "targets/hls/HLSProject.h"
 #include "targets/interp/GraphRun.h"
 #include "targets/interp/MatchRun.h"
+#include "targets/ucode/PassCheck/PassCheck.h"
 #include "targets/ucode/UCodeEmitter.h"
 #include "targets/ucode/Validate/Validate.h"
 
@@ -671,13 +672,13 @@ static int emitUCode(mlir::ModuleOp module, const std::string &mainFile) {
   mlir::PassManager pm(ctx);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
-  interp::PassCheck *check = nullptr;
+  ucode::PassCheck *check = nullptr;
   if (checkEachPass) {
     interp::MatchCases cases;
     if (!readCases(cases, "--check-each-pass"))
       return 1;
-    auto owned = std::make_unique<interp::PassCheck>(std::move(cases),
-                                                     chosen.getSymName());
+    auto owned = std::make_unique<ucode::PassCheck>(std::move(cases),
+                                                    chosen.getSymName());
     check = owned.get();
     pm.addInstrumentation(std::move(owned));
   }

@@ -8,8 +8,6 @@
 
 #include "runtime/musim/InputFiles.h"
 
-using namespace mlir;
-
 namespace npcc::interp {
 
 bool readMatchCases(const std::string &listFile, const std::string &headersFile,
@@ -19,17 +17,6 @@ bool readMatchCases(const std::string &listFile, const std::string &headersFile,
          musim::parseItems(listFile, text, cases.list, error) &&
          musim::readFile(headersFile, text, error) &&
          musim::parseItems(headersFile, text, cases.headers, error);
-}
-
-LogicalResult interpretCases(match::ProgramOp program, const MatchCases &cases,
-                             std::vector<match::ListDecision> &out,
-                             std::string &error) {
-  out.assign(cases.headers.size(), match::ListDecision());
-  for (size_t i = 0; i < cases.headers.size(); ++i)
-    if (failed(match::interpretList(program, cases.headers[i], cases.list,
-                                    out[i], error)))
-      return failure();
-  return success();
 }
 
 void printDecisions(llvm::raw_ostream &os,

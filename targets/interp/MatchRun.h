@@ -2,12 +2,11 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// `npcc --target=interp` for match programs, and the debug check that runs
-// the reference interpreter after every pass of the ucode pipeline
-// (`npcc --target=ucode --check-each-pass`). Both read the list and header
-// files musim reads (runtime/musim/InputFiles.h) and answer in musim's
+// `npcc --target=interp` for match programs: reads the list and header
+// files musim reads (runtime/musim/InputFiles.h) and answers in musim's
 // format without cycles, so `musim ... | sed 's/ cycles.*//'` and the
-// interpreter's output can be diffed.
+// interpreter's output can be diffed. The same files feed the ucode
+// target's check after every pass (targets/ucode/PassCheck).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_TARGETS_INTERP_MATCHRUN_H
@@ -15,61 +14,26 @@
 
 #include "dialects/Match/Interp/Interp.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/PassInstrumentation.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace npcc::interp {
 
 /// Headers and a posted-receive list, as musim reads them.
-struct MatchCases {
-  std::vector<match::Words> headers, list;
-};
+using MatchCases = match::ListCases;
 
 /// Reads a list file and a header file; false with "file:line: message".
 bool readMatchCases(const std::string &listFile, const std::string &headersFile,
                     MatchCases &cases, std::string &error);
 
-/// The interpreter's decision for every header of `cases`.
-mlir::LogicalResult interpretCases(match::ProgramOp program,
-                                   const MatchCases &cases,
-                                   std::vector<match::ListDecision> &out,
-                                   std::string &error);
+/// The interpreter's decision for every header of the cases.
+using match::interpretCases;
 
 /// Prints `header N: ...` lines for `decisions`.
 void printDecisions(llvm::raw_ostream &os,
                     const std::vector<match::ListDecision> &decisions);
-
-/// A pass instrumentation that, after every pass, evaluates the
-/// `match.program` of the module with the interpreter (or, once it has been
-/// compiled, runs the `ucode.program` on musim) over `cases` and reports
-/// the first pass after which any header's answer differs from the answer
-/// of the program before the first pass. The report names the pass, the
-/// header and both answers; `failed()` tells whether any pass changed an
-/// answer.
-class PassCheck : public mlir::PassInstrumentation {
-public:
-  PassCheck(MatchCases cases, llvm::StringRef programName)
-      : cases(std::move(cases)), name(programName.str()) {}
-  void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
-  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
-  bool failed() const { return broken; }
-
-private:
-  /// Answers of the module's program; false (with `error`) when it has
-  /// neither a match nor a ucode program of that name.
-  bool answers(mlir::Operation *module, std::vector<match::ListDecision> &out,
-               std::string &error);
-
-  MatchCases cases;
-  std::string name;
-  std::vector<match::ListDecision> reference;
-  bool haveReference = false, broken = false;
-};
 
 } // namespace npcc::interp
 

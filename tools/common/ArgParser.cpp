@@ -117,6 +117,29 @@ std::string npcc::tools::parseRate(const std::string &Flag,
   return "";
 }
 
+std::string npcc::tools::parseInputToolArgs(int Argc, char **Argv,
+                                            std::vector<Flag> Flags,
+                                            InputToolOptions &O) {
+  Flags.push_back(switchFlag("--help", O.Help));
+  Flags.push_back(switchFlag("--version", O.Version));
+  std::vector<std::string> Operands;
+  std::string Error = parseArgs(Argc, Argv, Flags, Operands);
+  if (!Error.empty() || O.Help || O.Version)
+    return Error;
+  return takeOneOperand(Operands, O.In);
+}
+
+std::string
+npcc::tools::takeOneOperand(const std::vector<std::string> &Operands,
+                            std::string &In) {
+  if (Operands.empty())
+    return "no input file (see --help)";
+  if (Operands.size() > 1)
+    return "unexpected argument '" + Operands[1] + "'";
+  In = Operands.front();
+  return "";
+}
+
 std::vector<std::string> npcc::tools::split(const std::string &Text, char Sep) {
   std::vector<std::string> Pieces;
   size_t Start = 0;

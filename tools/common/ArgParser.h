@@ -38,6 +38,22 @@ Flag fileFlag(const char *Name, std::string &Out);
 std::string parseArgs(int Argc, char **Argv, const std::vector<Flag> &Flags,
                       std::vector<std::string> &Positional);
 
+/// The input file of a tool that takes exactly one operand: "" with \p In
+/// set, or the error for none ("no input file") or a second one.
+std::string takeOneOperand(const std::vector<std::string> &Operands,
+                           std::string &In);
+
+/// The options of a tool that reads one input file (muasm, mudis).
+struct InputToolOptions {
+  std::string In; // the one operand, "-" for stdin
+  bool Help = false, Version = false;
+};
+
+/// parseArgs with --help and --version added to \p Flags; unless one of
+/// them is given, exactly one operand is required: the input, in \p O.In.
+std::string parseInputToolArgs(int Argc, char **Argv, std::vector<Flag> Flags,
+                               InputToolOptions &O);
+
 /// Parses a decimal integer in [Min, Max]; returns an error naming \p Flag.
 std::string parseUnsigned(const std::string &Flag, const std::string &Text,
                           uint64_t Min, uint64_t Max, uint64_t &Out);

@@ -6,6 +6,7 @@
 
 #include "tools/common/Output.h"
 
+#include "nprt/version.h"
 #include "tools/common/ArgParser.h"
 
 #include <cerrno>
@@ -73,4 +74,10 @@ int npcc::tools::exitAfterPrinting(const char *Tool) {
     return 0;
   printError(Tool, Error);
   return 1;
+}
+
+int npcc::tools::printHelpOrVersion(const char *Tool, bool Help,
+                                    const char *HelpText) {
+  std::fputs(Help ? HelpText : versionText(Tool).c_str(), stdout);
+  return exitAfterPrinting(Tool);
 }

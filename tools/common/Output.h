@@ -39,6 +39,10 @@ std::string finishStdout();
 /// when stdout could not take it.
 int exitAfterPrinting(const char *Tool);
 
+/// Answers --help with \p HelpText, or else --version with npcc's version
+/// line for \p Tool, on stdout; the exit status as exitAfterPrinting.
+int printHelpOrVersion(const char *Tool, bool Help, const char *HelpText);
+
 } // namespace npcc::tools
 
 #endif // TOOLS_COMMON_OUTPUT_H

@@ -8,15 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nprt/version.h"
 #include "runtime/isa/ISA.h"
 #include "tools/common/ArgParser.h"
+#include "tools/common/InputFile.h"
 #include "tools/common/Output.h"
 
-#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
-#include <cstring>
 
 using namespace npcc;
 using namespace npcc::tools;
@@ -39,72 +37,37 @@ Options:
 static constexpr size_t MaxInputBytes = size_t(16) << 20;
 
 namespace {
-struct AsmOptions {
-  std::string In, Out, Listing;
-  bool Help = false, Version = false;
+struct AsmOptions : InputToolOptions {
+  std::string Out, Listing;
 };
 } // namespace
 
 static std::string parseOptions(int Argc, char **Argv, AsmOptions &O) {
-  std::vector<Flag> Flags = {
-      fileFlag("-o", O.Out),
-      fileFlag("--listing", O.Listing),
-      switchFlag("--help", O.Help),
-      switchFlag("--version", O.Version),
-  };
-  std::vector<std::string> Operands;
-  std::string Error = parseArgs(Argc, Argv, Flags, Operands);
-  if (!Error.empty() || O.Help || O.Version)
-    return Error;
-  if (Operands.empty())
-    return "no input file (see --help)";
-  if (Operands.size() > 1)
-    return "unexpected argument '" + Operands[1] + "'";
-  if (O.Out.empty())
+  std::string Error = parseInputToolArgs(
+      Argc, Argv, {fileFlag("-o", O.Out), fileFlag("--listing", O.Listing)}, O);
+  if (Error.empty() && !O.Help && !O.Version && O.Out.empty())
     return "no output file: use -o OUT.mu";
-  O.In = Operands.front();
-  return "";
+  return Error;
 }
 
-static std::string readInput(const std::string &Name, std::string &Text) {
-  FILE *F = Name == "-" ? stdin : std::fopen(Name.c_str(), "rb");
-  if (!F)
-    return "cannot open '" + Name + "': " + std::strerror(errno);
-  char Buf[1 << 16];
-  size_t N;
-  std::string Error;
-  while ((N = std::fread(Buf, 1, sizeof(Buf), F)) > 0) {
-    if (Text.size() + N > MaxInputBytes) {
-      Error = "'" + Name + "' is larger than " +
-              std::to_string(MaxInputBytes >> 20) + " MiB";
-      break;
-    }
-    Text.append(Buf, N);
-  }
-  if (Error.empty() && std::ferror(F))
-    Error = "cannot read '" + Name + "': " + std::strerror(errno);
-  if (F != stdin)
-    std::fclose(F);
+/// The assembly text of \p Name, refused when larger than MaxInputBytes.
+static std::string readAssembly(const std::string &Name, std::string &Text) {
+  std::string Error = readInput(Name, MaxInputBytes + 1, Text);
+  if (Error.empty() && Text.size() > MaxInputBytes)
+    Error = "'" + Name + "' is larger than " +
+            std::to_string(MaxInputBytes >> 20) + " MiB";
   return Error;
 }
 
 int main(int Argc, char **Argv) {
   AsmOptions O;
   std::string Error = parseOptions(Argc, Argv, O);
-  if (!Error.empty()) {
-    printError("muasm", Error);
-    return 1;
-  }
-  if (O.Help) {
-    std::fputs(HelpText, stdout);
-    return exitAfterPrinting("muasm");
-  }
-  if (O.Version) {
-    std::fputs(versionText("muasm").c_str(), stdout);
-    return exitAfterPrinting("muasm");
-  }
+  if (Error.empty() && (O.Help || O.Version))
+    return printHelpOrVersion("muasm", O.Help, HelpText);
   std::string Text;
-  if (!(Error = readInput(O.In, Text)).empty()) {
+  if (Error.empty())
+    Error = readAssembly(O.In, Text);
+  if (!Error.empty()) {
     printError("muasm", Error);
     return 1;
   }

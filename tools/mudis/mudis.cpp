@@ -7,14 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nprt/version.h"
 #include "runtime/isa/ISA.h"
 #include "tools/common/ArgParser.h"
+#include "tools/common/InputFile.h"
 #include "tools/common/Output.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 using namespace npcc;
 using namespace npcc::tools;
@@ -35,71 +33,36 @@ Options:
 static constexpr size_t MaxImageBytes = 16 + 8 * mu::WORD_U64S * mu::MAX_WORDS;
 
 namespace {
-struct DisOptions {
-  std::string In, Out;
-  bool Help = false, Version = false;
+struct DisOptions : InputToolOptions {
+  std::string Out;
 };
 } // namespace
 
 static std::string parseOptions(int Argc, char **Argv, DisOptions &O) {
-  std::vector<Flag> Flags = {
-      fileFlag("-o", O.Out),
-      switchFlag("--help", O.Help),
-      switchFlag("--version", O.Version),
-  };
-  std::vector<std::string> Operands;
-  std::string Error = parseArgs(Argc, Argv, Flags, Operands);
-  if (!Error.empty() || O.Help || O.Version)
-    return Error;
-  if (Operands.empty())
-    return "no input file (see --help)";
-  if (Operands.size() > 1)
-    return "unexpected argument '" + Operands[1] + "'";
-  O.In = Operands.front();
+  std::string Error =
+      parseInputToolArgs(Argc, Argv, {fileFlag("-o", O.Out)}, O);
   if (O.Out.empty())
     O.Out = "-";
-  return "";
-}
-
-static std::string readImageBytes(const std::string &Name,
-                                  std::vector<uint8_t> &Bytes) {
-  FILE *F = Name == "-" ? stdin : std::fopen(Name.c_str(), "rb");
-  if (!F)
-    return "cannot open '" + Name + "': " + std::strerror(errno);
-  Bytes.resize(MaxImageBytes + 1);
-  size_t N = std::fread(Bytes.data(), 1, Bytes.size(), F);
-  Bytes.resize(N);
-  std::string Error;
-  if (std::ferror(F))
-    Error = "cannot read '" + Name + "': " + std::strerror(errno);
-  if (F != stdin)
-    std::fclose(F);
   return Error;
 }
 
 int main(int Argc, char **Argv) {
   DisOptions O;
   std::string Error = parseOptions(Argc, Argv, O);
+  if (Error.empty() && (O.Help || O.Version))
+    return printHelpOrVersion("mudis", O.Help, HelpText);
+  std::string Bytes;
+  if (Error.empty())
+    Error = readInput(O.In, MaxImageBytes + 1, Bytes);
   if (!Error.empty()) {
-    printError("mudis", Error);
-    return 1;
-  }
-  if (O.Help) {
-    std::fputs(HelpText, stdout);
-    return exitAfterPrinting("mudis");
-  }
-  if (O.Version) {
-    std::fputs(versionText("mudis").c_str(), stdout);
-    return exitAfterPrinting("mudis");
-  }
-  std::vector<uint8_t> Bytes;
-  if (!(Error = readImageBytes(O.In, Bytes)).empty()) {
     printError("mudis", Error);
     return 1;
   }
   std::vector<mu::Word> Program;
   mu::Diag D;
-  if (!mu::readImage(O.In == "-" ? "<stdin>" : O.In, Bytes, Program, D)) {
+  if (!mu::readImage(O.In == "-" ? "<stdin>" : O.In,
+                     std::vector<uint8_t>(Bytes.begin(), Bytes.end()), Program,
+                     D)) {
     std::fprintf(stderr, "%s\n", D.str().c_str());
     return 1;
   }

@@ -62,12 +62,7 @@ static std::string parseDumpOptions(int Argc, char **Argv, DumpOptions &O) {
     return Error;
   if (O.Summary && O.Count)
     return "--summary and --count cannot be combined";
-  if (Operands.empty())
-    return "no input file (see --help)";
-  if (Operands.size() > 1)
-    return "unexpected argument '" + Operands[1] + "'";
-  O.File = Operands.front();
-  return "";
+  return takeOneOperand(Operands, O.File);
 }
 
 /// errno of the first failed write to stdout.

@@ -243,6 +243,17 @@ LogicalResult interpretList(ProgramOp program, ArrayRef<uint64_t> header,
   return success();
 }
 
+LogicalResult interpretCases(ProgramOp program, const ListCases &cases,
+                             std::vector<ListDecision> &out,
+                             std::string &error) {
+  out.assign(cases.headers.size(), ListDecision());
+  for (size_t i = 0; i < cases.headers.size(); ++i)
+    if (failed(interpretList(program, cases.headers[i], cases.list, out[i],
+                             error)))
+      return failure();
+  return success();
+}
+
 std::string formatListDecision(unsigned header, const ListDecision &d) {
   std::string s = "header " + std::to_string(header) + ": ";
   if (d.match < 0)

@@ -66,6 +66,18 @@ mlir::LogicalResult interpretList(ProgramOp program,
                                   llvm::ArrayRef<Words> list, ListDecision &out,
                                   std::string &error);
 
+/// Headers and a posted-receive list, as musim reads them
+/// (runtime/musim/InputFiles.h).
+struct ListCases {
+  std::vector<Words> headers, list;
+};
+
+/// The decision of `program` for every header of `cases` (interpretList on
+/// each, in order).
+mlir::LogicalResult interpretCases(ProgramOp program, const ListCases &cases,
+                                   std::vector<ListDecision> &out,
+                                   std::string &error);
+
 /// Prints one line per header in musim's answer format without cycles:
 /// `header N: match I offset O length L` or `header N: no match`.
 std::string formatListDecision(unsigned header, const ListDecision &d);

@@ -2,9 +2,10 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Shared by the back end's files: Select.cpp (instruction selection),
-// Program.cpp (the item protocol, speculation, branches and answers),
-// RegAlloc.cpp and Layout.cpp.
+// Shared by the back end's files: Select*.cpp (instruction selection:
+// integer values, legalization, conditions, bit sequences), Program.cpp (the
+// item protocol, speculation, branches and answers), RegAlloc.cpp and
+// Layout.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_TARGETS_UCODE_MATCHTOUCODE_BACKENDIMPL_H
@@ -201,8 +202,23 @@ private:
   bool accumulate(unsigned fn, BoolVal a, BoolVal b, BoolVal &out);
 
   // Selection.
-  IntVal intVal(Value v);
-  BoolVal boolVal(Value v);
+  IntVal intVal(Value v) { return memoised(ints, v, &Backend::newIntVal); }
+  BoolVal boolVal(Value v) { return memoised(bools, v, &Backend::newBoolVal); }
+  /// The selection of `v` made before, or else `select(v, def, loc)` with
+  /// `v`'s definition as the source of the operations it makes.
+  template <typename T>
+  T memoised(llvm::DenseMap<Value, T> &memo, Value v,
+             T (Backend::*select)(Value, Operation *, Location)) {
+    auto it = memo.find(v);
+    if (it != memo.end())
+      return it->second;
+    Operation *def = v.getDefiningOp();
+    Location loc = def ? def->getLoc() : program.getLoc();
+    AtSource source(*this, loc);
+    return (this->*select)(v, def, loc);
+  }
+  IntVal newIntVal(Value v, Operation *def, Location loc);
+  BoolVal newBoolVal(Value v, Operation *def, Location loc);
   BoolVal compare(arith::CmpIOp cmp);
   BoolVal ternaryEq(const IntVal &a, const IntVal &b, const IntVal *mask,
                     Location loc);

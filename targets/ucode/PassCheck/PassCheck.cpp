@@ -1,10 +1,10 @@
-//===- PassCheck.cpp - the interpreter after every pass -------------------===//
+//===- PassCheck.cpp - the match interpreter after every pass -------------===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/interp/MatchRun.h"
+#include "targets/ucode/PassCheck/PassCheck.h"
 
 #include "dialects/UCode/IR/UCodeOps.h"
 #include "runtime/musim/Run.h"
@@ -12,10 +12,11 @@
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
-namespace npcc::interp {
+namespace npcc::ucode {
 
 bool PassCheck::answers(Operation *module,
                         std::vector<match::ListDecision> &out,
@@ -28,7 +29,7 @@ bool PassCheck::answers(Operation *module,
       found = op;
   });
   if (auto program = dyn_cast_or_null<match::ProgramOp>(found))
-    return succeeded(interpretCases(program, cases, out, error));
+    return succeeded(match::interpretCases(program, cases, out, error));
   auto program = dyn_cast_or_null<ucode::ProgramOp>(found);
   if (!program) {
     error = "no match or ucode program '" + name + "' to check";
@@ -64,16 +65,17 @@ bool PassCheck::answers(Operation *module,
   return true;
 }
 
+void PassCheck::fail(const llvm::Twine &message) {
+  llvm::errs() << "npcc: error: --check-each-pass: " << message << "\n";
+  broken = true;
+}
+
 void PassCheck::runBeforePass(Pass *pass, Operation *op) {
   if (haveReference || broken)
     return;
   std::string error;
-  if (!answers(op, reference, error)) {
-    llvm::errs() << "npcc: error: --check-each-pass: before pass '"
-                 << pass->getArgument() << "': " << error << "\n";
-    broken = true;
-    return;
-  }
+  if (!answers(op, reference, error))
+    return fail("before pass '" + pass->getArgument() + "': " + error);
   haveReference = true;
 }
 
@@ -91,23 +93,14 @@ void PassCheck::runAfterPass(Pass *pass, Operation *op) {
     return;
   std::vector<match::ListDecision> now;
   std::string error;
-  if (!answers(op, now, error)) {
-    llvm::errs() << "npcc: error: --check-each-pass: after pass '"
-                 << pass->getArgument() << "': " << error << "\n";
-    broken = true;
-    return;
-  }
-  for (size_t i = 0; i < now.size(); ++i) {
-    if (now[i] == reference[i])
-      continue;
-    llvm::errs() << "npcc: error: --check-each-pass: pass '"
-                 << pass->getArgument() << "' changed the answer of header "
-                 << i << ": before "
-                 << match::formatListDecision(i, reference[i]) << ", after "
-                 << match::formatListDecision(i, now[i]) << "\n";
-    broken = true;
-    return;
-  }
+  if (!answers(op, now, error))
+    return fail("after pass '" + pass->getArgument() + "': " + error);
+  for (size_t i = 0; i < now.size(); ++i)
+    if (!(now[i] == reference[i]))
+      return fail("pass '" + pass->getArgument() +
+                  "' changed the answer of header " + llvm::Twine(i) +
+                  ": before " + match::formatListDecision(i, reference[i]) +
+                  ", after " + match::formatListDecision(i, now[i]));
 }
 
-} // namespace npcc::interp
+} // namespace npcc::ucode
