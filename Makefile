@@ -51,6 +51,7 @@ fuzz-match: build
 	  $(if $(CALLS),--calls)
 
 format:
+	@NPCC_EXTRA_PACKAGES=clang-format-19 bash scripts/bootstrap.sh
 	@git ls-files '*.c' '*.h' '*.cpp' | xargs clang-format-19 -i
 
 clean:
