@@ -1,5 +1,4 @@
-/*===- core_control.c - handler calls relayed to the cores --------------*- C
- *-*-===*
+/*===- core_control.c - handler calls relayed to the cores ---------*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

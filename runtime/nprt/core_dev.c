@@ -1,5 +1,4 @@
-/*===- core_dev.c - a core's share of the devices -----------------------*- C
- *-*-===*
+/*===- core_dev.c - a core's share of the devices ------------------*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,5 +1,4 @@
-/*===- core_lanes.c - lanes between cores and the ordered merge ---------*- C
- *-*-===*
+/*===- core_lanes.c - lanes between cores and the ordered merge ----*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,5 +1,4 @@
-/*===- core_merge.c - the copies of a replicated instance ---------------*- C
- *-*-===*
+/*===- core_merge.c - the copies of a replicated instance ----------*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

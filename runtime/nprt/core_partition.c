@@ -1,5 +1,4 @@
-/*===- core_partition.c - each core's graph -----------------------------*- C
- *-*-===*
+/*===- core_partition.c - each core's graph ------------------------*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

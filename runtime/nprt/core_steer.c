@@ -1,5 +1,4 @@
-/*===- core_steer.c - flow steering -------------------------------------*- C
- *-*-===*
+/*===- core_steer.c - flow steering --------------------------------*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

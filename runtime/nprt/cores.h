@@ -1,5 +1,4 @@
-/*===- cores.h - running one program on several cores -------------------*- C
- *-*-===*
+/*===- cores.h - running one program on several cores --------------*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,4 @@
-/*===- device.h - one interface for every kind of device ----------*- C -*-===*
+/*===- device.h - one interface for every kind of device -----------*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *
@@ -46,6 +46,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum nprt_dev_status {
   NPRT_DEV_OK,    /* packets were returned */
@@ -142,9 +146,14 @@ static inline void *nprt_device_alloc(nprt_device *d, size_t size, char *err,
 }
 
 static inline void nprt_device_stats(const nprt_device *d, nprt_dev_stats *s) {
-  *s = (nprt_dev_stats){NULL, 0, 0};
+  s->path = NULL;
+  s->packets = s->bytes = 0;
   if (d->ops && d->ops->stats)
     d->ops->stats(d, s);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NPRT_DEVICE_H */

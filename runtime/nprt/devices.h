@@ -15,6 +15,10 @@
 
 #include "runtime/nprt/device.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nprt_devices {
   nprt_device *in, *out; /* by device number; ops NULL: not made */
   uint32_t n_in, n_out;
@@ -48,5 +52,9 @@ void nprt_devices_free(nprt_devices *t);
  * array of *n entries (NULL when there are none or memory is out). */
 nprt_dev_stats *nprt_devices_stats(const nprt_devices *t, bool output,
                                    uint32_t *n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NPRT_DEVICES_H */

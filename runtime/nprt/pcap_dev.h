@@ -13,6 +13,10 @@
 #include "runtime/nprt/device.h"
 #include "runtime/nprt/pcap_io.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 extern const nprt_device_ops nprt_pcap_in_ops;
 extern const nprt_device_ops nprt_pcap_out_ops;
 
@@ -48,5 +52,9 @@ void nprt_pcap_dev_free(nprt_device *d);
    .stats = nprt_pcap_in_stats,                                                \
    .format = nprt_pcap_in_format,                                              \
    .free = nprt_pcap_dev_free}
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NPRT_PCAP_DEV_H */

@@ -1,5 +1,4 @@
-/*===- run.c - a run on one core, from the options to the report ----*- C
- *-*-===*
+/*===- run.c - a run on one core, from the options to the report ---*- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *
