@@ -202,6 +202,18 @@ static bool nprt_pcie_take(nprt_pcie *pc, const nprt_pcie_msg *m) {
   return true;
 }
 
+/* The FPGA's next message into pc->in; false (reported, `closed` if the
+ * FPGA closed the channel) when there is none. */
+static bool nprt_pcie_next(nprt_pcie *pc, const char *closed) {
+  char err[256];
+  int r = nprt_pcie_recv(pc->fd, &pc->in, err, sizeof(err));
+  if (r > 0)
+    nprt_pcie_fail(pc, "%s", closed);
+  else if (r < 0)
+    nprt_pcie_fail(pc, "%s", err);
+  return r == 0;
+}
+
 /* Every batch out, then SYNC; queues the answer up to the FPGA's SYNC. */
 static void nprt_pcie_sync(nprt_pcie *pc) {
   for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
@@ -215,17 +227,7 @@ static void nprt_pcie_sync(nprt_pcie *pc) {
     nprt_pcie_fail(pc, "cannot send: %s", strerror(errno));
     return;
   }
-  for (;;) {
-    char err[256];
-    int r = nprt_pcie_recv(pc->fd, &pc->in, err, sizeof(err));
-    if (r > 0) {
-      nprt_pcie_fail(pc, "the FPGA closed the PCIe channel");
-      return;
-    }
-    if (r < 0) {
-      nprt_pcie_fail(pc, "%s", err);
-      return;
-    }
+  while (nprt_pcie_next(pc, "the FPGA closed the PCIe channel")) {
     if (pc->in.kind == NPRT_PCIE_SYNC)
       return;
     if (pc->in.kind != NPRT_PCIE_DATA) {
@@ -330,17 +332,8 @@ int nprt_pcie_finish(nprt_pcie *pc) {
     if (nprt_pcie_send(pc->fd, &pc->in) != 0)
       nprt_pcie_fail(pc, "cannot send END: %s", strerror(errno));
   }
-  while (!pc->failed) {
-    char err[256];
-    int r = nprt_pcie_recv(pc->fd, &pc->in, err, sizeof(err));
-    if (r > 0) {
-      nprt_pcie_fail(pc, "the FPGA closed the channel before its END");
-      break;
-    }
-    if (r < 0) {
-      nprt_pcie_fail(pc, "%s", err);
-      break;
-    }
+  while (!pc->failed &&
+         nprt_pcie_next(pc, "the FPGA closed the channel before its END")) {
     if (pc->in.kind == NPRT_PCIE_END)
       break;
     pc->late += pc->in.count;
