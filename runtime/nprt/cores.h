@@ -28,8 +28,7 @@
  *
  * With --control, the thread that started the cores serves the clients and
  * hands each handler call to the cores through one mailbox per core, which
- * the core runs between two scheduler rounds ("Handlers during the run").
- *
+ * the core runs between two scheduler rounds (core_control.c).
  *
  * The files of the multicore layer (README.md, "Layers"), which sits on
  * the executor and below the run:
@@ -42,6 +41,7 @@
  *   core_control.c    control relay: handler calls handed to the cores
  *   cores.c           the cores' threads, set-up and tear-down
  *   run_cores.c       the run (run.h): options, threads, the report
+ *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_CORES_H
 #define NPRT_CORES_H
