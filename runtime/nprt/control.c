@@ -49,6 +49,7 @@ struct nprt_control {
   uint32_t n_clients, cap_clients;
   struct pollfd *pfds; /* listening socket + one per client */
   int64_t next_poll;   /* CLOCK_MONOTONIC ns of the next tick's poll */
+  nprt_exec *ex;       /* served by nprt_control_serve */
 };
 
 static void nprt_socket_error(nprt_strbuf *err, const char *spec,
@@ -297,4 +298,20 @@ void nprt_control_tick(nprt_control *c, nprt_exec *ex) {
 void nprt_control_wait(nprt_control *c, nprt_exec *ex,
                        const struct timespec *timeout) {
   nprt_control_service(c, ex, true, timeout);
+}
+
+static void nprt_control_round(void *ctx) {
+  nprt_control *c = ctx;
+  nprt_control_tick(c, c->ex);
+}
+
+static void nprt_control_idle(void *ctx, const struct timespec *timeout) {
+  nprt_control *c = ctx;
+  nprt_control_wait(c, c->ex, timeout);
+}
+
+void nprt_control_serve(nprt_control *c, nprt_exec *ex) {
+  c->ex = ex;
+  ex->hooks = (nprt_exec_hooks){
+      .ctx = c, .round = nprt_control_round, .idle = nprt_control_idle};
 }

@@ -14,7 +14,7 @@
  * on them once the graph cannot move (nprt_control_wait). Handlers thus
  * run between activations, on the scheduler's stack. A multicore run
  * serves them from the thread that started the cores, which hands each
- * handler call to the cores (cores.c).
+ * handler call to the cores (core_control.c).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_CONTROL_H
@@ -41,6 +41,11 @@ void nprt_control_tick(nprt_control *c, nprt_exec *ex);
  * sets the next timer's), then serves the clients. */
 void nprt_control_wait(nprt_control *c, nprt_exec *ex,
                        const struct timespec *timeout);
+
+/* `ex`'s scheduler serves the clients between rounds and waits on them
+ * while the graph cannot move (its hooks): the run then ends only at
+ * `stop` or a signal. */
+void nprt_control_serve(nprt_control *c, nprt_exec *ex);
 
 /* The greeting a client gets on connecting. */
 #define NPRT_CONTROL_GREETING "Click::ControlSocket/1.3\r\n"

@@ -7,7 +7,7 @@
  * pair, which (unlike swapcontext) does not save the signal mask and so
  * makes no system call.
  *
- * Termination rules (also in README.md):
+ * Termination rules (also in docs/runtime.md):
  *  - a blocking receive or select on closed-and-empty ports, or
  *    nprt_device_recv at the end of its input, terminates the instance;
  *  - idle rule: an instance with at least one input port, all of them closed
@@ -40,13 +40,8 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/executor.h"
 
-#include "runtime/nprt/cores.h"
-
-#include "runtime/nprt/control.h"
-#include "runtime/nprt/handlers.h"
-#include "runtime/nprt/pcie.h"
+#include "runtime/nprt/clock.h"
 #include "runtime/nprt/profile.h"
-#include "runtime/nprt/stats.h"
 
 #include <poll.h>
 #include <stdlib.h>
@@ -68,16 +63,14 @@
  * memory is reserved, not committed). */
 #define NPRT_STACK_BYTES (1024u * 1024u)
 
-volatile sig_atomic_t nprt_stop_signal;
-static volatile sig_atomic_t nprt_signals_seen;
-
 /*--- Fiber annotations ---------------------------------------------------*/
 
 /* Leaving an instance's stack for the scheduler's. `fake` saves the
  * instance's fake stack; NULL when the instance ends (ASan frees it). */
 static inline void nprt_fiber_leave_inst(nprt_exec *ex, void **fake) {
 #ifdef NPRT_ASAN
-  __sanitizer_start_switch_fiber(fake, ex->sched_stack, ex->sched_stack_bytes);
+  __sanitizer_start_switch_fiber(fake, ex->sched.stack_base,
+                                 ex->sched.stack_bytes);
 #else
   (void)ex;
   (void)fake;
@@ -87,8 +80,8 @@ static inline void nprt_fiber_leave_inst(nprt_exec *ex, void **fake) {
 /* Arrived on an instance's stack; learns the scheduler's stack bounds. */
 static inline void nprt_fiber_enter_inst(nprt_exec *ex, void *fake) {
 #ifdef NPRT_ASAN
-  __sanitizer_finish_switch_fiber(fake, &ex->sched_stack,
-                                  &ex->sched_stack_bytes);
+  __sanitizer_finish_switch_fiber(fake, &ex->sched.stack_base,
+                                  &ex->sched.stack_bytes);
 #else
   (void)ex;
   (void)fake;
@@ -119,7 +112,7 @@ static inline void nprt_fiber_enter_sched(void *fake) {
  * scheduler's (NULL). */
 static inline void nprt_tsan_switch(nprt_exec *ex, nprt_inst *in) {
 #ifdef NPRT_TSAN
-  __tsan_switch_to_fiber(in ? in->tsan_fiber : ex->tsan_sched, 0);
+  __tsan_switch_to_fiber(in ? in->tsan_fiber : ex->sched.tsan_fiber, 0);
 #else
   (void)ex;
   (void)in;
@@ -134,7 +127,7 @@ static void nprt_yield(nprt_inst *self) {
   nprt_fiber_leave_inst(self->ex, &fake);
   if (_setjmp(self->jb) == 0) {
     nprt_tsan_switch(self->ex, NULL);
-    _longjmp(self->ex->sched_jb, 1);
+    _longjmp(self->ex->sched.jb, 1);
   }
   nprt_fiber_enter_inst(self->ex, fake);
 }
@@ -248,10 +241,10 @@ static void nprt_inst_release(nprt_inst *in) {
 static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
   nprt_prof_resume(ex, in);
   in->state = NPRT_READY;
-  ex->running = in;
+  ex->sched.running = in;
   void *fake = NULL;
   nprt_fiber_leave_sched(in, &fake);
-  if (_setjmp(ex->sched_jb) == 0) {
+  if (_setjmp(ex->sched.jb) == 0) {
     nprt_tsan_switch(ex, in);
     if (!in->started) {
       in->started = true;
@@ -264,32 +257,6 @@ static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
 
 static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in);
 
-/* Runs the timer of `self` on its own stack, keeping what it waited for. */
-static void nprt_run_timer(nprt_inst *self) {
-  nprt_wait_kind wait = self->wait;
-  const nprt_inst *on = self->wait_on;
-  uint32_t port = self->wait_port;
-  uint64_t mask = self->wait_mask, ticket = self->wait_ticket;
-  self->timer_due = false;
-  self->in_timer = true;
-  self->timer(self);
-  self->in_timer = false;
-  self->timer_deadline += (int64_t)self->timer_period;
-  /* Live, periods missed while the process was busy or asleep are
-   * skipped, as Click's timers do, not run back to back. */
-  if (self->ex->opts->live) {
-    int64_t late = nprt_exec_live_now(self->ex) - self->timer_deadline;
-    if (late >= 0)
-      self->timer_deadline += (late / (int64_t)self->timer_period + 1) *
-                              (int64_t)self->timer_period;
-  }
-  self->wait = wait;
-  self->wait_on = on;
-  self->wait_port = port;
-  self->wait_mask = mask;
-  self->wait_ticket = ticket;
-}
-
 void nprt_exec_block(nprt_inst *self) {
   /* An instance that blocks lets others run: its batch starts over. */
   self->batch = 0;
@@ -299,7 +266,7 @@ void nprt_exec_block(nprt_inst *self) {
     if (!self->timer_due || self->in_timer)
       break;
     /* Woken for its timer: run it, then wait on as before. */
-    nprt_run_timer(self);
+    nprt_clock_run_timer(self);
     if (nprt_wait_satisfied(self->ex, self))
       break;
   }
@@ -309,7 +276,7 @@ void nprt_exec_block(nprt_inst *self) {
 void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
                     uint64_t arg) {
   /* A pushed handler runs on its sender's stack: that stack waits. */
-  nprt_inst *f = self->ex->running;
+  nprt_inst *f = self->ex->sched.running;
   f->wait = kind;
   f->wait_on = self;
   f->wait_port = port;
@@ -318,92 +285,12 @@ void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
   nprt_exec_block(f);
 }
 
-int64_t nprt_exec_live_now(const nprt_exec *ex) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ex->live_base + (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-uint64_t nprt_now(nprt_inst *self) {
-  nprt_exec *ex = self->ex;
-  return (uint64_t)(ex->opts->live ? nprt_exec_live_now(ex) : ex->now);
-}
-
-/* The clock starts at `t`: the first packet, or the first time the graph
- * waits for a timer (time 0 then, or the start of a --live run). Timers
- * fall due one period after it; --duration counts from it. */
-static void nprt_clock_start(nprt_exec *ex, int64_t t) {
-  nprt_graph *g = ex->graph;
-  ex->clock_started = true;
-  ex->now = t;
-  int64_t d = ex->opts->duration_ns;
-  ex->end = d && t <= INT64_MAX - d ? t + d : INT64_MAX;
-  for (uint32_t i = 0; i < g->n_insts; ++i) {
-    g->insts[i]->timer_deadline = t + (int64_t)g->insts[i]->timer_period;
-    ex->has_timers |= g->insts[i]->timer != NULL;
-  }
-}
-
-/* --duration ran out: ingress stops as on `WRITE stop`, a normal end. */
-static void nprt_clock_ended(nprt_exec *ex) {
-  ex->stop = true;
-  ex->stop_requested = true;
-}
-
-/* The earliest deadline up to `upto` of an instance that can run its timer
- * now (waiting, or `self`, the caller); ties in instance order. */
-static nprt_inst *nprt_next_timer(nprt_exec *ex, const nprt_inst *self,
-                                  int64_t upto) {
-  nprt_graph *g = ex->graph;
-  nprt_inst *due = NULL;
-  for (uint32_t i = 0; i < g->n_insts; ++i) {
-    nprt_inst *in = g->insts[i];
-    if (!in->timer || in->state == NPRT_DONE || in->in_timer ||
-        in->timer_deadline > upto || (in != self && in->state != NPRT_BLOCKED))
-      continue;
-    if (!due || in->timer_deadline < due->timer_deadline)
-      due = in;
-  }
-  return due;
-}
-
-void nprt_exec_advance(nprt_inst *self, int64_t t) {
-  nprt_exec *ex = self->ex;
-  if (!ex->clock_started)
-    nprt_clock_start(ex, t);
-  if (t < ex->now) /* a trace out of order: time does not go back */
-    t = ex->now;
-  /* Past the end of --duration: the timers due before it still run, and
-   * this packet goes on, but no other is read. */
-  int64_t upto = t;
-  if (t > ex->end) {
-    upto = ex->end;
-    nprt_clock_ended(ex);
-  }
-  /* Every packet read comes here: a program without timers scans nothing. */
-  for (; ex->has_timers;) {
-    nprt_inst *due = nprt_next_timer(ex, self, upto);
-    if (!due)
-      break;
-    ex->now = due->timer_deadline;
-    if (due == self) {
-      nprt_run_timer(self);
-    } else {
-      due->timer_due = true;
-      ex->stack[ex->stack_n++] = self;
-      ex->next = due;
-      nprt_yield(self);
-    }
-  }
-  ex->now = t;
-}
-
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
   nprt_exec *ex = self->ex;
   nprt_inst *to = ex->graph->insts[c->dst];
-  nprt_inst *f = ex->running;
+  nprt_inst *f = ex->sched.running;
   if (c->dst_port < 64 && (to->push_ports >> c->dst_port & 1u) &&
-      to->state != NPRT_DONE && ex->phase == NPRT_PHASE_RUN &&
+      to->state != NPRT_DONE && ex->sched.phase == NPRT_PHASE_RUN &&
       f->nest < NPRT_MAX_NEST) {
     /* Push: the consumer's handler takes the value now, on this stack,
      * even if the consumer is suspended in its own handler (a cycle
@@ -423,8 +310,8 @@ void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
                 (to->wait_mask >> c->dst_port & 1u));
   if (!waits)
     return;
-  ex->stack[ex->stack_n++] = f;
-  ex->next = to;
+  ex->sched.stack[ex->sched.stack_n++] = f;
+  ex->sched.next = to;
   nprt_yield(f);
 }
 
@@ -432,7 +319,7 @@ void nprt_finish(nprt_inst *self) { nprt_exec_terminate(self); }
 
 void nprt_exec_terminate(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  if (self != ex->running) {
+  if (self != ex->sched.running) {
     /* pushPortMask admits no handler that can end its instance. */
     fprintf(ex->opts->err,
             "%s: internal error: instance '%s' ended inside a pushed call\n",
@@ -450,19 +337,12 @@ void nprt_exec_terminate(nprt_inst *self) {
     if (self->in[i].ch)
       nprt_chan_abandon(self->in[i].ch, &ex->pool);
   self->state = NPRT_DONE;
-  ++ex->n_done;
+  ++ex->sched.n_done;
   nprt_prof_iteration_end(self);
   nprt_prof_leave(ex);
   nprt_fiber_leave_inst(ex, NULL);
   nprt_tsan_switch(ex, NULL);
-  _longjmp(ex->sched_jb, 1);
-}
-
-void nprt_exec_output_failed(nprt_exec *ex, const nprt_pcap_out *d) {
-  fprintf(ex->opts->err, "%s: error: %s: cannot write: %s\n", ex->opts->prog,
-          d->path, strerror(d->error));
-  ex->io_error = true;
-  ex->stop = true;
+  _longjmp(ex->sched.jb, 1);
 }
 
 /*--- Scheduling ----------------------------------------------------------*/
@@ -500,7 +380,7 @@ static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
     return all_ended;
   }
   case NPRT_WAIT_PHASE:
-    return ex->phase >= in->wait_port;
+    return ex->sched.phase >= in->wait_port;
   case NPRT_WAIT_TIMER: /* its timer ran (its deadline moved), or a stop */
     return (uint64_t)in->timer_deadline != in->wait_ticket ||
            nprt_exec_stopping(ex);
@@ -519,7 +399,7 @@ static bool nprt_check_signals(nprt_exec *ex) {
     ex->signo = nprt_stop_signal;
     ex->stop = true;
   }
-  return nprt_signals_seen >= 2;
+  return nprt_exec_signals_seen() >= 2;
 }
 
 void nprt_exec_yield(nprt_inst *self) { nprt_yield(self); }
@@ -541,7 +421,7 @@ bool nprt_exec_idle_but(const nprt_exec *ex, nprt_inst *const *skip,
 }
 
 /* Runs `in` if it can run; releases it once it terminated. */
-static bool nprt_step(nprt_exec *ex, nprt_inst *in) {
+bool nprt_exec_step(nprt_exec *ex, nprt_inst *in) {
   if (in->state == NPRT_DONE ||
       (in->state == NPRT_BLOCKED && !nprt_wait_satisfied(ex, in)))
     return false;
@@ -553,12 +433,13 @@ static bool nprt_step(nprt_exec *ex, nprt_inst *in) {
 
 /* The consumers values were handed to, then the senders that handed them
  * over, innermost first: depth-first order. */
-static bool nprt_run_handoffs(nprt_exec *ex) {
+bool nprt_exec_run_handoffs(nprt_exec *ex) {
   bool ran = false;
-  while (ex->next || ex->stack_n) {
-    nprt_inst *in = ex->next ? ex->next : ex->stack[--ex->stack_n];
-    ex->next = NULL;
-    ran |= nprt_step(ex, in);
+  while (ex->sched.next || ex->sched.stack_n) {
+    nprt_inst *in =
+        ex->sched.next ? ex->sched.next : ex->sched.stack[--ex->sched.stack_n];
+    ex->sched.next = NULL;
+    ran |= nprt_exec_step(ex, in);
   }
   return ran;
 }
@@ -568,7 +449,7 @@ static bool nprt_run_handoffs(nprt_exec *ex) {
  * exhausted and the graph drained, feedback loops included. */
 static bool nprt_quiescent(const nprt_exec *ex) {
   const nprt_graph *g = ex->graph;
-  if (ex->phase < NPRT_PHASE_RUN)
+  if (ex->sched.phase < NPRT_PHASE_RUN)
     return false;
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     const nprt_inst *in = g->insts[i];
@@ -586,117 +467,25 @@ static bool nprt_quiescent(const nprt_exec *ex) {
  * next phase and returns true. */
 static bool nprt_next_phase(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
-  bool at_barrier = ex->phase < NPRT_PHASE_RUN;
+  bool at_barrier = ex->sched.phase < NPRT_PHASE_RUN;
   for (uint32_t i = 0; i < g->n_insts && at_barrier; ++i) {
     nprt_inst *in = g->insts[i];
     at_barrier = in->state == NPRT_DONE || in->wait == NPRT_WAIT_PHASE;
   }
   if (!at_barrier)
     return false;
-  ++ex->phase;
-  if (ex->phase == NPRT_PHASE_RUN && ex->core)
-    nprt_core_enter_run(ex->core);
+  ++ex->sched.phase;
+  if (ex->sched.phase == NPRT_PHASE_RUN && ex->hooks.run_phase)
+    ex->hooks.run_phase(ex->hooks.ctx);
   /* Handlers start receivers first: by the time a source sends its first
    * value, everything downstream waits for it, and the run is depth-first
    * from the first packet on. */
-  if (ex->phase == NPRT_PHASE_RUN)
+  if (ex->sched.phase == NPRT_PHASE_RUN)
     for (uint32_t i = 0; i < g->n_insts; ++i)
       if (nprt_has_inputs(g->insts[i])) {
-        nprt_step(ex, g->insts[i]);
-        nprt_run_handoffs(ex);
+        nprt_exec_step(ex, g->insts[i]);
+        nprt_exec_run_handoffs(ex);
       }
-  return true;
-}
-
-/*--- Time without packets -----------------------------------------------*/
-
-/* Runs the timer of `in`, which waits, from the scheduler's stack, and
- * whatever it sends, depth-first. */
-static void nprt_fire_timer(nprt_exec *ex, nprt_inst *in) {
-  in->timer_due = true;
-  nprt_step(ex, in);
-  nprt_run_handoffs(ex);
-}
-
-/* --live, between rounds: runs the timers whose deadline passed on the
- * host's clock, and ends the run at the end of --duration. */
-static void nprt_live_tick(nprt_exec *ex) {
-  if (!ex->opts->live || ex->phase < NPRT_PHASE_RUN)
-    return;
-  int64_t now = nprt_exec_live_now(ex);
-  /* The timers due before the end run first, and as before it: the
-   * sources among them still send what their timers allow. */
-  for (nprt_inst *due;
-       ex->has_timers &&
-       (due = nprt_next_timer(ex, NULL, now < ex->end ? now : ex->end));) {
-    ex->now = due->timer_deadline;
-    nprt_fire_timer(ex, due);
-  }
-  ex->now = now;
-  if (now > ex->end && !ex->stop)
-    nprt_clock_ended(ex);
-}
-
-/* --live, while nothing can move: sleeps until `deadline` on the host's
- * clock, or less if a control client or a stop signal comes first. */
-static void nprt_sleep_until(nprt_exec *ex, int64_t deadline) {
-  int64_t d = deadline - nprt_exec_live_now(ex);
-  if (d <= 0)
-    return;
-  struct timespec ts = {(time_t)(d / 1000000000), (long)(d % 1000000000)};
-  if (ex->control) {
-    nprt_control_wait(ex->control, ex, &ts);
-    return;
-  }
-  /* As nprt_control_wait: the stop signals are unblocked only inside
-   * ppoll, so one that arrives just before it cannot be missed. */
-  sigset_t stop, old;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  sigprocmask(SIG_BLOCK, &stop, &old);
-  uint64_t t0 = nprt_prof_clock();
-  if (!nprt_stop_signal)
-    ppoll(NULL, 0, &ts, &old);
-  nprt_prof_wait(ex, t0);
-  sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* Nothing can move. While a source waits for its timer (NPRT_WAIT_TIMER)
- * the run goes on: time moves to the earliest deadline, at once (virtual
- * time: the clock jumps there, so runs are exact and take no wall time)
- * or, with --live, by sleeping until then, and that timer runs. False
- * when no such source is left: then the run ends as it always did (the
- * timers of instances waiting to receive do not keep it going). */
-static bool nprt_wait_for_timers(nprt_exec *ex) {
-  nprt_graph *g = ex->graph;
-  if (ex->phase < NPRT_PHASE_RUN || nprt_exec_stopping(ex))
-    return false;
-  bool source = false;
-  for (uint32_t i = 0; i < g->n_insts && !source; ++i)
-    source =
-        g->insts[i]->state != NPRT_DONE && g->insts[i]->wait == NPRT_WAIT_TIMER;
-  if (!source)
-    return false;
-  if (!ex->clock_started)
-    nprt_clock_start(ex, 0);
-  nprt_inst *due = nprt_next_timer(ex, NULL, INT64_MAX);
-  if (!due) { /* cannot be: the source has a timer */
-    nprt_clock_ended(ex);
-    return true;
-  }
-  if (ex->opts->live) {
-    /* nprt_live_tick runs the timer once it is due, or ends the run. */
-    nprt_sleep_until(ex, due->timer_deadline <= ex->end ? due->timer_deadline
-                                                        : ex->end + 1);
-    return true;
-  }
-  if (due->timer_deadline > ex->end) {
-    nprt_clock_ended(ex);
-    return true;
-  }
-  ex->now = due->timer_deadline;
-  nprt_fire_timer(ex, due);
   return true;
 }
 
@@ -712,35 +501,33 @@ static int nprt_schedule(nprt_exec *ex) {
     /* Clients are served between rounds, when no instance is in the
      * middle of a stretch of its body. Without --control, this branch is
      * all it costs. */
-    if (ex->control)
-      nprt_control_tick(ex->control, ex);
-    else if (ex->core)
-      nprt_core_tick(ex->core);
-    nprt_live_tick(ex);
+    if (ex->hooks.round)
+      ex->hooks.round(ex->hooks.ctx);
+    nprt_clock_live_tick(ex);
     bool ran = false;
     for (uint32_t i = 0; i < g->n_insts; ++i) {
       if (nprt_check_signals(ex))
         return -2;
-      ran |= nprt_step(ex, g->insts[i]);
-      ran |= nprt_run_handoffs(ex);
+      ran |= nprt_exec_step(ex, g->insts[i]);
+      ran |= nprt_exec_run_handoffs(ex);
     }
-    if (ex->n_done != g->n_insts) {
+    if (ex->sched.n_done != g->n_insts) {
       if (ran || (!ex->init_failed && nprt_next_phase(ex)))
         continue;
     }
     if (ex->init_failed)
       return 0; /* reported; no packet has moved */
-    if (ex->n_done != g->n_insts && nprt_wait_for_timers(ex))
+    if (ex->sched.n_done != g->n_insts && nprt_clock_wait_for_timers(ex))
       continue;
     /* Nothing can move: finished, drained, or stuck. */
-    int end = ex->n_done == g->n_insts || nprt_quiescent(ex) ? 0 : -1;
-    if (!ex->control || nprt_exec_stopping(ex))
+    int end = ex->sched.n_done == g->n_insts || nprt_quiescent(ex) ? 0 : -1;
+    if (!ex->hooks.idle || nprt_exec_stopping(ex))
       return end;
     /* Live, the end of --duration wakes it too. */
-    if (ex->opts->live && ex->end != INT64_MAX)
-      nprt_sleep_until(ex, ex->end + 1);
+    if (ex->opts->live && ex->clock.end != INT64_MAX)
+      nprt_clock_sleep_until(ex, ex->clock.end + 1);
     else
-      nprt_control_wait(ex->control, ex, NULL);
+      ex->hooks.idle(ex->hooks.ctx, NULL);
   }
 }
 
@@ -789,142 +576,58 @@ static void nprt_report_deadlock(const nprt_exec *ex, FILE *err) {
   }
 }
 
-/*--- Devices -------------------------------------------------------------*/
-
-nprt_pcap_in *nprt_exec_in_dev(nprt_exec *ex, uint32_t dev) {
-  if (dev >= NPRT_MAX_DEVICES)
-    return NULL;
-  if (dev >= ex->n_in_devs) {
-    nprt_pcap_in *v = realloc(ex->in_devs, (dev + 1) * sizeof(*v));
-    if (!v)
-      return NULL;
-    memset(v + ex->n_in_devs, 0, (dev + 1 - ex->n_in_devs) * sizeof(*v));
-    ex->in_devs = v;
-    ex->n_in_devs = dev + 1;
-  }
-  return &ex->in_devs[dev];
-}
-
-nprt_pcap_out *nprt_exec_out_dev(nprt_exec *ex, uint32_t dev) {
-  if (dev >= NPRT_MAX_DEVICES)
-    return NULL;
-  if (dev >= ex->n_out_devs) {
-    nprt_pcap_out *v = realloc(ex->out_devs, (dev + 1) * sizeof(*v));
-    if (!v)
-      return NULL;
-    memset(v + ex->n_out_devs, 0, (dev + 1 - ex->n_out_devs) * sizeof(*v));
-    ex->out_devs = v;
-    ex->n_out_devs = dev + 1;
-  }
-  return &ex->out_devs[dev];
-}
-
-int nprt_exec_open_devices(nprt_exec *ex, bool outputs) {
-  const nprt_options *o = ex->opts;
-  char err[PCAP_ERRBUF_SIZE + 64];
-  for (uint32_t i = 0; i < o->n_ins; ++i) {
-    nprt_pcap_in *d = nprt_exec_in_dev(ex, o->ins[i].dev);
-    if (!d || nprt_pcap_in_open(d, o->ins[i].path, err, sizeof(err)) != 0) {
-      fprintf(o->err, "%s: error: %s: %s\n", o->prog, o->ins[i].path,
-              d ? err : "out of memory");
-      return -1;
-    }
-  }
-  for (uint32_t i = 0; outputs && i < o->n_outs; ++i) {
-    uint32_t dev = o->outs[i].dev;
-    const nprt_pcap_in *src = NULL;
-    if (dev < ex->n_in_devs && ex->in_devs[dev].pcap)
-      src = &ex->in_devs[dev];
-    else if (ex->n_in_devs && ex->in_devs[0].pcap)
-      src = &ex->in_devs[0];
-    nprt_pcap_out *d = nprt_exec_out_dev(ex, dev);
-    /* A link type the program gives (ToDump's ENCAP) wins; otherwise the
-     * output mirrors its input. */
-    int linktype = o->outs[i].link_type ? (int)o->outs[i].link_type
-                   : src                ? src->linktype
-                                        : DLT_EN10MB;
-    int snaplen = o->outs[i].snaplen ? (int)o->outs[i].snaplen
-                  : src              ? src->snaplen
-                                     : 65535;
-    if (!d ||
-        nprt_pcap_out_open(d, o->outs[i].path, linktype, snaplen,
-                           src ? src->nano : false, err, sizeof(err)) != 0) {
-      fprintf(o->err, "%s: error: %s: %s\n", o->prog, o->outs[i].path,
-              d ? err : "out of memory");
-      return -1;
-    }
-    d->cut = o->outs[i].snaplen; /* a snap length the program gives */
-  }
-  return 0;
-}
-
-/* Closes every device, flushing the outputs; -1 if an output lost data
- * (reported here unless it was reported when it failed). */
-int nprt_exec_close_devices(nprt_exec *ex) {
-  int rc = 0;
-  char err[256];
-  for (uint32_t i = 0; i < ex->n_in_devs; ++i)
-    nprt_pcap_in_close(&ex->in_devs[i]);
-  for (uint32_t i = 0; i < ex->n_out_devs; ++i) {
-    nprt_pcap_out *d = &ex->out_devs[i];
-    bool reported = d->error != 0;
-    if (nprt_pcap_out_close(d, err, sizeof(err)) != 0) {
-      if (!reported)
-        fprintf(ex->opts->err, "%s: error: %s: %s\n", ex->opts->prog, d->path,
-                err);
-      rc = -1;
-    }
-  }
-  return rc;
-}
-
-/* Refuses, before anything is opened for writing, an output (pcap or
- * statistics) that is an input or another output under any name. */
-int nprt_exec_check_output_paths(const nprt_options *o) {
-  for (uint32_t i = 0; i <= o->n_outs; ++i) {
-    const char *flag = i < o->n_outs ? "--out" : "--stats-json";
-    const char *path = i < o->n_outs ? o->outs[i].path : o->stats_json;
-    if (!path)
-      continue;
-    for (uint32_t k = 0; k < o->n_ins; ++k)
-      if (nprt_same_file(path, o->ins[k].path)) {
-        fprintf(o->err,
-                "%s: error: %s '%s' is the input file '%s'; refusing to "
-                "overwrite it\n",
-                o->prog, flag, path, o->ins[k].path);
-        return -1;
-      }
-    for (uint32_t k = 0; k < i && k < o->n_outs; ++k)
-      if (nprt_same_file(path, o->outs[k].path) ||
-          (strcmp(path, o->outs[k].path) == 0 && !nprt_is_char_device(path))) {
-        fprintf(o->err, "%s: error: %s '%s' is also --out '%s'\n", o->prog,
-                flag, path, o->outs[k].path);
-        return -1;
-      }
-  }
-  return 0;
-}
-
 /*--- Running -------------------------------------------------------------*/
 
-int nprt_exec_open_control(nprt_exec *ex) {
-  const nprt_options *o = ex->opts;
-  if (!o->control)
-    return 0;
-  nprt_strbuf err = {0};
-  ex->control = nprt_control_open(o->control, &err);
-  if (!ex->control)
-    fprintf(o->err, "%s: error: %s\n", o->prog,
-            err.len ? nprt_strbuf_str(&err) : "out of memory");
-  nprt_strbuf_free(&err);
-  return ex->control ? 0 : -1;
+static bool nprt_host_stopping(void *ctx) { return nprt_exec_stopping(ctx); }
+
+static bool nprt_host_interrupted(void *ctx) {
+  (void)ctx;
+  return nprt_stop_signal != 0;
+}
+
+static void nprt_host_failed(void *ctx, bool stop) {
+  nprt_exec *ex = ctx;
+  ex->io_error = true;
+  ex->stop |= stop;
+}
+
+void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts) {
+  memset(ex, 0, sizeof(*ex));
+  ex->graph = g;
+  ex->opts = opts;
+  ex->clock.end = INT64_MAX;
+  ex->reports = true;
+  nprt_pool_init(&ex->pool);
+  nprt_dev_host host = {
+      &ex->pool,       opts, ex, nprt_host_stopping, nprt_host_interrupted,
+      nprt_host_failed};
+  nprt_devices_init(&ex->devices, &host);
+}
+
+void nprt_exec_free(nprt_exec *ex) {
+  nprt_devices_free(&ex->devices);
+  free(ex->reactive);
+  ex->reactive = NULL;
+  nprt_pool_destroy(&ex->pool);
+}
+
+void nprt_exec_note_reactive(nprt_exec *ex, nprt_inst *self) {
+  for (uint32_t i = 0; i < ex->n_reactive; ++i)
+    if (ex->reactive[i] == self)
+      return;
+  if (!ex->reactive) {
+    ex->reactive = calloc(ex->graph->n_insts, sizeof(*ex->reactive));
+    if (!ex->reactive)
+      return;
+  }
+  ex->reactive[ex->n_reactive++] = self;
 }
 
 int nprt_exec_attach_signals(nprt_exec *ex) {
   const nprt_options *o = ex->opts;
   for (uint32_t i = 0; i < o->n_signals; ++i) {
     /* Every copy of the instance (a multicore core's graph may hold two,
-     * or none: cores.c checks the name against the program). */
+     * or none: run_cores.c checks the name against the program). */
     bool found = false;
     for (uint32_t id = 0; id < ex->graph->n_insts; ++id) {
       nprt_inst *in = ex->graph->insts[id];
@@ -944,7 +647,7 @@ int nprt_exec_attach_signals(nprt_exec *ex) {
       v[in->n_signals++] = o->signals[i].value;
       in->signals = v;
     }
-    if (!found && !ex->core) {
+    if (!found && !ex->part) {
       fprintf(o->err, "%s: error: --signal: no instance named '%s'\n", o->prog,
               o->signals[i].inst);
       return -1;
@@ -957,7 +660,7 @@ int nprt_exec_schedule(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
   const nprt_options *o = ex->opts;
 #ifdef NPRT_TSAN
-  ex->tsan_sched = __tsan_get_current_fiber();
+  ex->sched.tsan_fiber = __tsan_get_current_fiber();
 #endif
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     nprt_inst *in = g->insts[i];
@@ -971,8 +674,9 @@ int nprt_exec_schedule(nprt_exec *ex) {
       return NPRT_EXIT_ERROR;
     }
   }
-  ex->stack = calloc(g->n_insts ? g->n_insts : 1, sizeof(*ex->stack));
-  if (!ex->stack) {
+  ex->sched.stack =
+      calloc(g->n_insts ? g->n_insts : 1, sizeof(*ex->sched.stack));
+  if (!ex->sched.stack) {
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     return NPRT_EXIT_ERROR;
   }
@@ -982,19 +686,19 @@ int nprt_exec_schedule(nprt_exec *ex) {
     struct timespec real, mono;
     clock_gettime(CLOCK_REALTIME, &real);
     clock_gettime(CLOCK_MONOTONIC, &mono);
-    ex->live_base = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000 +
-                    (real.tv_nsec - mono.tv_nsec);
+    ex->clock.live_base = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000 +
+                          (real.tv_nsec - mono.tv_nsec);
     nprt_clock_start(ex, nprt_exec_live_now(ex));
   }
-  ex->prof = o->stats || o->stats_json;
-  ex->prof_countdown = NPRT_PROF_EVERY;
-  ex->prof_start = nprt_prof_clock();
+  ex->prof.on = o->stats || o->stats_json;
+  ex->prof.countdown = NPRT_PROF_EVERY;
+  ex->prof.start = nprt_prof_clock();
   int sched = nprt_schedule(ex);
-  ex->prof_end = nprt_prof_clock();
-  if (ex->prof_window) /* an iteration that never ended (a deadlock) */
-    nprt_prof_close(ex->prof_owner);
-  free(ex->stack);
-  ex->stack = NULL;
+  ex->prof.end = nprt_prof_clock();
+  if (ex->prof.window) /* an iteration that never ended (a deadlock) */
+    nprt_prof_close(ex->prof.owner);
+  free(ex->sched.stack);
+  ex->sched.stack = NULL;
   int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;
   if (sched == -1) {
     ex->deadlock = true;
@@ -1002,19 +706,9 @@ int nprt_exec_schedule(nprt_exec *ex) {
   }
   nprt_check_signals(ex);
   /* A multicore run says it once, for all cores. */
-  if (ex->signo && (!ex->core || nprt_core_reports(ex->core)))
+  if (ex->signo && ex->reports)
     nprt_exec_report_signal(ex, sched == -2);
   return rc;
-}
-
-void nprt_exec_report_signal(const nprt_exec *ex, bool abandoned) {
-  const nprt_options *o = ex->opts;
-  fprintf(o->err, "%s: %s: %s\n", o->prog,
-          ex->signo == SIGINT    ? "interrupted (SIGINT)"
-          : ex->signo == SIGTERM ? "terminated (SIGTERM)"
-                                 : "stopped by a signal",
-          abandoned ? "drain abandoned, queued packets counted as drops"
-                    : "input stopped, packets in flight drained");
 }
 
 void nprt_exec_wind_down(nprt_exec *ex) {
@@ -1029,108 +723,4 @@ void nprt_exec_wind_down(nprt_exec *ex) {
     nprt_chan_abandon(g->chans[i], &ex->pool);
   for (uint32_t i = 0; i < g->n_insts; ++i)
     nprt_inst_release(g->insts[i]);
-}
-
-static int nprt_execute(nprt_exec *ex, nprt_handler_report *report) {
-  int rc = nprt_exec_schedule(ex);
-  /* -h reads the state the run left, before fini empties the queues. */
-  nprt_handler_report_collect(ex, report);
-  nprt_exec_wind_down(ex);
-  return rc;
-}
-
-static void nprt_on_stop_signal(int sig) {
-  if (!nprt_stop_signal)
-    nprt_stop_signal = sig;
-  if (++nprt_signals_seen >= 2) {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-  }
-}
-
-/* Installs the stop handler for SIGINT and SIGTERM, unless the signal was
- * ignored when the program started (as `nohup` and background jobs of
- * non-interactive shells arrange). No SA_RESTART: a read blocked on a FIFO
- * returns, and the input counts as ended. */
-void nprt_exec_catch_signals(struct sigaction old[3]) {
-  static const int sigs[2] = {SIGINT, SIGTERM};
-  nprt_stop_signal = 0;
-  nprt_signals_seen = 0;
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = nprt_on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 2; ++i) {
-    sigaction(sigs[i], NULL, &old[i]);
-    if (old[i].sa_handler != SIG_IGN)
-      sigaction(sigs[i], &sa, NULL);
-  }
-  /* A write past the file size limit (ulimit -f) fails with EFBIG and is
-   * reported like a full disk, instead of killing the run unreported. */
-  struct sigaction ign;
-  memset(&ign, 0, sizeof(ign));
-  ign.sa_handler = SIG_IGN;
-  sigemptyset(&ign.sa_mask);
-  sigaction(SIGXFSZ, &ign, &old[2]);
-}
-
-void nprt_exec_restore_signals(const struct sigaction old[3]) {
-  sigaction(SIGINT, &old[0], NULL);
-  sigaction(SIGTERM, &old[1], NULL);
-  sigaction(SIGXFSZ, &old[2], NULL);
-}
-
-int nprt_run(nprt_graph *g, const nprt_options *o) {
-  if (g->error[0]) {
-    fprintf(o->err, "%s: error: %s\n", o->prog, g->error);
-    return NPRT_EXIT_ERROR;
-  }
-  nprt_exec ex;
-  memset(&ex, 0, sizeof(ex));
-  ex.graph = g;
-  ex.opts = o;
-  ex.end = INT64_MAX;
-  nprt_pool_init(&ex.pool);
-  struct sigaction old[3];
-  nprt_exec_catch_signals(old);
-  int rc = NPRT_EXIT_ERROR;
-  nprt_handler_report report;
-  memset(&report, 0, sizeof(report));
-  /* The control socket opens before any output file, so that a port in
-   * use leaves the outputs untouched. */
-  if (nprt_exec_check_output_paths(o) == 0 &&
-      nprt_exec_attach_signals(&ex) == 0 && nprt_exec_open_control(&ex) == 0 &&
-      nprt_exec_open_devices(&ex, true) == 0 && nprt_pcie_start(&ex) == 0) {
-    rc = nprt_execute(&ex, &report);
-    if (nprt_pcie_finish(&ex) != 0)
-      ex.io_error = true;
-    nprt_control_close(ex.control);
-    ex.control = NULL;
-    /* Outputs are flushed and closed before the statistics, so that the
-     * status they report includes the final write. */
-    if (nprt_exec_close_devices(&ex) != 0)
-      ex.io_error = true;
-    if (ex.io_error || rc == NPRT_EXIT_ERROR)
-      rc = NPRT_EXIT_ERROR;
-    else if (ex.signo)
-      rc = NPRT_EXIT_SIGNAL + ex.signo;
-    /* An init that failed (a table file) ended the run before it began:
-     * like a device that cannot be opened, it leaves nothing to report. */
-    if (!ex.init_failed && nprt_stats_report(&ex) != 0)
-      rc = NPRT_EXIT_ERROR;
-    /* Click's driver reads -h handlers after the run; a missing one is an
-     * error once the others are printed. */
-    if (!ex.init_failed && nprt_handler_report_print(&report, o) != 0)
-      rc = NPRT_EXIT_ERROR;
-  } else {
-    nprt_pcie_finish(&ex);
-    nprt_control_close(ex.control);
-    nprt_exec_close_devices(&ex);
-  }
-  nprt_handler_report_free(&report);
-  free(ex.in_devs);
-  free(ex.out_devs);
-  nprt_pool_destroy(&ex.pool);
-  nprt_exec_restore_signals(old);
-  return rc;
 }

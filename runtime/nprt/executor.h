@@ -6,18 +6,20 @@
  * handler() forever. A port operation that cannot complete records what the
  * instance waits for and switches to the scheduler, which resumes, round
  * robin, instances whose wait is satisfied. See README.md in this directory
- * for the termination rules and exit codes.
+ * for the layers and docs/runtime.md for the termination rules and exit
+ * codes.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_EXECUTOR_H
 #define NPRT_EXECUTOR_H
 
+#include "runtime/nprt/devices.h"
 #include "runtime/nprt/graph.h"
 #include "runtime/nprt/options.h"
-#include "runtime/nprt/pcap_io.h"
 #include "runtime/nprt/pool.h"
 
 #include <signal.h>
+#include <time.h>
 
 /* Exit codes of a run. An error takes precedence over an interruption,
  * which takes precedence over a deadlock found while draining. */
@@ -47,8 +49,6 @@ enum {
  * end would otherwise overflow the stack, as it does Click's). */
 #define NPRT_MAX_NEST 64u
 
-struct nprt_control;
-
 /* A charge made in the open profiling window, kept until it closes: a
  * window in which the thread was preempted is dropped. */
 typedef struct nprt_prof_entry {
@@ -58,28 +58,104 @@ typedef struct nprt_prof_entry {
 } nprt_prof_entry;
 #define NPRT_PROF_LOG 128u
 
-/* One core's utilisation in a multicore run, in nprt_prof_clock units. */
-typedef struct nprt_core_prof {
-  uint64_t cycles;  /* from the start of its schedule to its end */
-  uint64_t wait;    /* spent waiting for other cores */
-  uint64_t windows; /* sampled windows */
-  uint64_t dropped; /* of which dropped (preempted) */
-} nprt_core_prof;
+/* The scheduler's state (executor.c). */
+typedef struct nprt_sched {
+  uint32_t phase;  /* NPRT_PHASE_* */
+  uint32_t n_done; /* instances that terminated */
+  /* Depth-first order, as in Click's push processing: a send runs a push
+   * consumer's handler as a call (nest deep), or switches to a consumer
+   * waiting for the value while the sender waits on `stack` and resumes
+   * when its consumers block again; each packet goes down its whole path
+   * before the next one enters. The depth of the calls is the `nest` of
+   * the instance whose stack holds them. */
+  nprt_inst *running; /* whose stack the processor is on (not the
+                       * scheduler's) */
+  nprt_inst *next;    /* to run next, or NULL */
+  nprt_inst **stack;  /* senders that handed a value over, innermost last */
+  uint32_t stack_n;
+  jmp_buf jb; /* the scheduler's side of every switch */
+#ifdef NPRT_ASAN
+  const void *stack_base; /* the scheduler's stack, for fiber switches */
+  size_t stack_bytes;
+#endif
+#ifdef NPRT_TSAN
+  void *tsan_fiber; /* the scheduler's fiber: the thread's own */
+#endif
+} nprt_sched;
 
-typedef struct nprt_pcie nprt_pcie;
+/* Profiling (--stats, --stats-json; profile.h). */
+typedef struct nprt_prof {
+  bool on;            /* measuring */
+  bool window;        /* a sampled window is open */
+  nprt_inst *owner;   /* whose handler iteration opened it */
+  nprt_inst *cur;     /* charged now; NULL: the scheduler */
+  uint64_t t;         /* the clock when `cur` was last charged */
+  uint32_t countdown; /* iterations until the next window */
+  uint64_t windows;
+  uint64_t dropped; /* windows dropped: the thread was preempted */
+  long preempted;   /* involuntary context switches at the opening */
+  nprt_prof_entry log[NPRT_PROF_LOG];
+  uint32_t log_n;
+  /* The clock when the schedule started and ended, and the time spent
+   * waiting for other cores (spinning or yielding the CPU). */
+  uint64_t start, end, wait;
+} nprt_prof;
+
+/* The program's clock (nprt_now), in ns: the time stamp of the last
+ * packet read, or a timer's deadline while it runs; with --live the
+ * host's clock when it was last read (clock.c). */
+typedef struct nprt_clock {
+  int64_t now;
+  bool started;
+  bool has_timers; /* some instance has a timer (set when the clock starts) */
+  /* --live: the time of day at the start minus CLOCK_MONOTONIC then, so
+   * that live time reads as time of day but never goes back. */
+  int64_t live_base;
+  /* --duration: the clock reading at which ingress stops (set when the
+   * clock starts); INT64_MAX without a limit. */
+  int64_t end;
+} nprt_clock;
+
+/* What the layers above the executor (a multicore run's cores, the
+ * control socket) do at its points of rest; every member may be NULL. */
+typedef struct nprt_exec_hooks {
+  void *ctx;
+  /* Between two scheduler rounds, when no instance is in the middle of a
+   * stretch of its body (a control client's commands, a core's mailbox). */
+  void (*round)(void *ctx);
+  /* The run phase begins: init and the signals ran, no packet moved. */
+  void (*run_phase)(void *ctx);
+  /* While the graph cannot move: waits for something from outside until
+   * `timeout` passes (NULL: no limit) or a stop signal comes. Without it
+   * the run ends once the graph cannot move. */
+  void (*idle)(void *ctx, const struct timespec *timeout);
+  /* An executor whose graph stands for instances that run elsewhere (a
+   * multicore run's control thread: the copies on the cores) relays their
+   * handlers' calls (handler index `handler` of program instance `inst`)
+   * and `WRITE stop` through these; NULL: the graph's own instances. */
+  void (*write_handler)(void *ctx, uint32_t inst, uint32_t handler,
+                        const uint64_t *args);
+  uint64_t (*read_handler)(void *ctx, uint32_t inst, uint32_t handler);
+  void (*stop)(void *ctx);
+} nprt_exec_hooks;
 
 struct nprt_exec {
   nprt_graph *graph;
   const nprt_options *opts;
   nprt_pool pool;
-  nprt_pcap_in *in_devs;
-  nprt_pcap_out *out_devs;
-  uint32_t n_in_devs, n_out_devs;
-  uint32_t phase;
-  uint32_t n_done;
+  /* The devices by number (devices.h), and the instances that receive
+   * from a reactive one (device.h): waiting for those is not progress. */
+  nprt_devices devices;
+  nprt_inst **reactive;
+  uint32_t n_reactive;
   bool io_error; /* a device or a table file failed: exit 1 */
-  /* --fpga: the PCIe slots to the FPGA's C simulation (pcie.h), or NULL. */
-  nprt_pcie *pcie;
+  nprt_exec_hooks hooks;
+  /* This executor prints the run's once-per-run messages (a multicore
+   * run's core 0, or the only one). */
+  bool reports;
+  /* Its graph holds part of the program (a core's): --signal names that
+   * are not in it are another core's. */
+  bool part;
   /* An init could not load a table file (nprt_handler_load): the run ends
    * at the init barrier, before any packet moves. */
   bool init_failed;
@@ -91,98 +167,33 @@ struct nprt_exec {
   int signo;
   /* The global `stop` handler ended ingress: a normal end of the run. */
   bool stop_requested;
-  /* --control: the listening socket and its clients, or NULL. While it is
-   * open the run does not end when the graph cannot move; it ends at
-   * `stop` or a signal. */
-  struct nprt_control *control;
-  /* The program's clock (nprt_now), in ns: the time stamp of the last
-   * packet read, or a timer's deadline while it runs; with --live the
-   * host's clock when it was last read. */
-  int64_t now;
-  bool clock_started;
-  bool has_timers; /* some instance has a timer (set when the clock starts) */
-  /* --live: the time of day at the start minus CLOCK_MONOTONIC then, so
-   * that live time reads as time of day but never goes back. */
-  int64_t live_base;
-  /* --duration: the clock reading at which ingress stops (set when the
-   * clock starts); INT64_MAX without a limit. */
-  int64_t end;
-  /* Depth-first order, as in Click's push processing: a send runs a push
-   * consumer's handler as a call (nest deep), or switches to a consumer
-   * waiting for the value while the sender waits on `stack` and resumes
-   * when its consumers block again; each packet goes down its whole path
-   * before the next one enters. The depth of the calls is the `nest` of
-   * the instance whose stack holds them. */
-  nprt_inst *running; /* whose stack the processor is on (not the
-                       * scheduler's) */
-  nprt_inst *next;    /* to run next, or NULL */
-  /* The core this executor runs in a multicore run (cores.c); NULL on one
-   * core. */
-  struct nprt_core *core;
-  /* The control thread's view of a multicore run (cores.c): its own
-   * handlers' calls go to the copies on the cores; NULL otherwise. */
-  struct nprt_multi *multi;
-  /* Profiling (--stats, --stats-json; profile.h). */
-  bool prof;               /* measuring */
-  bool prof_window;        /* a sampled window is open */
-  nprt_inst *prof_owner;   /* whose handler iteration opened it */
-  nprt_inst *prof_cur;     /* charged now; NULL: the scheduler */
-  uint64_t prof_t;         /* the clock when prof_cur was last charged */
-  uint32_t prof_countdown; /* iterations until the next window */
-  uint64_t prof_windows;
-  uint64_t prof_dropped; /* windows dropped: the thread was preempted */
-  long prof_preempted;   /* involuntary context switches at the opening */
-  nprt_prof_entry prof_log[NPRT_PROF_LOG];
-  uint32_t prof_log_n;
-  /* The clock when the schedule started and ended, and the time spent
-   * waiting for other cores (spinning or yielding the CPU). */
-  uint64_t prof_start, prof_end, prof_wait;
-  /* A multicore run's summary: each core's schedule time, wait and
-   * windows (NULL on one core: the fields above). */
-  const struct nprt_core_prof *core_prof;
-  uint32_t n_core_prof;
-  nprt_inst **stack; /* senders that handed a value over, innermost last */
-  uint32_t stack_n;
-  jmp_buf sched_jb;
-#ifdef NPRT_ASAN
-  const void *sched_stack; /* the scheduler's stack, for fiber switches */
-  size_t sched_stack_bytes;
-#endif
-#ifdef NPRT_TSAN
-  void *tsan_sched; /* the scheduler's fiber: the thread's own */
-#endif
+  nprt_clock clock; /* the program's clock and the timers (clock.c) */
+  nprt_sched sched; /* the scheduler (executor.c) */
+  nprt_prof prof;   /* profiling (profile.c) */
 };
 
-/* Runs `g` to completion with `opts` (devices, signals, stats). Prints only
- * to opts->out / opts->err. Returns an NPRT_EXIT_* code. */
-int nprt_run(nprt_graph *g, const nprt_options *opts);
-
-/* The steps of nprt_run, for the multicore runner (cores.c). */
-int nprt_exec_check_output_paths(const nprt_options *o);
+/* An executor for `g` with `opts`: its pool, its devices (pcap files
+ * until made otherwise), no hooks; it reports the run's messages. */
+void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts);
+/* Frees the devices and the pool (after nprt_exec_wind_down). */
+void nprt_exec_free(nprt_exec *ex);
+/* Adds --signal values to the instances they name; reports and returns -1
+ * if one has no signal handler, or (unless ex->part) does not exist. */
 int nprt_exec_attach_signals(nprt_exec *ex);
-/* --control: opens the socket into ex->control; reports and returns -1 on
- * failure. */
-int nprt_exec_open_control(nprt_exec *ex);
-/* Opens the --in files into ex->in_devs, and with `outputs` the --out
- * files into ex->out_devs; reports and returns -1 on failure. */
-int nprt_exec_open_devices(nprt_exec *ex, bool outputs);
-int nprt_exec_close_devices(nprt_exec *ex);
 /* Prepares the stacks and runs the scheduler to the end; an
  * NPRT_EXIT_* code. */
 int nprt_exec_schedule(nprt_exec *ex);
 /* After nprt_exec_schedule (and any report): runs fini, frees what the
  * channels still hold, releases the stacks. */
 void nprt_exec_wind_down(nprt_exec *ex);
-/* Says on stderr that ex->signo stopped the run (and whether its drain was
- * abandoned). */
+
+/* signals.c: says on stderr that ex->signo stopped the run (and whether
+ * its drain was abandoned). */
 void nprt_exec_report_signal(const nprt_exec *ex, bool abandoned);
 void nprt_exec_catch_signals(struct sigaction old[3]);
 void nprt_exec_restore_signals(const struct sigaction old[3]);
-/* A multicore run: `cores` workers, `mapping` NPRT_MAPPING_*. */
-int nprt_run_cores(const nprt_program *program, const nprt_options *opts,
-                   uint32_t cores, uint32_t mapping);
-/* Whether this core prints the run's one-per-run messages (core 0). */
-bool nprt_core_reports(const struct nprt_core *core);
+/* Stop signals seen since nprt_exec_catch_signals. */
+int nprt_exec_signals_seen(void);
 
 /* Ingress is to stop: a signal arrived (the scheduler has not seen it yet,
  * or has) or an output failed. */
@@ -213,10 +224,12 @@ void nprt_exec_yield(nprt_inst *self);
  * waits for what has not come. */
 bool nprt_exec_idle_but(const nprt_exec *ex, nprt_inst *const *skip,
                         uint32_t n);
-/* Reports the first failed write of output device `d` and stops ingress. */
-void nprt_exec_output_failed(nprt_exec *ex, const nprt_pcap_out *d);
-/* Device state for `dev`, growing the tables; NULL past NPRT_MAX_DEVICES. */
-nprt_pcap_in *nprt_exec_in_dev(nprt_exec *ex, uint32_t dev);
-nprt_pcap_out *nprt_exec_out_dev(nprt_exec *ex, uint32_t dev);
+/* `self` receives from a reactive device (device.h). */
+void nprt_exec_note_reactive(nprt_exec *ex, nprt_inst *self);
+
+/* For the executor's own files (clock.c): runs `in` if it can run (true
+ * if it ran), then the instances values were handed to, depth-first. */
+bool nprt_exec_step(nprt_exec *ex, nprt_inst *in);
+bool nprt_exec_run_handoffs(nprt_exec *ex);
 
 #endif /* NPRT_EXECUTOR_H */

@@ -103,7 +103,7 @@ struct nprt_inst {
    * stack (nprt_instance_desc.push_ports). */
   uint64_t push_ports;
   uint32_t nest; /* pushed handler calls in progress on this one's stack */
-  /* An end of a lane between cores (cores.c): never the target of a fused
+  /* An end of a lane between cores (core_lanes.c): never the target of a fused
    * call. */
   bool lane_end;
 
@@ -147,7 +147,7 @@ struct nprt_graph {
   uint32_t n_shared;
   char error[256]; /* first construction error, "" if none */
   /* A core's graph in a multicore run may hold a second copy of an
-   * instance, under the same name (cores.c: the rtc tail). */
+   * instance, under the same name (core_partition.c: the rtc tail). */
   bool copies;
 };
 

@@ -1,5 +1,4 @@
-/*===- handler_file.c - a write handler run once per line of a file -*- C
- *-*-===*
+/*===- handler_file.c - a write handler run once per line of a file *- C -*-===*
  *
  * SPDX-License-Identifier: Apache-2.0
  *

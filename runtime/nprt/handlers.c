@@ -10,7 +10,6 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/handlers.h"
 
-#include "runtime/nprt/cores.h"
 #include "runtime/nprt/value_text.h"
 
 #include "nprt/version.h"
@@ -117,15 +116,18 @@ static void nprt_list_handlers(const nprt_inst *inst, nprt_strbuf *out) {
   }
 }
 
-void nprt_handler_read(nprt_exec *ex, const nprt_handler *h, nprt_strbuf *out) {
-  const nprt_graph *g = ex->graph;
+/* Reads `h` of graph `g`, an instance's own handler through `relay` if it
+ * relays them (nprt_exec_hooks.read_handler). */
+static void nprt_handler_read_in(const nprt_graph *g,
+                                 const nprt_exec_hooks *relay,
+                                 const nprt_handler *h, nprt_strbuf *out) {
   nprt_inst *in = h->inst;
   switch (h->kind) {
   case NPRT_HANDLER_OWN:
     in->handler_result = 0;
-    if (ex->multi)
-      in->handler_result = nprt_multi_read(ex->multi, in->id,
-                                           (uint32_t)(h->read - in->handlers));
+    if (relay && relay->read_handler)
+      in->handler_result = relay->read_handler(
+          relay->ctx, in->id, (uint32_t)(h->read - in->handlers));
     else if (h->read->fn)
       h->read->fn(in);
     nprt_value_format(h->read->result, in->handler_result, out);
@@ -162,6 +164,10 @@ void nprt_handler_read(nprt_exec *ex, const nprt_handler *h, nprt_strbuf *out) {
   }
 }
 
+void nprt_handler_read(nprt_exec *ex, const nprt_handler *h, nprt_strbuf *out) {
+  nprt_handler_read_in(ex->graph, &ex->hooks, h, out);
+}
+
 int nprt_handler_write(nprt_exec *ex, const nprt_handler *h, const char *name,
                        const char *text, size_t len, nprt_strbuf *err) {
   static const nprt_handler_desc no_args = {"stop", true, NULL, 0,
@@ -176,14 +182,14 @@ int nprt_handler_write(nprt_exec *ex, const nprt_handler *h, const char *name,
      * graph drains, every instance finishes, the exit code stays 0. */
     ex->stop = true;
     ex->stop_requested = true;
-    if (ex->multi)
-      nprt_multi_stop(ex->multi);
+    if (ex->hooks.stop)
+      ex->hooks.stop(ex->hooks.ctx);
     return 0;
   }
-  if (ex->multi) {
+  if (ex->hooks.write_handler) {
     /* Every copy on the cores; the view's own instance never runs. */
-    nprt_multi_write(ex->multi, h->inst->id, (uint32_t)(d - h->inst->handlers),
-                     args);
+    ex->hooks.write_handler(ex->hooks.ctx, h->inst->id,
+                            (uint32_t)(d - h->inst->handlers), args);
     return 0;
   }
   memcpy(h->inst->handler_args, args, sizeof(args));
@@ -195,10 +201,9 @@ int nprt_handler_write(nprt_exec *ex, const nprt_handler *h, const char *name,
 /*--- -h ------------------------------------------------------------------*/
 
 /* One handler of one instance (or a global one) for `-h`. */
-static void nprt_report_one(nprt_exec *ex, nprt_inst *inst, const char *hname,
-                            bool print_name, nprt_strbuf *out,
-                            nprt_strbuf *err) {
-  const char *prog = ex->opts->prog;
+static void nprt_report_one(const nprt_graph *g, const char *prog,
+                            nprt_inst *inst, const char *hname, bool print_name,
+                            nprt_strbuf *out, nprt_strbuf *err) {
   const char *ename = inst ? inst->name : "";
   const char *dot = inst ? "." : "";
   nprt_handler h;
@@ -215,32 +220,32 @@ static void nprt_report_one(nprt_exec *ex, nprt_inst *inst, const char *hname,
   if (print_name)
     nprt_strbuf_printf(out, "%s%s%s:\n", ename, dot, hname);
   size_t start = out->len;
-  nprt_handler_read(ex, &h, out);
+  nprt_handler_read_in(g, NULL, &h, out);
   if (out->len > start && out->data[out->len - 1] != '\n')
     nprt_strbuf_puts(out, "\n");
   if (print_name)
     nprt_strbuf_puts(out, "\n");
 }
 
-static void nprt_report_name(nprt_exec *ex, const char *full, bool print_names,
+static void nprt_report_name(const nprt_graph *g, const char *prog,
+                             const char *full, bool print_names,
                              nprt_strbuf *out, nprt_strbuf *err) {
   const char *dot = strchr(full, '.');
   if (!dot) {
-    nprt_report_one(ex, NULL, full, print_names, out, err);
+    nprt_report_one(g, prog, NULL, full, print_names, out, err);
     return;
   }
-  nprt_graph *g = ex->graph;
   size_t elen = (size_t)(dot - full);
   for (uint32_t i = 0; i < g->n_insts; ++i)
     if (nprt_name_is(full, elen, g->insts[i]->name)) {
-      nprt_report_one(ex, g->insts[i], dot + 1, print_names, out, err);
+      nprt_report_one(g, prog, g->insts[i], dot + 1, print_names, out, err);
       return;
     }
   /* Not an instance: a glob pattern over instance names, or an element
    * (class) name; either reads every match that has the handler. */
   char *pattern = malloc(elen + 1);
   if (!pattern) {
-    nprt_strbuf_printf(err, "%s: error: out of memory\n", ex->opts->prog);
+    nprt_strbuf_printf(err, "%s: error: out of memory\n", prog);
     return;
   }
   memcpy(pattern, full, elen);
@@ -255,16 +260,16 @@ static void nprt_report_name(nprt_exec *ex, const char *full, bool print_names,
     nprt_handler h;
     if (nprt_handler_find(in, dot + 1, strlen(dot + 1), &h) &&
         nprt_handler_readable(&h))
-      nprt_report_one(ex, in, dot + 1, true, out, err);
+      nprt_report_one(g, prog, in, dot + 1, true, out, err);
   }
   if (!any)
-    nprt_strbuf_printf(err, "%s: error: no element %s'%s'\n", ex->opts->prog,
+    nprt_strbuf_printf(err, "%s: error: no element %s'%s'\n", prog,
                        is_pattern ? "matching " : "", pattern);
   free(pattern);
 }
 
-void nprt_handler_report_collect(nprt_exec *ex, nprt_handler_report *r) {
-  const nprt_options *o = ex->opts;
+void nprt_handler_report_collect(const nprt_graph *g, const nprt_options *o,
+                                 nprt_handler_report *r) {
   memset(r, 0, sizeof(*r));
   if (!o->n_handlers)
     return;
@@ -276,7 +281,8 @@ void nprt_handler_report_collect(nprt_exec *ex, nprt_handler_report *r) {
   }
   r->n = o->n_handlers;
   for (uint32_t i = 0; i < r->n; ++i)
-    nprt_report_name(ex, o->handlers[i], r->n > 1, &r->out[i], &r->err[i]);
+    nprt_report_name(g, o->prog, o->handlers[i], r->n > 1, &r->out[i],
+                     &r->err[i]);
 }
 
 int nprt_handler_report_print(const nprt_handler_report *r,

@@ -65,12 +65,14 @@ typedef struct nprt_handler_report {
   bool failed; /* some handler could not be read */
 } nprt_handler_report;
 
-/* Reads the handlers of `ex->opts->handlers` as Click's driver does:
+/* Reads the handlers of `o->handlers` on graph `g` (after its run: its
+ * instances hold the state to report) as Click's driver does:
  * ELEMENT.HANDLER names an instance, or every instance whose name matches
  * a glob pattern (* ? [) or whose element is ELEMENT; HANDLER alone is a
  * global handler. With one `-h` the value is printed alone; with several,
  * or with a pattern, each value comes as `NAME:\nVALUE\n\n`. */
-void nprt_handler_report_collect(nprt_exec *ex, nprt_handler_report *r);
+void nprt_handler_report_collect(const nprt_graph *g, const nprt_options *o,
+                                 nprt_handler_report *r);
 /* Prints the report to opts->out and opts->err; -1 if a handler failed or
  * stdout could not be written (reported). */
 int nprt_handler_report_print(const nprt_handler_report *r,

@@ -9,7 +9,7 @@
  * delivers it to that channel's input port) and the sequence number of
  * the packet read whose processing sent it, so that a core merging
  * several lanes can restore the order one core would have given (see
- * cores.c). Both sides work in bursts: the sender publishes its index
+ * core_lanes.c). Both sides work in bursts: the sender publishes its index
  * once per NPRT_LANE_BURST messages (and whenever its core could wait,
  * nprt_lane_flush), the receiver gives slots back once per burst (and
  * whenever it finds the lane empty).

@@ -6,7 +6,7 @@
  * runs it and returns the exit code. The only place that knows about argv.
  *
  *===----------------------------------------------------------------------===*/
-#include "runtime/nprt/executor.h"
+#include "runtime/nprt/run.h"
 
 #include "nprt/host.h"
 

@@ -2,13 +2,14 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
- * See pcie.h. All state lives in the executor (ex->pcie).
+ * See pcie.h. One link (nprt_pcie) holds the simulation and every slot's
+ * batches; each slot device (device.h, kind "pcie-slot") names its link
+ * and slot.
  *
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/pcie.h"
 
 #include "runtime/nprt/pcie_msg.h"
-#include "runtime/nprt/pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,23 +29,21 @@ struct nprt_pcie {
   bool pending; /* packets sent since the last SYNC */
   nprt_pcie_msg *tx[NPRT_PCIE_SLOTS];
   nprt_pkt *head[NPRT_PCIE_SLOTS], *tail[NPRT_PCIE_SLOTS];
-  nprt_inst *rx[NPRT_PCIE_SLOTS]; /* instances receiving from the FPGA */
-  uint32_t n_rx;
   nprt_pcie_msg in;
   uint64_t late; /* packets the FPGA sent after END (dropped) */
+  const nprt_dev_host *host;
+  /* The slot devices' states, one per --fpga slot option. */
+  struct nprt_pcie_slot_dev *devs;
 };
 
-int nprt_pcie_slot(const nprt_exec *ex, uint32_t dev, bool output) {
-  const nprt_options *o = ex->opts;
-  for (uint32_t i = 0; i < o->n_slots; ++i)
-    if (o->slots[i].dev == dev && o->slots[i].output == output)
-      return (int)o->slots[i].slot;
-  return -1;
-}
+/* A slot device's state. */
+typedef struct nprt_pcie_slot_dev {
+  nprt_pcie *link;
+  uint32_t slot;
+} nprt_pcie_slot_dev;
 
 /* The simulation's exit status, waiting at most about a second. */
-static void nprt_pcie_reap(nprt_exec *ex, char *how, size_t n) {
-  nprt_pcie *pc = ex->pcie;
+static void nprt_pcie_reap(nprt_pcie *pc, char *how, size_t n) {
   snprintf(how, n, "still running");
   if (pc->pid <= 0)
     return;
@@ -66,8 +65,7 @@ static void nprt_pcie_reap(nprt_exec *ex, char *how, size_t n) {
   }
 }
 
-static void nprt_pcie_fail(nprt_exec *ex, const char *fmt, ...) {
-  nprt_pcie *pc = ex->pcie;
+static void nprt_pcie_fail(nprt_pcie *pc, const char *fmt, ...) {
   if (pc->failed)
     return;
   pc->failed = true;
@@ -76,15 +74,18 @@ static void nprt_pcie_fail(nprt_exec *ex, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  nprt_pcie_reap(ex, how, sizeof(how));
-  fprintf(ex->opts->err, "%s: error: --fpga %s: %s (the simulation %s)\n",
-          ex->opts->prog, ex->opts->fpga, msg, how);
-  ex->io_error = true;
-  ex->stop = true;
+  nprt_pcie_reap(pc, how, sizeof(how));
+  const nprt_options *o = pc->host->opts;
+  fprintf(o->err, "%s: error: --fpga %s: %s (the simulation %s)\n", o->prog,
+          o->fpga, msg, how);
+  pc->host->failed(pc->host->ctx, true);
 }
 
-int nprt_pcie_start(nprt_exec *ex) {
-  const nprt_options *o = ex->opts;
+static const nprt_device_ops nprt_pcie_slot_ops;
+
+int nprt_pcie_start(nprt_devices *t, nprt_pcie **link) {
+  const nprt_options *o = t->host.opts;
+  *link = NULL;
   if (!o->n_slots) {
     if (o->fpga) {
       fprintf(o->err,
@@ -103,11 +104,15 @@ int nprt_pcie_start(nprt_exec *ex) {
     return -1;
   }
   nprt_pcie *pc = calloc(1, sizeof(*pc));
-  if (!pc) {
+  if (pc)
+    pc->devs = calloc(o->n_slots, sizeof(*pc->devs));
+  if (!pc || !pc->devs) {
+    free(pc);
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     return -1;
   }
-  ex->pcie = pc;
+  pc->host = &t->host;
+  *link = pc;
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
     fprintf(o->err, "%s: error: socketpair: %s\n", o->prog, strerror(errno));
@@ -134,30 +139,38 @@ int nprt_pcie_start(nprt_exec *ex) {
   fcntl(sv[0], F_SETFD, FD_CLOEXEC);
   pc->fd = sv[0];
   pc->pid = pid;
+  /* The slots take their device numbers over from the pcap files. */
+  for (uint32_t i = 0; i < o->n_slots; ++i) {
+    pc->devs[i] = (nprt_pcie_slot_dev){pc, o->slots[i].slot};
+    if (!nprt_devices_bind(t, o->slots[i].dev, o->slots[i].output,
+                           &nprt_pcie_slot_ops, &pc->devs[i])) {
+      fprintf(o->err, "%s: error: out of memory\n", o->prog);
+      return -1;
+    }
+  }
   return 0;
 }
 
 /* Sends the batch of `slot` if it holds packets. */
-static void nprt_pcie_flush(nprt_exec *ex, uint32_t slot) {
-  nprt_pcie *pc = ex->pcie;
+static void nprt_pcie_flush(nprt_pcie *pc, uint32_t slot) {
   nprt_pcie_msg *m = pc->tx[slot];
   if (!m || !m->count)
     return;
   nprt_pcie_msg_seal(m);
   if (!pc->failed && nprt_pcie_send(pc->fd, m) != 0)
-    nprt_pcie_fail(ex, "cannot send to slot %u: %s", slot, strerror(errno));
+    nprt_pcie_fail(pc, "cannot send to slot %u: %s", slot, strerror(errno));
   nprt_pcie_msg_init(m, NPRT_PCIE_DATA, slot);
 }
 
 /* Queues the packets of a DATA message; false if it is not for a slot the
  * host receives from. */
-static bool nprt_pcie_take(nprt_exec *ex, const nprt_pcie_msg *m) {
-  nprt_pcie *pc = ex->pcie;
+static bool nprt_pcie_take(nprt_pcie *pc, const nprt_pcie_msg *m) {
+  const nprt_options *o = pc->host->opts;
   bool known = false;
-  for (uint32_t i = 0; i < ex->opts->n_slots; ++i)
-    known |= ex->opts->slots[i].slot == m->slot && !ex->opts->slots[i].output;
+  for (uint32_t i = 0; i < o->n_slots; ++i)
+    known |= o->slots[i].slot == m->slot && !o->slots[i].output;
   if (!known) {
-    nprt_pcie_fail(ex,
+    nprt_pcie_fail(pc,
                    "the FPGA sent %u packet(s) on slot %u, which the "
                    "host does not receive from",
                    m->count, m->slot);
@@ -168,9 +181,9 @@ static bool nprt_pcie_take(nprt_exec *ex, const nprt_pcie_msg *m) {
     nprt_pcie_rec r;
     const uint8_t *data;
     nprt_pcie_msg_at(m, &off, &r, &data);
-    nprt_pkt *p = nprt_pool_alloc(&ex->pool, r.len);
+    nprt_pkt *p = nprt_pool_alloc(pc->host->pool, r.len);
     if (!p) {
-      nprt_pcie_fail(ex, "out of memory for a packet of slot %u", m->slot);
+      nprt_pcie_fail(pc, "out of memory for a packet of slot %u", m->slot);
       return false;
     }
     memcpy(p->data, data, r.len);
@@ -189,153 +202,147 @@ static bool nprt_pcie_take(nprt_exec *ex, const nprt_pcie_msg *m) {
   return true;
 }
 
+/* The FPGA's next message into pc->in; false (reported, `closed` if the
+ * FPGA closed the channel) when there is none. */
+static bool nprt_pcie_next(nprt_pcie *pc, const char *closed) {
+  char err[256];
+  int r = nprt_pcie_recv(pc->fd, &pc->in, err, sizeof(err));
+  if (r > 0)
+    nprt_pcie_fail(pc, "%s", closed);
+  else if (r < 0)
+    nprt_pcie_fail(pc, "%s", err);
+  return r == 0;
+}
+
 /* Every batch out, then SYNC; queues the answer up to the FPGA's SYNC. */
-static void nprt_pcie_sync(nprt_exec *ex) {
-  nprt_pcie *pc = ex->pcie;
+static void nprt_pcie_sync(nprt_pcie *pc) {
   for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
-    nprt_pcie_flush(ex, s);
+    nprt_pcie_flush(pc, s);
   pc->pending = false;
   if (pc->failed)
     return;
   nprt_pcie_msg_init(&pc->in, NPRT_PCIE_SYNC, 0);
   nprt_pcie_msg_seal(&pc->in);
   if (nprt_pcie_send(pc->fd, &pc->in) != 0) {
-    nprt_pcie_fail(ex, "cannot send: %s", strerror(errno));
+    nprt_pcie_fail(pc, "cannot send: %s", strerror(errno));
     return;
   }
-  for (;;) {
-    char err[256];
-    int r = nprt_pcie_recv(pc->fd, &pc->in, err, sizeof(err));
-    if (r > 0) {
-      nprt_pcie_fail(ex, "the FPGA closed the PCIe channel");
-      return;
-    }
-    if (r < 0) {
-      nprt_pcie_fail(ex, "%s", err);
-      return;
-    }
+  while (nprt_pcie_next(pc, "the FPGA closed the PCIe channel")) {
     if (pc->in.kind == NPRT_PCIE_SYNC)
       return;
     if (pc->in.kind != NPRT_PCIE_DATA) {
-      nprt_pcie_fail(ex, "unexpected END from the FPGA");
+      nprt_pcie_fail(pc, "unexpected END from the FPGA");
       return;
     }
-    if (!nprt_pcie_take(ex, &pc->in))
+    if (!nprt_pcie_take(pc, &pc->in))
       return;
   }
 }
 
-void nprt_pcie_device_send(nprt_inst *self, uint32_t slot, nprt_pkt *p) {
-  nprt_exec *ex = self->ex;
-  nprt_pcie *pc = ex->pcie;
-  if (!pc || pc->failed || slot >= NPRT_PCIE_SLOTS ||
-      !nprt_pcie_msg_packet_ok(p->len)) {
-    /* No simulation to send to, or a frame no message can carry. */
-    ++self->faults;
-    ++self->drops;
-    nprt_pool_free(&ex->pool, p);
-    return;
-  }
-  if (!pc->tx[slot]) {
-    pc->tx[slot] = malloc(sizeof(nprt_pcie_msg));
-    if (!pc->tx[slot]) {
-      nprt_pcie_fail(ex, "out of memory");
-      ++self->faults;
-      ++self->drops;
-      nprt_pool_free(&ex->pool, p);
-      return;
+/* Batches the packets for the slot; a frame no message can carry, or one
+ * sent once the link failed, is refused. */
+static uint32_t nprt_pcie_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
+  nprt_pcie_slot_dev *sd = d->impl;
+  nprt_pcie *pc = sd->link;
+  uint32_t slot = sd->slot, sent = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    nprt_pkt *p = pkts[i];
+    if (!pc->tx[slot] && !pc->failed && slot < NPRT_PCIE_SLOTS) {
+      pc->tx[slot] = malloc(sizeof(nprt_pcie_msg));
+      if (pc->tx[slot])
+        nprt_pcie_msg_init(pc->tx[slot], NPRT_PCIE_DATA, slot);
+      else
+        nprt_pcie_fail(pc, "out of memory");
     }
-    nprt_pcie_msg_init(pc->tx[slot], NPRT_PCIE_DATA, slot);
+    if (pc->failed || slot >= NPRT_PCIE_SLOTS ||
+        !nprt_pcie_msg_packet_ok(p->len)) {
+      nprt_pool_free(pc->host->pool, p);
+      continue;
+    }
+    const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
+    nprt_pcie_rec r;
+    r.len = p->len;
+    /* An unchanged capture keeps its wire length, as a pcap output does. */
+    r.wire_len =
+        b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
+    r.in_port = p->in_port;
+    r.ts = p->ts;
+    if (!nprt_pcie_msg_fits(pc->tx[slot], p->len))
+      nprt_pcie_flush(pc, slot);
+    nprt_pcie_msg_add(pc->tx[slot], &r, p->data);
+    pc->pending = true;
+    nprt_pool_free(pc->host->pool, p);
+    ++sent;
   }
-  const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
-  nprt_pcie_rec r;
-  r.len = p->len;
-  /* An unchanged capture keeps its wire length, as a pcap output does. */
-  r.wire_len =
-      b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
-  r.in_port = p->in_port;
-  r.ts = p->ts;
-  if (!nprt_pcie_msg_fits(pc->tx[slot], p->len))
-    nprt_pcie_flush(ex, slot);
-  nprt_pcie_msg_add(pc->tx[slot], &r, p->data);
-  pc->pending = true;
-  nprt_pool_free(&ex->pool, p);
-  self->progress = true;
+  return sent;
 }
 
-nprt_pkt *nprt_pcie_device_recv(nprt_inst *self, uint32_t slot) {
-  nprt_exec *ex = self->ex;
-  nprt_pcie *pc = ex->pcie;
-  if (!pc || slot >= NPRT_PCIE_SLOTS)
-    return NULL;
-  bool known = false;
-  for (uint32_t i = 0; i < pc->n_rx; ++i)
-    known |= pc->rx[i] == self;
-  if (!known && pc->n_rx < NPRT_PCIE_SLOTS)
-    pc->rx[pc->n_rx++] = self;
+/* What the FPGA answered on the slot; once everything sent is answered,
+ * more can only come if the graph sends more (NPRT_DEV_AGAIN). */
+static nprt_dev_status nprt_pcie_rx(nprt_device *d, nprt_pkt **pkts,
+                                    uint32_t max, uint32_t *n) {
+  nprt_pcie_slot_dev *sd = d->impl;
+  nprt_pcie *pc = sd->link;
+  uint32_t slot = sd->slot;
+  *n = 0;
+  if (pc->host->interrupted(pc->host->ctx) || slot >= NPRT_PCIE_SLOTS)
+    return NPRT_DEV_END;
   for (;;) {
-    nprt_pkt *p = pc->head[slot];
-    if (p) {
+    while (*n < max && pc->head[slot]) {
+      nprt_pkt *p = pc->head[slot];
       pc->head[slot] = p->next;
       if (!p->next)
         pc->tail[slot] = NULL;
       p->next = NULL;
-      return p;
+      pkts[(*n)++] = p;
     }
+    if (*n)
+      return NPRT_DEV_OK;
     if (pc->failed)
-      return NULL;
-    if (pc->pending) {
-      nprt_pcie_sync(ex);
-      continue;
-    }
-    /* The FPGA is idle and has answered everything: more can only come
-     * if some other instance still moves. */
-    if (nprt_exec_idle_but(ex, pc->rx, pc->n_rx))
-      return NULL;
-    nprt_exec_yield(self);
+      return NPRT_DEV_END;
+    if (!pc->pending)
+      return NPRT_DEV_AGAIN;
+    nprt_pcie_sync(pc);
   }
 }
 
-int nprt_pcie_finish(nprt_exec *ex) {
-  nprt_pcie *pc = ex->pcie;
+/* The link's state belongs to the link (nprt_pcie_finish). The slots have
+ * no statistics of their own (--stats lists the files): their traffic
+ * shows in the counts of the instances that use them. */
+static const nprt_device_ops nprt_pcie_slot_ops = {
+    .kind = "pcie-slot",
+    .reactive = true,
+    .rx_burst = nprt_pcie_rx,
+    .tx_burst = nprt_pcie_tx,
+};
+
+int nprt_pcie_finish(nprt_pcie *pc) {
   if (!pc)
     return 0;
-  ex->pcie = NULL;
+  const nprt_options *o = pc->host->opts;
   int rc = 0;
   /* Started no simulation (reported): nothing to exchange. */
   if (pc->pid <= 0)
     pc->failed = true;
-  /* The executor is gone: failures are still reported through it. */
-  nprt_exec tmp = *ex;
-  tmp.pcie = pc;
   if (!pc->failed && pc->pending)
-    nprt_pcie_sync(&tmp);
+    nprt_pcie_sync(pc);
   if (!pc->failed) {
     nprt_pcie_msg_init(&pc->in, NPRT_PCIE_END, 0);
     nprt_pcie_msg_seal(&pc->in);
     if (nprt_pcie_send(pc->fd, &pc->in) != 0)
-      nprt_pcie_fail(&tmp, "cannot send END: %s", strerror(errno));
+      nprt_pcie_fail(pc, "cannot send END: %s", strerror(errno));
   }
-  while (!pc->failed) {
-    char err[256];
-    int r = nprt_pcie_recv(pc->fd, &pc->in, err, sizeof(err));
-    if (r > 0) {
-      nprt_pcie_fail(&tmp, "the FPGA closed the channel before its END");
-      break;
-    }
-    if (r < 0) {
-      nprt_pcie_fail(&tmp, "%s", err);
-      break;
-    }
+  while (!pc->failed &&
+         nprt_pcie_next(pc, "the FPGA closed the channel before its END")) {
     if (pc->in.kind == NPRT_PCIE_END)
       break;
     pc->late += pc->in.count;
   }
   if (pc->late)
-    fprintf(ex->opts->err,
+    fprintf(o->err,
             "%s: warning: --fpga: %llu packet(s) arrived after the end and "
             "were dropped\n",
-            ex->opts->prog, (unsigned long long)pc->late);
+            o->prog, (unsigned long long)pc->late);
   if (pc->pid > 0 || pc->fd > 0)
     close(pc->fd);
   if (pc->pid > 0) {
@@ -344,8 +351,8 @@ int nprt_pcie_finish(nprt_exec *ex) {
       kill(pc->pid, SIGTERM);
     if (waitpid(pc->pid, &st, 0) == pc->pid && !pc->failed &&
         !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-      fprintf(ex->opts->err, "%s: error: --fpga %s: the simulation %s %d\n",
-              ex->opts->prog, ex->opts->fpga,
+      fprintf(o->err, "%s: error: --fpga %s: the simulation %s %d\n", o->prog,
+              o->fpga,
               WIFEXITED(st) ? "exited with status" : "was killed by signal",
               WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
       rc = -1;
@@ -357,9 +364,10 @@ int nprt_pcie_finish(nprt_exec *ex) {
     free(pc->tx[s]);
     for (nprt_pkt *p = pc->head[s], *n; p; p = n) {
       n = p->next;
-      nprt_pool_free(&ex->pool, p);
+      nprt_pool_free(pc->host->pool, p);
     }
   }
+  free(pc->devs);
   free(pc);
   return rc;
 }

@@ -13,27 +13,26 @@
  * until the batch is full or an instance that receives from the FPGA finds
  * nothing to receive; then every batch goes out, followed by SYNC, and the
  * simulation runs its design until idle and answers with its outputs and
- * SYNC. A receiving instance that finds nothing while no other instance
- * can run has reached the end of its slot. After the run the host sends
- * END and waits for the simulation to exit.
+ * SYNC. A slot is a reactive device (device.h): a receiving instance that
+ * finds nothing while no other instance can run has reached the end of
+ * its slot. After the run the host sends END and waits for the simulation
+ * to exit.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_PCIE_H
 #define NPRT_PCIE_H
 
-#include "runtime/nprt/executor.h"
+#include "runtime/nprt/devices.h"
 
-/* Starts --fpga's simulation if the program has PCIe-slot devices; -1
- * (reported) if it cannot, or if they and --fpga do not go together. */
-int nprt_pcie_start(nprt_exec *ex);
-/* Sends END, waits for the simulation to exit and frees everything; -1
- * (reported) if it failed or exited with an error. */
-int nprt_pcie_finish(nprt_exec *ex);
-/* The slot of input (or output) device `dev`, or -1. */
-int nprt_pcie_slot(const nprt_exec *ex, uint32_t dev, bool output);
-/* device_send on a slot device: batches `p` (freed). */
-void nprt_pcie_device_send(nprt_inst *self, uint32_t slot, nprt_pkt *p);
-/* device_recv on a slot device: the next packet, or NULL at its end. */
-nprt_pkt *nprt_pcie_device_recv(nprt_inst *self, uint32_t slot);
+typedef struct nprt_pcie nprt_pcie;
+
+/* Starts --fpga's simulation if the program has PCIe-slot devices and
+ * makes those devices of `t` its slots (*link: the link, NULL without
+ * slots); -1 (reported) if it cannot, or if they and --fpga do not go
+ * together. */
+int nprt_pcie_start(nprt_devices *t, nprt_pcie **link);
+/* Sends END, waits for the simulation to exit and frees the link; -1
+ * (reported) if it failed or exited with an error. NULL is ignored. */
+int nprt_pcie_finish(nprt_pcie *link);
 
 #endif /* NPRT_PCIE_H */

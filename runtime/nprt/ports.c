@@ -9,9 +9,7 @@
  * nprt_exec_terminate.
  *
  *===----------------------------------------------------------------------===*/
-#include "runtime/nprt/cores.h"
 #include "runtime/nprt/executor.h"
-#include "runtime/nprt/pcie.h"
 #include "runtime/nprt/profile.h"
 
 #include <string.h>
@@ -226,9 +224,9 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
                                           uint64_t v, bool is_pkt) {
   nprt_chan *c = nprt_out_chan(self, port);
   nprt_exec *ex = self->ex;
-  nprt_inst *f = ex->running;
-  if (NPRT_LIKELY(c && ex->phase == NPRT_PHASE_RUN && f->nest < NPRT_MAX_NEST &&
-                  !nprt_chan_consumer_gone(c))) {
+  nprt_inst *f = ex->sched.running;
+  if (NPRT_LIKELY(c && ex->sched.phase == NPRT_PHASE_RUN &&
+                  f->nest < NPRT_MAX_NEST && !nprt_chan_consumer_gone(c))) {
     nprt_inst *to = ex->graph->insts[c->dst];
     /* On several cores the channel may lead to a lane instead of the
      * element the call site names: then it is a plain send. */
@@ -241,13 +239,13 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       ++f->nest;
       ++to->iterations;
       to->progress = true;
-      if (NPRT_UNLIKELY(ex->prof)) {
+      if (NPRT_UNLIKELY(ex->prof.on)) {
         if (is_pkt) {
           ++to->rx_pkts;
           to->rx_bytes += ((const nprt_pkt *)(uintptr_t)v)->len;
         }
         /* A tail call: the fast path keeps no register across it. */
-        if (NPRT_UNLIKELY(ex->prof_window))
+        if (NPRT_UNLIKELY(ex->prof.window))
           return nprt_prof_fused(to);
       }
       return to;
@@ -271,58 +269,56 @@ nprt_inst *nprt_fused_enter_val(nprt_inst *self, uint32_t port, uint64_t v) {
 
 void nprt_fused_leave(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  --ex->running->nest;
+  --ex->sched.running->nest;
   nprt_prof_switch(ex, self);
 }
 
 /*--- Devices -------------------------------------------------------------*/
 
+/* Every kind of device is called through its table (device.h). */
+
 nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   nprt_exec *ex = self->ex;
   self->used_device = true;
-  if (ex->pcie) {
-    int slot = nprt_pcie_slot(ex, dev, false);
-    if (slot >= 0) {
-      nprt_pkt *p =
-          nprt_stop_signal ? NULL : nprt_pcie_device_recv(self, (uint32_t)slot);
-      if (!p)
-        nprt_exec_terminate(self);
-      self->progress = true;
-      nprt_prof_rx(self, p);
-      return p;
-    }
-  }
-  nprt_pcap_in *d =
-      dev < ex->n_in_devs ? &ex->in_devs[dev] : nprt_exec_in_dev(ex, dev);
-  if (!d || nprt_exec_stopping(ex))
+  nprt_device *d = nprt_devices_in(&ex->devices, dev);
+  if (!d || !d->ops->rx_burst)
+    nprt_exec_terminate(self);
+  bool reactive = d->ops->reactive;
+  if (reactive)
+    nprt_exec_note_reactive(ex, self);
+  else if (nprt_exec_stopping(ex))
     nprt_exec_terminate(self);
   nprt_pkt *p;
-  char err[PCAP_ERRBUF_SIZE + 64];
-  nprt_pcap_status st =
-      ex->core
-          ? nprt_core_device_next(ex->core, self, d, dev, &p, err, sizeof(err))
-          : nprt_pcap_in_next(d, &ex->pool, dev, &p, err, sizeof(err));
-  if (st == NPRT_PCAP_OK) {
-    self->progress = true;
+  for (;;) {
+    uint32_t n = 0;
+    nprt_dev_status st = d->ops->rx_burst(d, &p, 1, &n);
+    if (n)
+      break;
+    if (st == NPRT_DEV_BUSY) {
+      nprt_exec_wait(self, NPRT_WAIT_PHASE, ex->sched.phase, 0);
+      continue;
+    }
+    /* Nothing but the receivers of reactive devices can move: nothing
+     * more will come. */
+    if (st != NPRT_DEV_AGAIN ||
+        nprt_exec_idle_but(ex, ex->reactive, ex->n_reactive))
+      nprt_exec_terminate(self);
+    nprt_exec_yield(self);
+  }
+  self->progress = true;
+  if (!reactive) {
     /* Live, a packet is stamped when it is read, as a capture would be. */
     if (ex->opts->live)
       p->ts = nprt_exec_live_now(ex);
     /* In order, before the end, no timer to run: only the clock moves. */
-    if (ex->clock_started && !ex->has_timers && p->ts >= ex->now &&
-        p->ts <= ex->end)
-      ex->now = p->ts;
+    if (ex->clock.started && !ex->clock.has_timers && p->ts >= ex->clock.now &&
+        p->ts <= ex->clock.end)
+      ex->clock.now = p->ts;
     else
       nprt_exec_advance(self, p->ts);
-    nprt_prof_rx(self, p);
-    return p;
   }
-  /* A read interrupted by a stop signal is the end of the input. */
-  if (st == NPRT_PCAP_ERROR && !nprt_stop_signal) {
-    fprintf(ex->opts->err, "%s: error: %s: %s\n", ex->opts->prog,
-            d->path ? d->path : "(no file)", err);
-    ex->io_error = true;
-  }
-  nprt_exec_terminate(self);
+  nprt_prof_rx(self, p);
+  return p;
 }
 
 void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
@@ -331,33 +327,19 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
     ++self->drops;
     return;
   }
-  if (ex->pcie) {
-    int slot = nprt_pcie_slot(ex, dev, true);
-    if (slot >= 0) {
-      nprt_pcie_device_send(self, (uint32_t)slot, p);
+  nprt_device *d = nprt_devices_out(&ex->devices, dev);
+  if (d && d->ops->tx_burst) {
+    if (d->ops->tx_burst(d, &p, 1) == 1) {
+      self->progress = true;
       return;
     }
-  }
-  if (ex->core) {
-    if (nprt_core_device_send(ex->core, dev, p))
-      self->progress = true;
-    else {
-      ++self->faults;
-      nprt_discard(self, (uint64_t)(uintptr_t)p, true);
-    }
-    return;
-  }
-  nprt_pcap_out *d =
-      dev < ex->n_out_devs ? &ex->out_devs[dev] : nprt_exec_out_dev(ex, dev);
-  if (!d) {
+    /* Refused: the device freed it; a fault and a drop of the sender. */
     ++self->faults;
-    nprt_discard(self, (uint64_t)(uintptr_t)p, true);
+    ++self->drops;
     return;
   }
-  if (nprt_pcap_out_write(d, p) != 0)
-    nprt_exec_output_failed(ex, d);
-  nprt_pool_free(&ex->pool, p);
-  self->progress = true;
+  ++self->faults;
+  nprt_discard(self, (uint64_t)(uintptr_t)p, true);
 }
 
 /*--- Packets and faults --------------------------------------------------*/

@@ -25,13 +25,13 @@ static long nprt_prof_preemptions(void) {
  * charge then goes to the instance at once). */
 static nprt_prof_entry *nprt_prof_entry_for(nprt_exec *ex, nprt_inst *in) {
   /* The window's number marks the instance's slot as this window's. */
-  if (in->prof_window_id == ex->prof_windows)
-    return &ex->prof_log[in->prof_slot];
-  if (ex->prof_log_n == NPRT_PROF_LOG)
+  if (in->prof_window_id == ex->prof.windows)
+    return &ex->prof.log[in->prof_slot];
+  if (ex->prof.log_n == NPRT_PROF_LOG)
     return NULL;
-  in->prof_window_id = ex->prof_windows;
-  in->prof_slot = ex->prof_log_n;
-  nprt_prof_entry *e = &ex->prof_log[ex->prof_log_n++];
+  in->prof_window_id = ex->prof.windows;
+  in->prof_slot = ex->prof.log_n;
+  nprt_prof_entry *e = &ex->prof.log[ex->prof.log_n++];
   *e = (nprt_prof_entry){in, 0, 0};
   return e;
 }
@@ -49,16 +49,16 @@ static void nprt_prof_count_iter(nprt_exec *ex, nprt_inst *in) {
  * and moves the charge to `to`. Only inside a window. */
 void nprt_prof_charge(nprt_exec *ex, nprt_inst *to) {
   uint64_t t = nprt_prof_clock();
-  nprt_inst *cur = ex->prof_cur;
+  nprt_inst *cur = ex->prof.cur;
   if (cur) {
     nprt_prof_entry *e = nprt_prof_entry_for(ex, cur);
     if (e)
-      e->cycles += t - ex->prof_t;
+      e->cycles += t - ex->prof.t;
     else
-      cur->prof_cycles += t - ex->prof_t;
+      cur->prof_cycles += t - ex->prof.t;
   }
-  ex->prof_t = t;
-  ex->prof_cur = to;
+  ex->prof.t = t;
+  ex->prof.cur = to;
 }
 
 void nprt_prof_call_slow(nprt_exec *ex, nprt_inst *to) {
@@ -94,31 +94,31 @@ static void nprt_prof_sample_channels(nprt_exec *ex) {
 
 void nprt_prof_open(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  ex->prof_countdown = NPRT_PROF_EVERY;
-  ++ex->prof_windows;
+  ex->prof.countdown = NPRT_PROF_EVERY;
+  ++ex->prof.windows;
   nprt_prof_sample_channels(ex);
-  ex->prof_window = true;
-  ex->prof_owner = self;
-  ex->prof_log_n = 0;
+  ex->prof.window = true;
+  ex->prof.owner = self;
+  ex->prof.log_n = 0;
   nprt_prof_count_iter(ex, self);
-  ex->prof_preempted = nprt_prof_preemptions();
-  ex->prof_cur = self;
-  ex->prof_t = nprt_prof_clock();
+  ex->prof.preempted = nprt_prof_preemptions();
+  ex->prof.cur = self;
+  ex->prof.t = nprt_prof_clock();
 }
 
 void nprt_prof_close(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  nprt_prof_charge(ex, ex->prof_cur);
-  ex->prof_window = false;
-  ex->prof_owner = NULL;
+  nprt_prof_charge(ex, ex->prof.cur);
+  ex->prof.window = false;
+  ex->prof.owner = NULL;
   /* Time the host gave to another thread is nobody's: a window in which
    * this one was preempted is dropped, not scaled up. */
-  if (nprt_prof_preemptions() != ex->prof_preempted) {
-    ++ex->prof_dropped;
+  if (nprt_prof_preemptions() != ex->prof.preempted) {
+    ++ex->prof.dropped;
     return;
   }
-  for (uint32_t i = 0; i < ex->prof_log_n; ++i) {
-    nprt_prof_entry *e = &ex->prof_log[i];
+  for (uint32_t i = 0; i < ex->prof.log_n; ++i) {
+    nprt_prof_entry *e = &ex->prof.log[i];
     e->inst->prof_cycles += e->cycles;
     e->inst->prof_iters += e->iters;
   }

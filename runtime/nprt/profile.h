@@ -6,7 +6,7 @@
  * element whose code runs: inside a sampled window (one handler iteration
  * in NPRT_PROF_EVERY, from its start to its end with everything it causes:
  * hand-overs, pushed and fused calls) every switch of stacks, pushed call
- * and fused call reads the clock and moves the charge (ex->prof_cur), so
+ * and fused call reads the clock and moves the charge (ex->prof.cur), so
  * nested handlers are subtracted from their callers (exclusive time).
  * Outside windows only the packets and bytes are counted. Each instance's
  *sampled cycles are scaled by its activations over its sampled activations
@@ -55,13 +55,13 @@ nprt_inst *nprt_prof_fused(nprt_inst *to);
  * only followed inside a window: one opens at the start of a handler
  * iteration, when the code that runs is known. */
 static inline void nprt_prof_switch(nprt_exec *ex, nprt_inst *to) {
-  if (__builtin_expect(ex->prof_window, 0))
+  if (__builtin_expect(ex->prof.window, 0))
     nprt_prof_charge(ex, to);
 }
 
 /* A pushed or fused call of `to`'s handler begins. */
 static inline void nprt_prof_call(nprt_exec *ex, nprt_inst *to) {
-  if (__builtin_expect(ex->prof_window, 0))
+  if (__builtin_expect(ex->prof.window, 0))
     nprt_prof_call_slow(ex, to);
 }
 
@@ -69,7 +69,7 @@ static inline void nprt_prof_call(nprt_exec *ex, nprt_inst *to) {
  * waits on (a pushed handler may wait on its sender's stack), else its
  * own. */
 static inline void nprt_prof_resume(nprt_exec *ex, nprt_inst *in) {
-  if (__builtin_expect(ex->prof_window, 0))
+  if (__builtin_expect(ex->prof.window, 0))
     nprt_prof_charge(ex, in->state == NPRT_BLOCKED && in->wait_on
                              ? (nprt_inst *)(uintptr_t)in->wait_on
                              : in);
@@ -77,7 +77,7 @@ static inline void nprt_prof_resume(nprt_exec *ex, nprt_inst *in) {
 
 /* `self` received packet `p` (a channel, a fused call or a device). */
 static inline void nprt_prof_rx(nprt_inst *self, const nprt_pkt *p) {
-  if (__builtin_expect(self->ex->prof, 0))
+  if (__builtin_expect(self->ex->prof.on, 0))
     nprt_prof_count_rx(self, p);
 }
 
@@ -85,10 +85,10 @@ static inline void nprt_prof_rx(nprt_inst *self, const nprt_pkt *p) {
  * window is open, else it may open one. */
 static inline void nprt_prof_iteration(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  if (__builtin_expect(ex->prof, 0)) {
-    if (ex->prof_window)
+  if (__builtin_expect(ex->prof.on, 0)) {
+    if (ex->prof.window)
       nprt_prof_iteration_in_window(self);
-    else if (--ex->prof_countdown == 0)
+    else if (--ex->prof.countdown == 0)
       nprt_prof_open(self);
   }
 }
@@ -96,7 +96,7 @@ static inline void nprt_prof_iteration(nprt_inst *self) {
 /* The iteration ended (or `self` ended): closes the window it opened. */
 static inline void nprt_prof_iteration_end(nprt_inst *self) {
   nprt_exec *ex = self->ex;
-  if (__builtin_expect(ex->prof_window, 0) && ex->prof_owner == self)
+  if (__builtin_expect(ex->prof.window, 0) && ex->prof.owner == self)
     nprt_prof_close(self);
 }
 
@@ -108,8 +108,8 @@ static inline void nprt_prof_leave(nprt_exec *ex) {
 /* Time spent waiting for another core, from `t0` (a reading of
  * nprt_prof_clock) to now. */
 static inline void nprt_prof_wait(nprt_exec *ex, uint64_t t0) {
-  if (__builtin_expect(ex->prof, 0))
-    ex->prof_wait += nprt_prof_clock() - t0;
+  if (__builtin_expect(ex->prof.on, 0))
+    ex->prof.wait += nprt_prof_clock() - t0;
 }
 
 #endif /* NPRT_PROFILE_H */

@@ -33,8 +33,8 @@ static int nprt_width(const char *s, int w) {
   return n > w ? n : w;
 }
 
-void nprt_stats_print_table(const nprt_exec *ex, FILE *f) {
-  const nprt_graph *g = ex->graph;
+void nprt_stats_print_table(const nprt_report *r, FILE *f) {
+  const nprt_graph *g = r->graph;
   int wn = 8, we = 7;
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     wn = nprt_width(g->insts[i]->name, wn);
@@ -48,19 +48,19 @@ void nprt_stats_print_table(const nprt_exec *ex, FILE *f) {
             in->name, we, in->element, nprt_sum_in(in), nprt_sum_out(in),
             in->drops);
   }
-  for (uint32_t i = 0; i < ex->n_in_devs; ++i)
-    if (ex->in_devs[i].path || ex->in_devs[i].packets)
+  for (uint32_t i = 0; i < r->n_rx; ++i)
+    if (r->rx[i].path || r->rx[i].packets)
       fprintf(f, "device %u rx: %" PRIu64 " packets, %" PRIu64 " bytes\n", i,
-              ex->in_devs[i].packets, ex->in_devs[i].bytes);
-  for (uint32_t i = 0; i < ex->n_out_devs; ++i) {
-    const nprt_pcap_out *d = &ex->out_devs[i];
+              r->rx[i].packets, r->rx[i].bytes);
+  for (uint32_t i = 0; i < r->n_tx; ++i) {
+    const nprt_dev_stats *d = &r->tx[i];
     if (d->path || d->packets)
       fprintf(f, "device %u tx: %" PRIu64 " packets, %" PRIu64 " bytes%s\n", i,
               d->packets, d->bytes, d->path ? "" : " (no --out: discarded)");
   }
   fprintf(
       f, "pool: %" PRIu64 " allocated, %" PRIu64 " freed, %" PRIu64 " leaked\n",
-      ex->pool.allocated, ex->pool.freed, ex->pool.live);
+      r->pool.allocated, r->pool.freed, r->pool.live);
 }
 
 /*--- Profile (--stats) ----------------------------------------------------*/
@@ -87,16 +87,11 @@ static uint64_t nprt_total_cycles(const nprt_graph *g) {
 }
 
 /* Core `q`'s schedule time, wait and windows. */
-static nprt_core_prof nprt_core_at(const nprt_exec *ex, uint32_t q) {
-  if (ex->core_prof)
-    return ex->core_prof[q];
-  return (nprt_core_prof){ex->prof_end - ex->prof_start, ex->prof_wait,
-                          ex->prof_windows, ex->prof_dropped};
+static nprt_core_prof nprt_core_at(const nprt_report *r, uint32_t q) {
+  return q < r->n_cores ? r->cores[q] : (nprt_core_prof){0, 0, 0, 0};
 }
 
-static uint32_t nprt_n_cores(const nprt_exec *ex) {
-  return ex->core_prof ? ex->n_core_prof : 1;
-}
+static uint32_t nprt_n_cores(const nprt_report *r) { return r->n_cores; }
 
 static double nprt_percent(uint64_t part, uint64_t whole) {
   return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -110,8 +105,8 @@ static void nprt_chan_name(const nprt_graph *g, const nprt_chan *c, char *buf,
            d->in[c->dst_port].name);
 }
 
-void nprt_stats_print_profile(const nprt_exec *ex, FILE *f) {
-  const nprt_graph *g = ex->graph;
+void nprt_stats_print_profile(const nprt_report *r, FILE *f) {
+  const nprt_graph *g = r->graph;
   int wn = 8, we = 7;
   uint64_t rx = 0, rx_bytes = 0, drops = 0;
   for (uint32_t i = 0; i < g->n_insts; ++i) {
@@ -119,9 +114,9 @@ void nprt_stats_print_profile(const nprt_exec *ex, FILE *f) {
     we = nprt_width(g->insts[i]->element, we);
     drops += g->insts[i]->drops;
   }
-  for (uint32_t i = 0; i < ex->n_in_devs; ++i) {
-    rx += ex->in_devs[i].packets;
-    rx_bytes += ex->in_devs[i].bytes;
+  for (uint32_t i = 0; i < r->n_rx; ++i) {
+    rx += r->rx[i].packets;
+    rx_bytes += r->rx[i].bytes;
   }
   uint64_t total = nprt_total_cycles(g);
   fprintf(f,
@@ -129,8 +124,7 @@ void nprt_stats_print_profile(const nprt_exec *ex, FILE *f) {
           ") per element, exclusive of nested calls, from %" PRIu64
           " sampled windows (one handler iteration in %u; %" PRIu64
           " dropped: preempted)\n",
-          ex->prof_windows - ex->prof_dropped, NPRT_PROF_EVERY,
-          ex->prof_dropped);
+          r->prof_windows - r->prof_dropped, NPRT_PROF_EVERY, r->prof_dropped);
   fprintf(f, "%-*s  %-*s  %-10s  %-12s  %-10s  %-10s  %s\n", wn, "instance", we,
           "element", "packets", "bytes", "drops", "cycles/pkt", "share");
   for (uint32_t i = 0; i < g->n_insts; ++i) {
@@ -155,8 +149,8 @@ void nprt_stats_print_profile(const nprt_exec *ex, FILE *f) {
           total ? 100.0 : 0.0);
   fprintf(f, "core  %-14s  %-14s  %-14s  %s\n", "cycles", "busy", "wait",
           "utilisation");
-  for (uint32_t q = 0; q < nprt_n_cores(ex); ++q) {
-    nprt_core_prof p = nprt_core_at(ex, q);
+  for (uint32_t q = 0; q < nprt_n_cores(r); ++q) {
+    nprt_core_prof p = nprt_core_at(r, q);
     uint64_t busy = p.cycles > p.wait ? p.cycles - p.wait : 0;
     fprintf(f, "%-4u  %-14" PRIu64 "  %-14" PRIu64 "  %-14" PRIu64 "  %.1f%%\n",
             q, p.cycles, busy, p.wait, nprt_percent(busy, p.cycles));
@@ -265,15 +259,15 @@ static void nprt_json_channel(FILE *f, const nprt_graph *g,
           c->occ_samples ? (double)c->occ_sum / (double)c->occ_samples : 0.0);
 }
 
-void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
-  const nprt_graph *g = ex->graph;
+void nprt_stats_write_json(const nprt_report *r, FILE *f) {
+  const nprt_graph *g = r->graph;
   fputs("{\n  \"program\": ", f);
-  nprt_json_str(f, ex->opts->program ? ex->opts->program : "");
+  nprt_json_str(f, r->opts->program ? r->opts->program : "");
   fprintf(f, ",\n  \"status\": \"%s\",\n  \"elements\": [\n",
-          ex->io_error   ? "error"
-          : ex->signo    ? "interrupted"
-          : ex->deadlock ? "deadlock"
-                         : "ok");
+          r->io_error   ? "error"
+          : r->signo    ? "interrupted"
+          : r->deadlock ? "deadlock"
+                        : "ok");
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     nprt_json_element(f, g->insts[i]);
     fputs(i + 1 < g->n_insts ? ",\n" : "\n", f);
@@ -284,34 +278,33 @@ void nprt_stats_write_json(const nprt_exec *ex, FILE *f) {
     fputs(i + 1 < g->n_chans ? ",\n" : "\n", f);
   }
   fputs("  ],\n  \"devices\": {\n    \"rx\": [", f);
-  for (uint32_t i = 0; i < ex->n_in_devs; ++i) {
-    const nprt_pcap_in *d = &ex->in_devs[i];
+  for (uint32_t i = 0; i < r->n_rx; ++i) {
+    const nprt_dev_stats *d = &r->rx[i];
     nprt_json_device(f, i, d->path, d->packets, d->bytes);
   }
   fputs("],\n    \"tx\": [", f);
-  for (uint32_t i = 0; i < ex->n_out_devs; ++i) {
-    const nprt_pcap_out *d = &ex->out_devs[i];
+  for (uint32_t i = 0; i < r->n_tx; ++i) {
+    const nprt_dev_stats *d = &r->tx[i];
     nprt_json_device(f, i, d->path, d->packets, d->bytes);
   }
+  fprintf(f,
+          "]\n  },\n  \"pool\": {\"allocated\": %" PRIu64
+          ", \"freed\": %" PRIu64 ", \"leaked\": %" PRIu64
+          ", \"high_water\": %" PRIu64 "},\n",
+          r->pool.allocated, r->pool.freed, r->pool.live, r->pool.high_water);
   fprintf(
       f,
-      "]\n  },\n  \"pool\": {\"allocated\": %" PRIu64 ", \"freed\": %" PRIu64
-      ", \"leaked\": %" PRIu64 ", \"high_water\": %" PRIu64 "},\n",
-      ex->pool.allocated, ex->pool.freed, ex->pool.live, ex->pool.high_water);
-  fprintf(f,
-          "  \"profile\": {\"clock\": \"" NPRT_PROF_CLOCK_NAME
-          "\", \"sample_every\": %u, \"windows\": %" PRIu64
-          ", \"dropped\": %" PRIu64 ", \"cycles\": %" PRIu64
-          "},\n  \"cores\": [\n",
-          NPRT_PROF_EVERY, ex->prof_windows, ex->prof_dropped,
-          nprt_total_cycles(g));
-  for (uint32_t q = 0; q < nprt_n_cores(ex); ++q) {
-    nprt_core_prof p = nprt_core_at(ex, q);
+      "  \"profile\": {\"clock\": \"" NPRT_PROF_CLOCK_NAME
+      "\", \"sample_every\": %u, \"windows\": %" PRIu64
+      ", \"dropped\": %" PRIu64 ", \"cycles\": %" PRIu64 "},\n  \"cores\": [\n",
+      NPRT_PROF_EVERY, r->prof_windows, r->prof_dropped, nprt_total_cycles(g));
+  for (uint32_t q = 0; q < nprt_n_cores(r); ++q) {
+    nprt_core_prof p = nprt_core_at(r, q);
     fprintf(f,
             "    {\"core\": %u, \"cycles\": %" PRIu64 ", \"busy\": %" PRIu64
             ", \"wait\": %" PRIu64 "}%s\n",
             q, p.cycles, p.cycles > p.wait ? p.cycles - p.wait : 0, p.wait,
-            q + 1 < nprt_n_cores(ex) ? "," : "");
+            q + 1 < nprt_n_cores(r) ? "," : "");
   }
   fputs("  ]\n}\n", f);
 }
@@ -326,10 +319,10 @@ static int nprt_stream_error(FILE *f) {
 
 /* Prints table `what` with `print` on opts->out; -1 if it cannot be
  * written (reported). */
-static int nprt_stats_print(const nprt_exec *ex, const char *what,
-                            void (*print)(const nprt_exec *, FILE *)) {
-  const nprt_options *o = ex->opts;
-  print(ex, o->out);
+static int nprt_stats_print(const nprt_report *r, const char *what,
+                            void (*print)(const nprt_report *, FILE *)) {
+  const nprt_options *o = r->opts;
+  print(r, o->out);
   int e = nprt_stream_error(o->out);
   if (!e)
     return 0;
@@ -338,18 +331,17 @@ static int nprt_stats_print(const nprt_exec *ex, const char *what,
   return -1;
 }
 
-int nprt_stats_report(const nprt_exec *ex) {
-  const nprt_options *o = ex->opts;
+int nprt_stats_report(const nprt_report *r) {
+  const nprt_options *o = r->opts;
   int rc = 0;
   if (!o->quiet &&
-      nprt_stats_print(ex, "statistics", nprt_stats_print_table) != 0)
+      nprt_stats_print(r, "statistics", nprt_stats_print_table) != 0)
     rc = -1;
-  if (o->stats &&
-      nprt_stats_print(ex, "profile", nprt_stats_print_profile) != 0)
+  if (o->stats && nprt_stats_print(r, "profile", nprt_stats_print_profile) != 0)
     rc = -1;
-  if (ex->pool.live)
+  if (r->pool.live)
     fprintf(o->err, "%s: warning: %" PRIu64 " packets leaked\n", o->prog,
-            ex->pool.live);
+            r->pool.live);
   if (!o->stats_json)
     return rc;
   FILE *f = fopen(o->stats_json, "w");
@@ -358,7 +350,7 @@ int nprt_stats_report(const nprt_exec *ex) {
             strerror(errno));
     return -1;
   }
-  nprt_stats_write_json(ex, f);
+  nprt_stats_write_json(r, f);
   int e = nprt_stream_error(f);
   errno = 0;
   if (fclose(f) != 0 && !e)

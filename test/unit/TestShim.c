@@ -7,6 +7,7 @@
 
 #include "runtime/nprt/control.h"
 #include "runtime/nprt/executor.h"
+#include "runtime/nprt/run.h"
 
 #include <stdlib.h>
 #include <string.h>

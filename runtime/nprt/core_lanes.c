@@ -1,0 +1,300 @@
+/*===- core_lanes.c - lanes between cores and the ordered merge ----*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * A value sent to an instance on another core travels on a lane (lane.h)
+ * from a lane-out (a push-shaped sink on the sending core) to the
+ * receiving core's lane-in (a source with one output per incoming
+ * channel). Under a pipeline every lane is FIFO; under rtc core 0 merges
+ * its own queue and every other core's lane by sequence number and each
+ * core's watermark, so run-once instances see values in the order one
+ * core would have given.
+ *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/cores.h"
+
+#include "runtime/nprt/profile.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/*--- Self queue ----------------------------------------------------------*/
+
+static bool nprt_msgq_push(nprt_msgq *q, const nprt_lane_msg *m) {
+  if (q->n == q->cap) {
+    size_t cap = q->cap ? 2 * q->cap : 256;
+    nprt_lane_msg *v = malloc(cap * sizeof(*v));
+    if (!v)
+      return false;
+    for (size_t i = 0; i < q->n; ++i)
+      v[i] = q->v[(q->head + i) % q->cap];
+    free(q->v);
+    q->v = v;
+    q->head = 0;
+    q->cap = cap;
+  }
+  q->v[(q->head + q->n) % q->cap] = *m;
+  ++q->n;
+  return true;
+}
+
+static const nprt_lane_msg *nprt_msgq_peek(const nprt_msgq *q) {
+  return q->n ? &q->v[q->head] : NULL;
+}
+
+static void nprt_msgq_pop(nprt_msgq *q) {
+  q->head = (q->head + 1) % q->cap;
+  --q->n;
+}
+
+/*--- Lanes -----------------------------------------------------------------*/
+
+static inline void nprt_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  for (int i = 0; i < 16; ++i)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* One more poll that found nothing: on a CPU of its own a core spins
+ * (pausing), and gives the CPU up only now and then; with more cores than
+ * CPUs it gives it up soon, or the core it waits for cannot run. */
+static void nprt_idle(const nprt_multi *m, uint32_t *polls) {
+  ++*polls;
+  if (m->oversubscribed ? *polls > 4 : (*polls & 1023) == 0)
+    sched_yield();
+  else
+    nprt_pause();
+}
+
+static void nprt_backoff(const nprt_multi *m, uint32_t *spins) {
+  nprt_idle(m, spins);
+}
+
+/* Publishes every message this core wrote to its lanes (cores.h). Before a
+ * watermark moves, and whenever the core could wait: a message must never
+ * sit unpublished while another core waits for it. */
+void nprt_core_flush(nprt_core *core) {
+  nprt_multi *m = core->m;
+  for (uint32_t to = 0; to < m->n; ++to) {
+    nprt_lane *l = m->lanes[core->id * m->n + to];
+    if (l)
+      nprt_lane_flush(l);
+  }
+}
+
+/* Puts `msg` on the way to core `to`: the self queue, or the lane, waiting
+ * for room (the receiving core never waits for this one: lanes only go
+ * forward). */
+static void nprt_lane_send(nprt_core *core, uint32_t to,
+                           const nprt_lane_msg *msg) {
+  nprt_multi *m = core->m;
+  if (to == core->id) {
+    if (!nprt_msgq_push(&core->self, msg)) {
+      fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
+      abort();
+    }
+    return;
+  }
+  nprt_lane *l = m->lanes[core->id * m->n + to];
+  uint32_t spins = 0;
+  uint64_t t0 = core->ex.prof.on ? nprt_prof_clock() : 0;
+  while (!nprt_lane_push(l, msg)) {
+    nprt_lane_flush(l);
+    if (atomic_load_explicit(&m->abort, memory_order_acquire)) {
+      /* The receiver is gone: the value is dropped, and counted. */
+      if (msg->is_pkt)
+        nprt_pool_free(&core->ex.pool, (nprt_pkt *)(uintptr_t)msg->value);
+      return;
+    }
+    nprt_backoff(m, &spins);
+  }
+  if (spins)
+    nprt_prof_wait(&core->ex, t0);
+}
+
+void nprt_lane_out_handler(nprt_inst *self) {
+  nprt_lane_out *st = self->state_obj;
+  nprt_core *core = nprt_core_of(self->ex);
+  nprt_chan *c = self->in[0].ch;
+  uint64_t v = nprt_recv_val(self, 0);
+  nprt_lane_msg msg = {
+      .seq = core->cur_seq,
+      .value = v,
+      .now = core->ex.clock.now,
+      .edge = st->edge,
+      .is_pkt =
+          c && atomic_load_explicit(&c->carries_pkt, memory_order_relaxed)};
+  nprt_lane_send(core, st->to, &msg);
+}
+
+void nprt_lane_out_fini(nprt_inst *self) { (void)self; }
+
+typedef enum { NPRT_NEXT_NONE, NPRT_NEXT_MSG, NPRT_NEXT_END } nprt_next;
+
+/* True when nothing on this core can send to itself any more: the main
+ * copies' lane-outs ended and every local channel is empty. */
+static bool nprt_self_quiet(const nprt_core *core) {
+  if (core->self.n)
+    return false;
+  const nprt_graph *g = core->graph;
+  for (uint32_t l = 0; l < core->n_local; ++l) {
+    const nprt_inst *in = g->insts[l];
+    const nprt_lane_out *st = in->state_obj;
+    if (core->prog[l] == UINT32_MAX && in->handler == nprt_lane_out_handler &&
+        st->self && st->main && in->state != NPRT_DONE)
+      return false;
+  }
+  for (uint32_t i = 0; i < g->n_chans; ++i)
+    if (nprt_chan_occupancy(g->chans[i]) != 0)
+      return false;
+  return true;
+}
+
+/* The next message for this core, in order: under a pipeline the one lane
+ * from the previous core; under rtc (core 0) the message with the lowest
+ * sequence number once no other source can still send a lower one. */
+static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
+  nprt_multi *m = core->m;
+  if (m->pipeline) {
+    nprt_lane *l = core->id ? m->lanes[(core->id - 1) * m->n + core->id] : NULL;
+    if (!l)
+      return NPRT_NEXT_END;
+    const nprt_lane_msg *h = nprt_lane_peek(l);
+    if (h) {
+      *out = *h;
+      nprt_lane_pop(l);
+      return NPRT_NEXT_MSG;
+    }
+    nprt_core *up = &m->cores[core->id - 1];
+    if (atomic_load_explicit(&up->finished, memory_order_acquire) &&
+        !nprt_lane_peek(l))
+      return NPRT_NEXT_END;
+    return NPRT_NEXT_NONE;
+  }
+  /* rtc: core 0 merges its own queue and every other core's lane. */
+  uint32_t best = UINT32_MAX;
+  uint64_t best_seq = UINT64_MAX;
+  const nprt_lane_msg *heads[NPRT_MAX_CORES];
+  for (uint32_t k = 0; k < m->n; ++k) {
+    heads[k] = k == core->id ? nprt_msgq_peek(&core->self)
+               : m->lanes[k * m->n + core->id]
+                   ? nprt_lane_peek(m->lanes[k * m->n + core->id])
+                   : NULL;
+    if (heads[k] && heads[k]->seq < best_seq) {
+      best = k;
+      best_seq = heads[k]->seq;
+    }
+  }
+  if (best == UINT32_MAX) {
+    bool ended = nprt_self_quiet(core);
+    for (uint32_t k = 0; k < m->n && ended; ++k)
+      if (k != core->id)
+        ended =
+            atomic_load_explicit(&m->cores[k].finished, memory_order_acquire) &&
+            !nprt_lane_peek(m->lanes[k * m->n + core->id]);
+    return ended ? NPRT_NEXT_END : NPRT_NEXT_NONE;
+  }
+  /* Every other source must be past best_seq: a message waiting with a
+   * higher number, or a watermark at or above it. */
+  for (uint32_t k = 0; k < m->n; ++k) {
+    if (k == best || heads[k])
+      continue;
+    uint64_t w = atomic_load_explicit(&m->cores[k].done, memory_order_acquire);
+    if (w < best_seq) {
+      /* The watermark was read first: a message sent before it moved is
+       * in the lane by now. */
+      if (k != core->id) {
+        const nprt_lane_msg *h = nprt_lane_peek(m->lanes[k * m->n + core->id]);
+        if (h && h->seq > best_seq)
+          continue;
+      }
+      return NPRT_NEXT_NONE;
+    }
+  }
+  *out = *heads[best];
+  if (best == core->id)
+    nprt_msgq_pop(&core->self);
+  else
+    nprt_lane_pop(m->lanes[best * m->n + core->id]);
+  return NPRT_NEXT_MSG;
+}
+
+void nprt_lane_in_handler(nprt_inst *self) {
+  nprt_core *core = nprt_core_of(self->ex);
+  nprt_multi *m = core->m;
+  for (uint32_t burst = 0; burst < 64; ++burst) {
+    nprt_lane_msg msg;
+    nprt_next r = nprt_next_msg(core, &msg);
+    if (r == NPRT_NEXT_END) {
+      nprt_core_flush(core);
+      nprt_exec_terminate(self);
+    }
+    if (r == NPRT_NEXT_NONE) {
+      nprt_core_flush(core);
+      if (atomic_load_explicit(&m->abort, memory_order_acquire))
+        nprt_exec_terminate(self);
+      /* Nothing yet: let the other threads on this CPU run. */
+      uint64_t t0 = self->ex->prof.on ? nprt_prof_clock() : 0;
+      nprt_idle(m, &core->idle);
+      nprt_prof_wait(self->ex, t0);
+      return;
+    }
+    core->idle = 0;
+    const nprt_edge *e = &m->edges[msg.edge];
+    if (e->dst_core != core->id) {
+      /* For a later stage: relay it, in order. */
+      nprt_lane_send(core, core->id + 1, &msg);
+      self->progress = true;
+      continue;
+    }
+    /* What the delivery sends on belongs to the message's packet; the
+     * core's own packet, if one is half done, keeps its number. */
+    uint64_t own = core->cur_seq;
+    /* The clock reads as it did for the sender (an element stamping a
+     * packet it makes with now() stamps it as on one core); it only
+     * moves forward, running the timers that fall due. */
+    nprt_exec *ex = self->ex;
+    if (!ex->clock.started || msg.now > ex->clock.now)
+      nprt_exec_advance(self, msg.now);
+    int64_t clock = ex->clock.now;
+    ex->clock.now = msg.now;
+    core->cur_seq = msg.seq;
+    if (msg.is_pkt)
+      nprt_send_pkt(self, e->in_port, (nprt_pkt *)(uintptr_t)msg.value);
+    else
+      nprt_send_val(self, e->in_port, msg.value);
+    core->cur_seq = own;
+    ex->clock.now = clock;
+  }
+  /* What this burst sent on to later stages goes out together. */
+  nprt_core_flush(core);
+}
+
+void nprt_multi_drain(nprt_multi *m) {
+  for (uint32_t from = 0; from < m->n; ++from)
+    for (uint32_t to = 0; to < m->n; ++to) {
+      nprt_lane *l = m->lanes[from * m->n + to];
+      const nprt_lane_msg *h;
+      while (l && (h = nprt_lane_peek(l))) {
+        if (h->is_pkt)
+          nprt_pool_free(&m->cores[to].ex.pool,
+                         (nprt_pkt *)(uintptr_t)h->value);
+        nprt_core *c = &m->cores[to];
+        if (c->lane_in != UINT32_MAX)
+          ++c->graph->insts[c->lane_in]->drops;
+        nprt_lane_pop(l);
+      }
+    }
+  for (uint32_t q = 0; q < m->n; ++q) {
+    nprt_core *c = &m->cores[q];
+    const nprt_lane_msg *h;
+    while ((h = nprt_msgq_peek(&c->self))) {
+      if (h->is_pkt)
+        nprt_pool_free(&c->ex.pool, (nprt_pkt *)(uintptr_t)h->value);
+      if (c->lane_in != UINT32_MAX)
+        ++c->graph->insts[c->lane_in]->drops;
+      nprt_msgq_pop(&c->self);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+/*===- device.h - one interface for every kind of device -----------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * A device is where packets enter or leave the graph: NPL's
+ * `device_recv(dev)` and `device_send(dev, p)`. Every kind of device is a
+ * table of operations (nprt_device_ops) and the executor calls only
+ * through it (ports.c): a new kind of I/O is a new table, never a branch
+ * in the executor. The kinds so far:
+ *
+ *   pcap_dev.c   pcap files (--in, --out)                   "pcap"
+ *   core_dev.c   one core's share of them in a multicore    "core"
+ *                run: steered input, output gathered on
+ *                lanes to the one shared file
+ *   pcie.c       PCIe slots to the FPGA's C simulation      "pcie-slot"
+ *
+ * How to add one is in runtime/nprt/README.md ("Adding a device"). The
+ * rules every kind follows:
+ *
+ *  - Bursts. rx_burst returns up to `max` packets and tx_burst takes `n`;
+ *    the executor asks for one packet at a time today (NPL receives one),
+ *    a device may still batch behind the call (the PCIe slots do).
+ *  - Ownership. A received packet belongs to the caller; it comes from
+ *    the host's pool (nprt_dev_host.pool). A packet given to tx_burst
+ *    belongs to the device from then on, whether it was accepted or not:
+ *    the device frees it (into the same pool) once written or dropped.
+ *  - Drops. tx_burst returns how many packets it accepted; the executor
+ *    counts each one it refused as a fault and a drop of the sending
+ *    instance. What a device drops on its own (a full buffer, a peer that
+ *    went away) it counts in its statistics.
+ *  - Errors. A device reports its own errors on host->opts->err, as
+ *    "PROG: error: WHERE: WHAT", then calls host->failed: the run's exit
+ *    status becomes 1 and, when asked, ingress stops. A receive that
+ *    failed returns NPRT_DEV_ERROR, which ends the input for the caller.
+ *  - Waiting. A device never blocks the thread: it returns NPRT_DEV_BUSY
+ *    or NPRT_DEV_AGAIN and the executor runs the rest of the graph.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPRT_DEVICE_H
+#define NPRT_DEVICE_H
+
+#include "runtime/nprt/options.h"
+#include "runtime/nprt/pool.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nprt_dev_status {
+  NPRT_DEV_OK,    /* packets were returned */
+  NPRT_DEV_END,   /* the input ended: nothing more will come */
+  NPRT_DEV_ERROR, /* the input failed (reported): it ended */
+  /* Nothing yet; the device waits for the graph to take what it already
+   * gave (a multicore run's merge): the caller lets the others run once,
+   * then asks again. */
+  NPRT_DEV_BUSY,
+  /* Nothing yet; more can only come once the rest of the graph moves (a
+   * reactive device, below): the caller yields, and the input ends when
+   * nothing but the receivers of reactive devices can move. */
+  NPRT_DEV_AGAIN,
+} nprt_dev_status;
+
+/* What the statistics print of a device (--stats, --stats-json). */
+typedef struct nprt_dev_stats {
+  const char *path; /* the file, or NULL: none (counted and discarded) */
+  uint64_t packets, bytes;
+} nprt_dev_stats;
+
+/* What a device may ask of the executor that runs it. */
+typedef struct nprt_dev_host {
+  nprt_pool *pool;          /* received packets come from it */
+  const nprt_options *opts; /* the program's name and error stream */
+  void *ctx;
+  /* Ingress is to stop (a signal, `WRITE stop`, a failed output). */
+  bool (*stopping)(void *ctx);
+  /* A stop signal arrived (SIGINT, SIGTERM). */
+  bool (*interrupted)(void *ctx);
+  /* The device reported an error: the run fails; with `stop`, ingress
+   * stops as well. */
+  void (*failed)(void *ctx, bool stop);
+} nprt_dev_host;
+
+typedef struct nprt_device nprt_device;
+
+/* How a device is opened: what --in or --out gave, and for an output what
+ * its file header mirrors. */
+typedef struct nprt_dev_config {
+  const char *path;
+  int linktype, snaplen; /* outputs: the file header */
+  bool nano;             /* outputs: nanosecond time stamps */
+  uint32_t cut;          /* outputs: a snap length the program gave */
+} nprt_dev_config;
+
+typedef struct nprt_device_ops {
+  const char *kind;
+  /* A reactive device only returns what the graph sent it (the FPGA's
+   * answers): its packets carry times the clock already passed, ingress
+   * stopping does not end it (a stop signal does), and a receiver that
+   * finds nothing waits while any other instance can move. */
+  bool reactive;
+  /* Opens `d` as `cfg` says; -1 with the reason in `err` on failure. NULL
+   * when the kind is opened by its own setup (a PCIe link). */
+  int (*open)(nprt_device *d, const nprt_dev_config *cfg, char *err,
+              size_t errlen);
+  /* Up to `max` packets into `pkts`, their count in *n (0 unless OK). */
+  nprt_dev_status (*rx_burst)(nprt_device *d, nprt_pkt **pkts, uint32_t max,
+                              uint32_t *n);
+  /* Takes the `n` packets (see Ownership); returns how many it accepted. */
+  uint32_t (*tx_burst)(nprt_device *d, nprt_pkt **pkts, uint32_t n);
+  /* Flushes and closes; -1 if data was lost (reported here unless it was
+   * when it happened). Leaves `d` closed, its statistics still readable
+   * until nprt_device_free. */
+  int (*close)(nprt_device *d);
+  void (*stats)(const nprt_device *d, nprt_dev_stats *s);
+  /* Inputs: the link type, snap length and time stamp precision of what
+   * it receives, into `fmt`; false when unknown (no file). An output that
+   * the program gives no link type mirrors them. May be NULL. */
+  bool (*format)(const nprt_device *d, nprt_dev_config *fmt);
+  /* Frees the backend's state (`impl`). */
+  void (*free)(nprt_device *d);
+} nprt_device_ops;
+
+struct nprt_device {
+  const nprt_device_ops *ops; /* NULL: not made yet */
+  void *impl;                 /* the kind's own state */
+  const nprt_dev_host *host;
+  uint32_t id; /* the device number (in_port of what it receives) */
+  bool output;
+};
+
+/* For `open`: zeroed state of `size` bytes as the device's `impl`; NULL
+ * with the reason in `err` when memory is out. */
+static inline void *nprt_device_alloc(nprt_device *d, size_t size, char *err,
+                                      size_t errlen) {
+  void *impl = calloc(1, size);
+  if (impl)
+    d->impl = impl;
+  else
+    snprintf(err, errlen, "out of memory");
+  return impl;
+}
+
+static inline void nprt_device_stats(const nprt_device *d, nprt_dev_stats *s) {
+  s->path = NULL;
+  s->packets = s->bytes = 0;
+  if (d->ops && d->ops->stats)
+    d->ops->stats(d, s);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPRT_DEVICE_H */
