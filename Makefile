@@ -1,5 +1,5 @@
 # Thin wrapper: every target installs what is missing, builds, then acts.
-.PHONY: all build check check-asan check-tsan fuzz demo bench clean format fuzz-match
+.PHONY: all build check check-long check-asan check-tsan fuzz demo bench clean format fuzz-match
 FUZZ_SECONDS ?= 60
 
 all: build
@@ -10,6 +10,12 @@ build:
 
 check: build
 	@cmake --build build --target check-npcc
+
+# The same suite with the long sweeps whole (every seed of the generated
+# programs, every proof of the bit built-ins) where make check runs a fixed
+# sample of each (test/lit.cfg.py, %{sample}).
+check-long: build
+	@NPCC_CHECK_LONG=1 cmake --build build --target check-npcc
 
 # The whole suite again on a build with ASan+UBSan and assertions (build-asan/).
 check-asan:
