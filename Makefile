@@ -1,5 +1,5 @@
 # Thin wrapper: every target installs what is missing, builds, then acts.
-.PHONY: all build install check check-asan check-tsan fuzz demo bench clean format fuzz-match
+.PHONY: all build install check check-long check-asan check-tsan fuzz demo bench clean format fuzz-match
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
@@ -16,6 +16,12 @@ install: build
 
 check: build
 	@cmake --build build --target check-npcc
+
+# The same suite with the long sweeps whole (every seed of the generated
+# programs, every proof of the bit built-ins) where make check runs a fixed
+# sample of each (test/lit.cfg.py, %{sample}).
+check-long: build
+	@NPCC_CHECK_LONG=1 cmake --build build --target check-npcc
 
 # The whole suite again on a build with ASan+UBSan and assertions (build-asan/).
 check-asan:

@@ -14,6 +14,11 @@ config.environment["PATH"] = os.pathsep.join(
 # Generated programs link libnprt from the build tree.
 config.environment["NPCC_RUNTIME_DIR"] = os.path.join(config.npcc_obj_root, "lib")
 
+# Long sweeps (generated programs, proofs of every width) run a fixed
+# sample that still takes each of their paths; `make check-long`
+# (NPCC_CHECK_LONG=1) runs them whole. A test passes %{sample} to its sweep.
+check_long = os.environ.get("NPCC_CHECK_LONG", "") not in ("", "0")
+config.substitutions.append(("%{sample}", "" if check_long else "--sample"))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%src", config.npcc_src_root))
 config.substitutions.append(("%lib", os.path.join(config.npcc_src_root, "lib")))

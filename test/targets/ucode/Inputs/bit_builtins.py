@@ -14,9 +14,14 @@ The answers are computed here in Python, independently of npcc, and
 must all give them. Proving a popcount of more than 32 bits takes the
 solver several seconds per count (docs/match-unit-compiler.md), so only
 one of those programs is validated, with a longer time limit.
+
+With --sample (`make check`), each built-in, sign and width is proved at its
+first bit position only, and the 64-bit popcount (about 100 s of solver
+time) is not proved; every program still runs on the interpreter, on musim
+and under --check-each-pass. `make check-long` proves them all.
 Prints `ok NAME` per program, then a summary; exits 1 on any difference.
 
-usage: bit_builtins.py NPCC MUSIM WORKDIR
+usage: bit_builtins.py NPCC MUSIM WORKDIR [--sample]
 """
 import os
 import random
@@ -75,6 +80,8 @@ def run(cmd):
 
 def main():
     npcc, musim, work = sys.argv[1:4]
+    sample = "--sample" in sys.argv[4:]
+    proved = set()  # (op, sign, width) proved so far
     os.makedirs(work, exist_ok=True)
     rng = random.Random(7)
     failures, n = [], 0
@@ -116,7 +123,11 @@ def main():
         validate = ["--validate"]
         if op == "popcount" and w > 32:
             validate = (["--validate", "--validate-timeout=120000"]
-                        if name == "popcount-u64-at0" else [])
+                        if name == "popcount-u64-at0" and not sample else [])
+        if sample and (op, sign, w) in proved:
+            validate = []
+        if validate:
+            proved.add((op, sign, w))
         got = run([npcc, base + ".np", "--target=ucode", "-o", base + ".mu"]
                   + validate)
         if validate and "proved" not in got.stderr:
