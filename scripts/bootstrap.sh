@@ -12,7 +12,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libantlr4-runtime-dev libpcap-dev ninja-build cmake g++ googletest
-  libgtest-dev default-jre-headless ccache python3 python3-pip libz3-dev)
+  libgtest-dev default-jre-headless maven ccache python3 python3-pip libz3-dev)
 # Packages a caller needs on top (bench/profile.sh: valgrind).
 read -r -a extra <<<"${NPCC_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
@@ -34,26 +34,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The ANTLR tool must match the 4.9 C++ runtime Debian ships. Fetched
-# straight from Maven Central into Maven's local repository (where earlier
-# checkouts found it): Maven itself, its start-up and its plugins would cost
-# a fresh machine a minute for one file. The checksum pins the artifact.
+# The ANTLR tool must match the 4.9 C++ runtime Debian ships.
 jar="$HOME/.m2/repository/org/antlr/antlr4/4.9/antlr4-4.9-complete.jar"
 if [ ! -f "$jar" ]; then
   echo "bootstrap: fetching ANTLR 4.9 tool"
-  python3 - "$jar" <<'PY'
-import hashlib, os, sys, urllib.request
-url = ("https://repo1.maven.org/maven2/org/antlr/antlr4/4.9/"
-       "antlr4-4.9-complete.jar")
-sha256 = "bd11b2464bc8aee5f51b119dff617101b77fa729540ee7f08241a6a672e6bc81"
-data = urllib.request.urlopen(url, timeout=120).read()
-if hashlib.sha256(data).hexdigest() != sha256:
-    sys.exit("bootstrap: " + url + " does not have the expected SHA-256")
-os.makedirs(os.path.dirname(sys.argv[1]), exist_ok=True)
-with open(sys.argv[1] + ".partial", "wb") as f:
-    f.write(data)
-os.rename(sys.argv[1] + ".partial", sys.argv[1])
-PY
+  mvn -q dependency:get -Dartifact=org.antlr:antlr4:4.9:jar:complete >/dev/null
 fi
 
 # Xilinx's open-source ap_types headers (ap_int.h, hls_stream.h; Apache
