@@ -27,6 +27,8 @@ void ModuleIndex::build(const ast::Module &m) {
     records.try_emplace(r.name, &r);
   for (const ast::ConstDecl &c : m.consts)
     consts.try_emplace(c.name, &c);
+  for (const ast::FnDecl &f : m.fns)
+    fns.try_emplace(f.name, &f);
 }
 
 static ExprPtr makeExpr(Expr::Kind kind, const Loc &loc) {

@@ -30,6 +30,7 @@ struct ModuleIndex {
   llvm::StringMap<const ast::GraphDecl *> graphs;
   llvm::StringMap<const ast::RecordDecl *> records;
   llvm::StringMap<const ast::ConstDecl *> consts;
+  llvm::StringMap<const ast::FnDecl *> fns;
 
   void build(const ast::Module &m);
 };

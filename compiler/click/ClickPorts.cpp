@@ -5,11 +5,14 @@
 // How many ports an instance of a library element has: its port arrays
 // are sized by expressions over its parameters, evaluated here on the
 // arguments the configuration gives (a small constant folder over the
-// AST, since the module is not elaborated yet).
+// AST, since the module is not elaborated yet). A function called there
+// runs through the front end's ConstFnRunner, as in ConstEval.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/click/ClickLowerer.h"
+#include "compiler/frontend/ConstFnRunner.h"
+#include "compiler/frontend/ConstFold.h"
 #include "compiler/frontend/Limits.h"
 
 using namespace npcc;
@@ -24,6 +27,7 @@ struct SizeEnv {
   llvm::StringMap<const Expr *> params;
   llvm::StringMap<std::vector<const Expr *>> lists; // variadic arguments
   const ModuleIndex &index;
+  llvm::StringMap<int64_t> ints; // a called function's integer locals
 };
 } // namespace
 
@@ -61,6 +65,71 @@ static const Expr *sizeOperand(const Expr &e, const SizeEnv &env,
   return nullptr;
 }
 
+/// `x op y` on the untyped integers of a port count: signed, and a shift
+/// by 63 or more (or by a negative amount) is 0.
+static std::optional<int64_t> applyOp(llvm::StringRef op, int64_t x,
+                                      int64_t y) {
+  if ((op == "<<" || op == ">>") && (y < 0 || y >= 63))
+    return 0;
+  bool cmp;
+  return (int64_t)foldBinary(op, (uint64_t)x, (uint64_t)y, true, cmp);
+}
+
+namespace {
+/// ConstFnRunner's view of the port counter: integer locals in `env.ints`.
+struct SizeFnAdapter {
+  SizeEnv env;
+  unsigned depth;
+  using Value = std::optional<int64_t>;
+  Value eval(const Expr &e) { return evalSize(e, env, depth); }
+  Value declare(const ast::Stmt &s) { return s.init ? eval(*s.init) : 0; }
+  Value assign(const ast::Stmt &s, int64_t old, int64_t v) {
+    return s.op == "=" ? v : applyOp(llvm::StringRef(s.op).drop_back(), old, v);
+  }
+  Value lookup(llvm::StringRef name) {
+    auto it = env.ints.find(name);
+    return it == env.ints.end() ? Value() : Value(it->second);
+  }
+  void bind(llvm::StringRef name, Value v) {
+    if (v)
+      env.ints[name] = *v;
+    else
+      env.ints.erase(name);
+  }
+  int64_t index(int64_t k) { return k; }
+  Value toInt(int64_t v) { return v; }
+  bool isTrue(int64_t v) { return v != 0; }
+  Value result(int64_t v) { return v; }
+  void error(const ast::Loc &, const std::string &) {} // "cannot tell" instead
+};
+} // namespace
+
+/// `f(args)`: its body run on the arguments, a variadic parameter passed
+/// on as a list.
+static std::optional<int64_t> callFn(const ast::FnDecl &f, const Expr &e,
+                                     const SizeEnv &env, unsigned depth) {
+  if (e.args.size() != f.params.size())
+    return std::nullopt;
+  SizeFnAdapter callee{SizeEnv{{}, {}, env.index}, depth + 1};
+  for (size_t k = 0; k < f.params.size(); ++k) {
+    const Expr &arg = *e.args[k];
+    const std::string &name = f.params[k].name;
+    auto list =
+        arg.kind == Expr::Name ? env.lists.find(arg.text) : env.lists.end();
+    if (list != env.lists.end()) {
+      callee.env.lists[name] = list->second;
+    } else if (arg.kind == Expr::ArrayLit) {
+      for (const ExprPtr &x : arg.args)
+        callee.env.lists[name].push_back(x.get());
+    } else if (auto v = evalSize(arg, env, depth + 1)) {
+      callee.env.ints[name] = *v;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return ConstFnRunner<int64_t, SizeFnAdapter>(callee, f).run();
+}
+
 static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
                                        unsigned depth) {
   if (depth > 64)
@@ -77,6 +146,8 @@ static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
     return e.text == "-" ? -*v : e.text == "!" ? (int64_t)!*v : ~*v;
   }
   case Expr::Name: {
+    if (auto local = env.ints.find(e.text); local != env.ints.end())
+      return local->second;
     if (const Expr *p = env.params.lookup(e.text)) {
       SizeEnv none{{}, {}, env.index};
       return evalSize(*p, none, depth + 1);
@@ -103,6 +174,8 @@ static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
         if (c->value->kind == Expr::ArrayLit)
           return (int64_t)c->value->args.size();
     }
+    if (const ast::FnDecl *f = env.index.fns.lookup(e.text))
+      return callFn(*f, e, env, depth);
     return std::nullopt;
   case Expr::Cast:
     return sub(0);
@@ -121,41 +194,7 @@ static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
     auto a = sub(0), b = sub(1);
     if (!a || !b)
       return std::nullopt;
-    int64_t x = *a, y = *b;
-    llvm::StringRef op = e.text;
-    if (op == "+")
-      return x + y;
-    if (op == "-")
-      return x - y;
-    if (op == "*")
-      return x * y;
-    if (op == "/")
-      return y ? x / y : 0;
-    if (op == "%")
-      return y ? x % y : 0;
-    if (op == "<<")
-      return y >= 0 && y < 63 ? x << y : 0;
-    if (op == ">>")
-      return y >= 0 && y < 63 ? x >> y : 0;
-    if (op == "&" || op == "&&")
-      return x & y;
-    if (op == "|" || op == "||")
-      return x | y;
-    if (op == "^")
-      return x ^ y;
-    if (op == "==")
-      return x == y;
-    if (op == "!=")
-      return x != y;
-    if (op == "<")
-      return x < y;
-    if (op == "<=")
-      return x <= y;
-    if (op == ">")
-      return x > y;
-    if (op == ">=")
-      return x >= y;
-    return std::nullopt;
+    return applyOp(e.text, *a, *b);
   }
   default:
     return std::nullopt;

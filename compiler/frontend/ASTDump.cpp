@@ -22,7 +22,8 @@ struct Dumper {
     if (!t)
       return "_";
     if (t->kind == TypeRef::Array)
-      return "[" + type(t->elem.get()) + "; " + expr(t->size.get()) + "]";
+      return "[" + type(t->elem.get()) +
+             (t->size ? "; " + expr(t->size.get()) : std::string()) + "]";
     if (t->kind == TypeRef::Queue)
       return t->name + "<" + (t->key ? type(t->key.get()) + ", " : "") +
              type(t->elem.get()) + ", " + expr(t->size.get()) + ">";

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/frontend/ConstFold.h"
 #include "compiler/frontend/MLIRGenImpl.h"
 
 #include "mlir/IR/Builders.h"
@@ -65,7 +66,7 @@ std::optional<CValue> ConstEval::tryEval(const Expr &e) {
 
 /// Truncates `v` to the width of `t` (sign-extending signed types), so that
 /// folded constants wrap exactly like the generated code.
-static uint64_t wrapTo(uint64_t v, const Ty &t) {
+uint64_t ConstEval::wrapTo(uint64_t v, const Ty &t) {
   if (t.kind != Ty::Int || t.width >= 64)
     return v;
   uint64_t mask = (1ull << t.width) - 1;
@@ -73,6 +74,44 @@ static uint64_t wrapTo(uint64_t v, const Ty &t) {
   if (t.isSigned && (v >> (t.width - 1)))
     v |= ~mask;
   return v;
+}
+
+uint64_t npcc::foldBinary(llvm::StringRef op, uint64_t u, uint64_t v, bool sgn,
+                          bool &cmp) {
+  int64_t x = (int64_t)u, y = (int64_t)v;
+  cmp = false;
+  if (op == "+")
+    return u + v;
+  if (op == "-")
+    return u - v;
+  if (op == "*")
+    return u * v;
+  if (op == "/")
+    return v == 0 ? 0 : sgn ? (uint64_t)(x / y) : u / v;
+  if (op == "%")
+    return v == 0 ? 0 : sgn ? (uint64_t)(x % y) : u % v;
+  if (op == "&" || op == "&&")
+    return u & v;
+  if (op == "|" || op == "||")
+    return u | v;
+  if (op == "^")
+    return u ^ v;
+  if (op == "<<")
+    return v >= 64 ? 0 : u << v;
+  if (op == ">>")
+    return v >= 64 ? 0 : sgn ? (uint64_t)(x >> v) : u >> v;
+  cmp = true;
+  if (op == "==")
+    return u == v;
+  if (op == "!=")
+    return u != v;
+  if (op == "<")
+    return sgn ? x < y : u < v;
+  if (op == "<=")
+    return sgn ? x <= y : u <= v;
+  if (op == ">")
+    return sgn ? x > y : u > v;
+  return sgn ? x >= y : u >= v;
 }
 
 std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
@@ -136,46 +175,9 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     if (!b)
       return b;
     const Ty &ot = e.args[0]->ty;
-    bool sgn = ot.kind == Ty::Int && ot.isSigned;
-    int64_t x = (int64_t)a->i, y = (int64_t)b->i;
-    uint64_t u = a->i, v = b->i, res = 0;
-    llvm::StringRef op = e.text;
     bool cmp = false;
-    if (op == "+")
-      res = u + v;
-    else if (op == "-")
-      res = u - v;
-    else if (op == "*")
-      res = u * v;
-    else if (op == "/")
-      res = v == 0 ? 0 : sgn ? (uint64_t)(x / y) : u / v;
-    else if (op == "%")
-      res = v == 0 ? 0 : sgn ? (uint64_t)(x % y) : u % v;
-    else if (op == "&" || op == "&&")
-      res = u & v;
-    else if (op == "|" || op == "||")
-      res = u | v;
-    else if (op == "^")
-      res = u ^ v;
-    else if (op == "<<")
-      res = v >= 64 ? 0 : u << v;
-    else if (op == ">>")
-      res = v >= 64 ? 0 : sgn ? (uint64_t)(x >> v) : u >> v;
-    else {
-      cmp = true;
-      if (op == "==")
-        res = u == v;
-      else if (op == "!=")
-        res = u != v;
-      else if (op == "<")
-        res = sgn ? x < y : u < v;
-      else if (op == "<=")
-        res = sgn ? x <= y : u <= v;
-      else if (op == ">")
-        res = sgn ? x > y : u > v;
-      else
-        res = sgn ? x >= y : u >= v;
-    }
+    uint64_t res =
+        foldBinary(e.text, a->i, b->i, ot.kind == Ty::Int && ot.isSigned, cmp);
     r.kind = cmp || a->kind == CValue::Bool ? CValue::Bool : CValue::Int;
     r.i = r.kind == CValue::Int ? wrapTo(res, e.ty) : res;
     return r;
@@ -269,6 +271,8 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
       r.i = len->i << 32 | (addr->i & 0xffffffff);
       return r;
     }
+    if (const FnDecl *f = sema.lookupFn(e.text); f && report)
+      return evalFnCall(e, *f, what);
     if (const RecordDecl *rec = sema.lookupRecord(e.text);
         rec && !rec->isHeader)
       return evalConstructor(e, *rec, report, what);

@@ -23,6 +23,10 @@ constexpr unsigned kMaxGraphDepth = 64;
 /// Ports in one port array (`out o[N]: pkt;`).
 constexpr uint64_t kMaxPortArraySize = 65536;
 
+/// Statements one compile-time function call may run (a `for` loop's
+/// iterations count one each): a larger loop is reported, not waited for.
+constexpr uint64_t kMaxConstFnSteps = 1u << 20;
+
 /// Bytes in one source file (the main file, an import, or stdin).
 constexpr uint64_t kMaxInputBytes = 16u << 20;
 

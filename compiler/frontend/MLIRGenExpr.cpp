@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/BodyGen.h"
+#include "compiler/frontend/ConstFnRunner.h"
 #include "compiler/frontend/IPFilter.h"
 
 using namespace npcc;
@@ -520,8 +521,12 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::Take:
     return b.create<np::PktTakeOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::None:
-    if (const ast::FnDecl *f = sema.lookupFn(e.text))
-      return inlineCall(e, *f);
+    if (const ast::FnDecl *f = sema.lookupFn(e.text)) {
+      if (!isCompileTimeFn(*f))
+        return inlineCall(e, *f);
+      sema.error(e.loc) << compileTimeOnlyCall(*f);
+      return constInt(l, b.getI32Type(), 0);
+    }
     break;
   case Builtin::TryRecv:
   case Builtin::Dequeue: // only in if-let, which Sema checks

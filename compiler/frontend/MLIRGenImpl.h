@@ -57,6 +57,8 @@ public:
     envp = &e;
     return old;
   }
+  /// `v` truncated to the width of `t` (sign-extended if signed).
+  static uint64_t wrapTo(uint64_t v, const ast::Ty &t);
 
 private:
   std::optional<CValue> evalImpl(const ast::Expr &e, bool report,
@@ -64,6 +66,9 @@ private:
   std::optional<CValue> evalConstructor(const ast::Expr &e,
                                         const ast::RecordDecl &rec, bool report,
                                         llvm::StringRef what);
+  /// A call of a user function, its body run (ConstEvalFn.cpp).
+  std::optional<CValue> evalFnCall(const ast::Expr &e, const ast::FnDecl &f,
+                                   llvm::StringRef what);
   Sema &sema;
   const Env *envp;
 };

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/frontend/ConstFnRunner.h"
 #include "compiler/frontend/MLIRGen.h"
 #include "compiler/frontend/MLIRGenImpl.h"
 
@@ -405,8 +406,12 @@ Value MatchGen::genCall(const Expr &e) {
   case Builtin::Bswap:
     return bitOp<match::BswapOp>(b, l, arg(0));
   case Builtin::None:
-    if (const FnDecl *f = sema.lookupFn(e.text))
-      return inlineCall(e, *f);
+    if (const FnDecl *f = sema.lookupFn(e.text)) {
+      if (!isCompileTimeFn(*f))
+        return inlineCall(e, *f);
+      error(e.loc, compileTimeOnlyCall(*f));
+      return constInt(l, b.getI64Type(), 0);
+    }
     break;
   default:
     error(e.loc, "'" + e.text + "' is not available in a match program: " +

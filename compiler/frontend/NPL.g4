@@ -139,6 +139,7 @@ argList : expr (',' expr)* ;
 type
   : ID                                                       # namedType
   | '[' type ';' expr ']'                                    # arrayType
+  | '[' type ']'                                             # unsizedArrayType
   ;
 
 // Addresses are integer literals: 18.26.4.24 is a u32, 00:00:c0:ae:67:ef

@@ -409,6 +409,9 @@ private:
       t->kind = TypeRef::Array;
       t->elem = type(a->type());
       t->size = expr(a->expr());
+    } else if (auto *u = dynamic_cast<P::UnsizedArrayTypeContext *>(c)) {
+      t->kind = TypeRef::Array; // `[T]`: a function's array parameter
+      t->elem = type(u->type());
     }
     return t;
   }

@@ -225,6 +225,8 @@ private:
   /// with the location of each call.
   llvm::StringMap<std::vector<std::pair<std::string, ast::Loc>>> calls;
   const ast::FnDecl *currentFn = nullptr;
+  /// Set while a function's parameters resolve: only they may be `[T]`.
+  bool unsizedArrayOk = false;
   const ast::ControlDecl *currentControl = nullptr; // read/write handler
   void checkControl(ast::ControlDecl &c);
   std::vector<Scope> scopes;

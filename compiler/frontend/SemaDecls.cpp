@@ -387,9 +387,12 @@ void Sema::checkFn(FnDecl &f) {
   currentFn = &f;
   beginBodyScopes();
   for (Param &p : f.params) {
+    // `[T]`: the function runs only at compile time (ConstEvalFn.cpp).
+    unsizedArrayOk = p.type->kind == TypeRef::Array && !p.type->size;
     Ty t = resolve(*p.type);
+    unsizedArrayOk = false;
     if (t.kind != Ty::Error && t.kind != Ty::Int && t.kind != Ty::Bool &&
-        t.kind != Ty::Pkt)
+        t.kind != Ty::Pkt && !(t.kind == Ty::Array && !p.type->size))
       error(p.type->loc) << "function parameter '" << p.name
                          << "' must be an integer, a bool or a packet, not '"
                          << t.str() << "'";

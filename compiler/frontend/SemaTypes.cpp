@@ -38,6 +38,11 @@ Ty Sema::resolve(const TypeRef &t, bool report) {
                      << elem.str() << "'";
       return Ty();
     }
+    if (!t.size && report && !unsizedArrayOk) {
+      error(t.loc) << "an array without a size ('" << "[" << elem.str()
+                   << "]') is only a function parameter's type";
+      return Ty();
+    }
     Ty a = Ty::of(Ty::Array);
     a.elem = std::make_shared<Ty>(elem);
     return a;
