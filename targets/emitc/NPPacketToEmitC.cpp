@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/c/NPToEmitC.h"
-#include "targets/c/RuntimeABI.h"
+#include "targets/emitc/NPToEmitC.h"
+#include "targets/emitc/RuntimeABI.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -20,10 +20,10 @@
 
 using namespace mlir;
 using namespace npcc;
-using namespace npcc::c;
+using namespace npcc::toemitc;
 using abi::Fn;
 
-Value npcc::c::enclosingInstance(Operation *op) {
+Value npcc::toemitc::enclosingInstance(Operation *op) {
   auto fn = op->getParentOfType<emitc::FuncOp>();
   assert(fn && "np op outside a converted element body");
   return fn.getArgument(0);
@@ -160,52 +160,60 @@ struct SelectLowering : NPPattern<np::SelectOp> {
   }
 };
 
-/// An op that becomes one runtime call: `self` (if the function takes it)
-/// and the op's operands in order; the result, if any, replaces the op.
-template <typename Op, Fn F, bool TakesSelf>
-struct CallLowering : NPPattern<Op> {
+/// The arguments of the runtime call an op of type `Op` becomes, from the
+/// op and its converted operands; `b` builds any conversion they need.
+template <typename Op>
+using CallArgs = SmallVector<abi::Arg> (*)(Op, typename Op::Adaptor,
+                                           OpBuilder &b);
+
+/// An op that becomes one runtime call `F` with the arguments `Args` gives.
+/// The call's result, if the op has one, replaces it, truncated to the
+/// op's integer type when `Narrow` (the runtime returns integers in 64
+/// bits).
+template <typename Op, Fn F, CallArgs<Op> Args, bool Narrow = false>
+struct RuntimeCallLowering : NPPattern<Op> {
   using NPPattern<Op>::NPPattern;
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
-    SmallVector<abi::Arg> args;
-    if (TakesSelf)
-      args.push_back(enclosingInstance(op));
-    for (Value v : adaptor.getOperands())
-      args.push_back(v);
-    Value r = abi::call(rw, op.getLoc(), F, args);
-    if (op->getNumResults())
-      rw.replaceOp(op, r);
-    else
+    Location loc = op.getLoc();
+    Value r = abi::call(rw, loc, F, Args(op, adaptor, rw));
+    if (!op->getNumResults())
       rw.eraseOp(op);
+    else if (Narrow)
+      rw.replaceOp(op, narrow(rw, loc, r, op->getResult(0).getType()));
+    else
+      rw.replaceOp(op, r);
     return success();
   }
 };
 
-struct PktGetLowering : NPPattern<np::PktGetOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::PktGetOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value v = abi::call(rw, loc, Fn::nprt_pkt_get_bits,
-                        {adaptor.getPkt(), adaptor.getOffset(),
-                         (uint64_t)op.getBit(), (uint64_t)op.getWidth()});
-    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
-    return success();
-  }
-};
+/// `self` (if the function takes it) and the op's operands in order.
+template <typename Op, bool TakesSelf>
+SmallVector<abi::Arg> operandArgs(Op op, typename Op::Adaptor adaptor,
+                                  OpBuilder &) {
+  SmallVector<abi::Arg> args;
+  if (TakesSelf)
+    args.push_back(enclosingInstance(op));
+  for (Value v : adaptor.getOperands())
+    args.push_back(v);
+  return args;
+}
 
-struct PktSetLowering : NPPattern<np::PktSetOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::PktSetOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    abi::call(rw, loc, Fn::nprt_pkt_set_bits,
-              {adaptor.getPkt(), adaptor.getOffset(), (uint64_t)op.getBit(),
-               (uint64_t)op.getWidth(), widen(rw, loc, adaptor.getValue())});
-    rw.eraseOp(op);
-    return success();
-  }
-};
+/// An op whose operands are the call's arguments.
+template <typename Op, Fn F, bool TakesSelf>
+using CallLowering = RuntimeCallLowering<Op, F, operandArgs<Op, TakesSelf>>;
+
+SmallVector<abi::Arg> pktGetArgs(np::PktGetOp op, np::PktGetOp::Adaptor a,
+                                 OpBuilder &) {
+  return {a.getPkt(), a.getOffset(), (uint64_t)op.getBit(),
+          (uint64_t)op.getWidth()};
+}
+
+SmallVector<abi::Arg> pktSetArgs(np::PktSetOp op, np::PktSetOp::Adaptor a,
+                                 OpBuilder &b) {
+  return {a.getPkt(), a.getOffset(), (uint64_t)op.getBit(),
+          (uint64_t)op.getWidth(), widen(b, op.getLoc(), a.getValue())};
+}
 
 /// np.meta_get / np.meta_set: the field as abi.def's enumerator, then the
 /// runtime accessor.
@@ -229,146 +237,73 @@ template <typename Op, Fn F> struct MetaLowering : NPPattern<Op> {
   }
 };
 
-struct PktCrcLowering : NPPattern<np::PktCrcOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::PktCrcOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    rw.replaceOp(op,
-                 abi::call(rw, op.getLoc(), Fn::nprt_pkt_crc,
-                           {adaptor.getPkt(), adaptor.getOffset(),
-                            adaptor.getLen(), (uint64_t)op.getCastagnoli()}));
-    return success();
-  }
-};
+SmallVector<abi::Arg> pktCrcArgs(np::PktCrcOp op, np::PktCrcOp::Adaptor a,
+                                 OpBuilder &) {
+  return {a.getPkt(), a.getOffset(), a.getLen(), (uint64_t)op.getCastagnoli()};
+}
 
-struct CrcLowering : NPPattern<np::CrcOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::CrcOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    unsigned bytes = op.getValue().getType().getIntOrFloatBitWidth() / 8;
-    rw.replaceOp(op,
-                 abi::call(rw, loc, Fn::nprt_crc,
-                           {widen(rw, loc, adaptor.getValue()), (uint64_t)bytes,
-                            (uint64_t)op.getCastagnoli()}));
-    return success();
-  }
-};
+SmallVector<abi::Arg> crcArgs(np::CrcOp op, np::CrcOp::Adaptor a,
+                              OpBuilder &b) {
+  unsigned bytes = op.getValue().getType().getIntOrFloatBitWidth() / 8;
+  return {widen(b, op.getLoc(), a.getValue()), (uint64_t)bytes,
+          (uint64_t)op.getCastagnoli()};
+}
 
-struct FinishLowering : NPPattern<np::FinishOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::FinishOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    abi::call(rw, op.getLoc(), Fn::nprt_finish, {enclosingInstance(op)});
-    rw.eraseOp(op);
-    return success();
-  }
-};
+/// Only the running instance.
+template <typename Op>
+SmallVector<abi::Arg> selfArg(Op op, typename Op::Adaptor, OpBuilder &) {
+  return {enclosingInstance(op)};
+}
 
-struct NowLowering : NPPattern<np::NowOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::NowOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    rw.replaceOp(
-        op, abi::call(rw, op.getLoc(), Fn::nprt_now, {enclosingInstance(op)}));
-    return success();
-  }
-};
+SmallVector<abi::Arg> printPktArgs(np::PrintPktOp op, np::PrintPktOp::Adaptor a,
+                                   OpBuilder &) {
+  return {enclosingInstance(op), a.getPkt(), StringRef(cString(op.getLabel())),
+          a.getMax()};
+}
 
-struct PrintPktLowering : NPPattern<np::PrintPktOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::PrintPktOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    abi::call(rw, op.getLoc(), Fn::nprt_print_pkt,
-              {enclosingInstance(op), adaptor.getPkt(),
-               StringRef(cString(op.getLabel())), adaptor.getMax()});
-    rw.eraseOp(op);
-    return success();
-  }
-};
+SmallVector<abi::Arg> printArgs(np::PrintOp op, np::PrintOp::Adaptor a,
+                                OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value v = a.getValue();
+  unsigned w = v.getType().getIntOrFloatBitWidth();
+  // Sign-extended to 64 bits when signed, so that C prints it as such.
+  if (w < 64)
+    v = op.getIsSigned()
+            ? (Value)b.create<arith::ExtSIOp>(loc, b.getI64Type(), v)
+            : (Value)b.create<arith::ExtUIOp>(loc, b.getI64Type(), v);
+  return {enclosingInstance(op), StringRef(cString(op.getLabel())), v,
+          (uint64_t)op.getIsSigned()};
+}
 
-struct PrintLowering : NPPattern<np::PrintOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::PrintOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value v = adaptor.getValue();
-    unsigned w = v.getType().getIntOrFloatBitWidth();
-    // Sign-extended to 64 bits when signed, so that C prints it as such.
-    if (w < 64)
-      v = op.getIsSigned()
-              ? (Value)rw.create<arith::ExtSIOp>(loc, rw.getI64Type(), v)
-              : (Value)rw.create<arith::ExtUIOp>(loc, rw.getI64Type(), v);
-    abi::call(rw, loc, Fn::nprt_print_val,
-              {enclosingInstance(op), StringRef(cString(op.getLabel())), v,
-               (uint64_t)op.getIsSigned()});
-    rw.eraseOp(op);
-    return success();
-  }
-};
+SmallVector<abi::Arg> annoGetArgs(np::AnnoGetOp op, np::AnnoGetOp::Adaptor a,
+                                  OpBuilder &) {
+  return {a.getPkt(), (uint64_t)op.getSlot()};
+}
 
-struct AnnoGetLowering : NPPattern<np::AnnoGetOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::AnnoGetOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value v = abi::call(rw, loc, Fn::nprt_pkt_get_anno,
-                        {adaptor.getPkt(), (uint64_t)op.getSlot()});
-    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
-    return success();
-  }
-};
+SmallVector<abi::Arg> annoSetArgs(np::AnnoSetOp op, np::AnnoSetOp::Adaptor a,
+                                  OpBuilder &b) {
+  return {a.getPkt(), (uint64_t)op.getSlot(),
+          widen(b, op.getLoc(), a.getValue())};
+}
 
-struct AnnoSetLowering : NPPattern<np::AnnoSetOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::AnnoSetOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    abi::call(rw, loc, Fn::nprt_pkt_set_anno,
-              {adaptor.getPkt(), (uint64_t)op.getSlot(),
-               widen(rw, loc, adaptor.getValue())});
-    rw.eraseOp(op);
-    return success();
-  }
-};
-
-struct HandlerArgLowering : NPPattern<np::HandlerArgOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::HandlerArgOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value v = abi::call(rw, loc, Fn::nprt_handler_arg,
-                        {enclosingInstance(op), (uint64_t)op.getIndex()});
-    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
-    return success();
-  }
-};
+SmallVector<abi::Arg> handlerArgArgs(np::HandlerArgOp op,
+                                     np::HandlerArgOp::Adaptor, OpBuilder &) {
+  return {enclosingInstance(op), (uint64_t)op.getIndex()};
+}
 
 /// np.handler_load: the runtime finds the write handler by its name among
 /// the instance's handler descriptions and runs it once per line.
-struct HandlerLoadLowering : NPPattern<np::HandlerLoadOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::HandlerLoadOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    abi::call(rw, op.getLoc(), Fn::nprt_handler_load,
-              {enclosingInstance(op), StringRef(cString(op.getHandler())),
-               StringRef(cString(op.getPath()))});
-    rw.eraseOp(op);
-    return success();
-  }
-};
+SmallVector<abi::Arg> handlerLoadArgs(np::HandlerLoadOp op,
+                                      np::HandlerLoadOp::Adaptor, OpBuilder &) {
+  return {enclosingInstance(op), StringRef(cString(op.getHandler())),
+          StringRef(cString(op.getPath()))};
+}
 
-struct HandlerResultLowering : NPPattern<np::HandlerResultOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::HandlerResultOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    abi::call(rw, loc, Fn::nprt_handler_result,
-              {enclosingInstance(op), widen(rw, loc, adaptor.getValue())});
-    rw.eraseOp(op);
-    return success();
-  }
-};
+SmallVector<abi::Arg> handlerResultArgs(np::HandlerResultOp op,
+                                        np::HandlerResultOp::Adaptor a,
+                                        OpBuilder &b) {
+  return {enclosingInstance(op), widen(b, op.getLoc(), a.getValue())};
+}
 
 /// np.table: one call of nprt_table_op on the state array behind the
 /// memref (np.state_field's lowering left it under a cast).
@@ -404,31 +339,44 @@ struct TableLowering : NPPattern<np::TableOp> {
 
 } // namespace
 
-void npcc::c::populateNPPacketToEmitCPatterns(TypeConverter &tc,
-                                              RewritePatternSet &patterns,
-                                              const NPLoweringInfo &info) {
-  patterns.add<RecvLowering, TryRecvLowering, SendLowering, FusedSendLowering,
-               SelectLowering, PktGetLowering, PktSetLowering,
-               MetaLowering<np::MetaGetOp, Fn::nprt_pkt_get_meta>,
-               MetaLowering<np::MetaSetOp, Fn::nprt_pkt_set_meta>,
-               CallLowering<np::DropOp, Fn::nprt_drop, true>,
-               CallLowering<np::CloneOp, Fn::nprt_clone, true>,
-               CallLowering<np::PktNewOp, Fn::nprt_pkt_new, true>,
-               CallLowering<np::DeviceRecvOp, Fn::nprt_device_recv, true>,
-               CallLowering<np::DeviceSendOp, Fn::nprt_device_send, true>,
-               CallLowering<np::PktLenOp, Fn::nprt_pkt_len, false>,
-               CallLowering<np::PktPullOp, Fn::nprt_pkt_pull, false>,
-               CallLowering<np::PktPushOp, Fn::nprt_pkt_push, false>,
-               CallLowering<np::PktTruncateOp, Fn::nprt_pkt_truncate, false>,
-               CallLowering<np::PktPutOp, Fn::nprt_pkt_put, false>,
-               CallLowering<np::PktTakeOp, Fn::nprt_pkt_take, false>,
-               CallLowering<np::PktCsumOp, Fn::nprt_pkt_csum, false>,
-               CallLowering<np::PktCopyOp, Fn::nprt_pkt_copy, false>,
-               CallLowering<np::PktToWordOp, Fn::nprt_pkt_word, false>,
-               CallLowering<np::WordToPktOp, Fn::nprt_word_pkt, false>,
-               PktCrcLowering, CrcLowering, PrintPktLowering, PrintLowering,
-               NowLowering, TableLowering, HandlerArgLowering,
-               HandlerLoadLowering, HandlerResultLowering, AnnoGetLowering,
-               AnnoSetLowering, FinishLowering>(tc, patterns.getContext(),
-                                                info);
+void npcc::toemitc::populateNPPacketToEmitCPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns,
+    const NPLoweringInfo &info) {
+  using namespace np;
+  patterns.add<
+      RecvLowering, TryRecvLowering, SendLowering, FusedSendLowering,
+      SelectLowering, TableLowering,
+      MetaLowering<MetaGetOp, Fn::nprt_pkt_get_meta>,
+      MetaLowering<MetaSetOp, Fn::nprt_pkt_set_meta>,
+      CallLowering<DropOp, Fn::nprt_drop, true>,
+      CallLowering<CloneOp, Fn::nprt_clone, true>,
+      CallLowering<PktNewOp, Fn::nprt_pkt_new, true>,
+      CallLowering<DeviceRecvOp, Fn::nprt_device_recv, true>,
+      CallLowering<DeviceSendOp, Fn::nprt_device_send, true>,
+      CallLowering<PktLenOp, Fn::nprt_pkt_len, false>,
+      CallLowering<PktPullOp, Fn::nprt_pkt_pull, false>,
+      CallLowering<PktPushOp, Fn::nprt_pkt_push, false>,
+      CallLowering<PktTruncateOp, Fn::nprt_pkt_truncate, false>,
+      CallLowering<PktPutOp, Fn::nprt_pkt_put, false>,
+      CallLowering<PktTakeOp, Fn::nprt_pkt_take, false>,
+      CallLowering<PktCsumOp, Fn::nprt_pkt_csum, false>,
+      CallLowering<PktCopyOp, Fn::nprt_pkt_copy, false>,
+      CallLowering<PktToWordOp, Fn::nprt_pkt_word, false>,
+      CallLowering<WordToPktOp, Fn::nprt_word_pkt, false>,
+      RuntimeCallLowering<PktGetOp, Fn::nprt_pkt_get_bits, pktGetArgs, true>,
+      RuntimeCallLowering<PktSetOp, Fn::nprt_pkt_set_bits, pktSetArgs>,
+      RuntimeCallLowering<PktCrcOp, Fn::nprt_pkt_crc, pktCrcArgs>,
+      RuntimeCallLowering<CrcOp, Fn::nprt_crc, crcArgs>,
+      RuntimeCallLowering<PrintPktOp, Fn::nprt_print_pkt, printPktArgs>,
+      RuntimeCallLowering<PrintOp, Fn::nprt_print_val, printArgs>,
+      RuntimeCallLowering<NowOp, Fn::nprt_now, selfArg<NowOp>>,
+      RuntimeCallLowering<FinishOp, Fn::nprt_finish, selfArg<FinishOp>>,
+      RuntimeCallLowering<AnnoGetOp, Fn::nprt_pkt_get_anno, annoGetArgs, true>,
+      RuntimeCallLowering<AnnoSetOp, Fn::nprt_pkt_set_anno, annoSetArgs>,
+      RuntimeCallLowering<HandlerArgOp, Fn::nprt_handler_arg, handlerArgArgs,
+                          true>,
+      RuntimeCallLowering<HandlerLoadOp, Fn::nprt_handler_load,
+                          handlerLoadArgs>,
+      RuntimeCallLowering<HandlerResultOp, Fn::nprt_handler_result,
+                          handlerResultArgs>>(tc, patterns.getContext(), info);
 }

@@ -1,10 +1,15 @@
-//===- NPToEmitC.h - patterns of c-convert-np-to-emitc ----------*- C++ -*-===//
+//===- NPToEmitC.h - np element bodies to EmitC -----------------*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0
 //
+// The lowering of np elements and their bodies to EmitC calls of the
+// runtime ABI (nprt/abi.def) that the C and HLS targets share; each target
+// adds the patterns of its program (c-convert-np-to-emitc,
+// hls-convert-np-to-emitc).
+//
 //===----------------------------------------------------------------------===//
-#ifndef NPCC_TARGETS_C_NPTOEMITC_H
-#define NPCC_TARGETS_C_NPTOEMITC_H
+#ifndef NPCC_TARGETS_EMITC_NPTOEMITC_H
+#define NPCC_TARGETS_EMITC_NPTOEMITC_H
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -15,7 +20,7 @@
 #include <map>
 #include <string>
 
-namespace npcc::c {
+namespace npcc::toemitc {
 
 /// What the patterns need to know about the module beyond the op they
 /// rewrite, computed once before the conversion starts (the elements are
@@ -104,12 +109,10 @@ template <typename Op> struct NPPattern : mlir::OpConversionPattern<Op> {
 /// !np.pkt to the runtime's packet handle, !np.self to its instance handle.
 void populateNPToEmitCTypeConversions(mlir::TypeConverter &converter);
 
-/// Elements, state and body terminators, and (`withProgram`) the program
-/// table and main() of the C target.
+/// Elements, state and body terminators.
 void populateNPStructureToEmitCPatterns(mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,
-                                        const NPLoweringInfo &info,
-                                        bool withProgram = true);
+                                        const NPLoweringInfo &info);
 
 /// Port, device and packet operations as libnprt calls.
 void populateNPPacketToEmitCPatterns(mlir::TypeConverter &converter,
@@ -121,17 +124,16 @@ void populateNPPacketToEmitCPatterns(mlir::TypeConverter &converter,
 mlir::LogicalResult describeProgram(mlir::ModuleOp module,
                                     NPLoweringInfo &info);
 
-/// Patterns a target adds to the conversion (the HLS target's program).
+/// Patterns a target adds to the conversion (its program).
 using ExtraPatterns =
     std::function<void(mlir::TypeConverter &, mlir::RewritePatternSet &)>;
 
 /// One dialect conversion in which every np op is illegal: elements and
-/// their bodies to EmitC functions calling the runtime ABI, the program
-/// to the C target's tables and main() when `withProgram`, and what
-/// `extra` adds. Other dialects pass through to c-convert-to-emitc.
+/// their bodies to EmitC functions calling the runtime ABI, and what
+/// `extra` adds (the target's program). Other dialects pass through to
+/// c-convert-to-emitc.
 mlir::LogicalResult convertNPToEmitC(mlir::ModuleOp module,
                                      const NPLoweringInfo &info,
-                                     bool withProgram,
                                      ExtraPatterns extra = nullptr);
 
 /// The `nprt_inst *` of the function that `op` is in.
@@ -140,6 +142,6 @@ mlir::Value enclosingInstance(mlir::Operation *op);
 /// `s` as a C string literal.
 std::string cString(llvm::StringRef s);
 
-} // namespace npcc::c
+} // namespace npcc::toemitc
 
-#endif // NPCC_TARGETS_C_NPTOEMITC_H
+#endif // NPCC_TARGETS_EMITC_NPTOEMITC_H

@@ -4,13 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/c/RuntimeABI.h"
+#include "targets/emitc/RuntimeABI.h"
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace npcc::c;
+using namespace npcc::toemitc;
 
 namespace {
 const abi::FnInfo Functions[] = {
@@ -97,4 +99,20 @@ SmallVector<StringRef> abi::structFields(StringRef name) {
       fields.push_back(field);
   }
   return fields;
+}
+
+std::string abi::designated(StringRef strct,
+                            const llvm::StringMap<std::string> &values) {
+  std::string out = "{";
+  llvm::raw_string_ostream os(out);
+  llvm::ListSeparator sep(", ");
+  for (StringRef field : abi::structFields(strct)) {
+    auto it = values.find(field);
+    assert(it != values.end() && "abi.def field the lowering does not set");
+    os << sep << "." << field << " = " << it->second;
+  }
+  os << "}";
+  assert(values.size() == abi::structFields(strct).size() &&
+         "lowering sets a field abi.def does not have");
+  return out;
 }

@@ -7,18 +7,19 @@
 // only through these tables.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NPCC_TARGETS_C_RUNTIMEABI_H
-#define NPCC_TARGETS_C_RUNTIMEABI_H
+#ifndef NPCC_TARGETS_EMITC_RUNTIMEABI_H
+#define NPCC_TARGETS_EMITC_RUNTIMEABI_H
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
 
-namespace npcc::c::abi {
+namespace npcc::toemitc::abi {
 
 /// Every function of the ABI, in abi.def order.
 enum class Fn {
@@ -66,6 +67,11 @@ std::optional<llvm::StringRef> metaEnumerator(llvm::StringRef nplName);
 /// The fields of the ABI struct `name`, in declaration order.
 llvm::SmallVector<llvm::StringRef> structFields(llvm::StringRef name);
 
-} // namespace npcc::c::abi
+/// `{.a = x, .b = y}` over the fields of the ABI struct `strct`, in order;
+/// `values` must give every field and no other.
+std::string designated(llvm::StringRef strct,
+                       const llvm::StringMap<std::string> &values);
 
-#endif // NPCC_TARGETS_C_RUNTIMEABI_H
+} // namespace npcc::toemitc::abi
+
+#endif // NPCC_TARGETS_EMITC_RUNTIMEABI_H

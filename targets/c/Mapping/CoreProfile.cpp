@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/CoreProfile.h"
+#include "targets/c/Mapping/CoreProfile.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
@@ -12,6 +12,7 @@
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::c;
 
 /// A JSON number as a double, or `fallback` when absent or not a number.
 static std::optional<double> number(const llvm::json::Object &o,
@@ -21,8 +22,8 @@ static std::optional<double> number(const llvm::json::Object &o,
   return std::nullopt;
 }
 
-LogicalResult npcc::np::readCoreProfile(ProgramOp program, llvm::StringRef path,
-                                        CoreProfile &out) {
+LogicalResult npcc::c::readCoreProfile(ProgramOp program, llvm::StringRef path,
+                                       CoreProfile &out) {
   out.path = path.str();
   auto fail = [&]() {
     return program.emitError() << "profile '" << path << "': ";

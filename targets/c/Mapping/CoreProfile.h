@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPCC_DIALECTS_NP_TRANSFORMS_COREPROFILE_H
-#define NPCC_DIALECTS_NP_TRANSFORMS_COREPROFILE_H
+#ifndef NPCC_TARGETS_C_MAPPING_COREPROFILE_H
+#define NPCC_TARGETS_C_MAPPING_COREPROFILE_H
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -18,7 +18,7 @@
 
 #include <vector>
 
-namespace npcc::np {
+namespace npcc::c {
 
 /// One instance as the run measured it.
 struct MeasuredInstance {
@@ -39,9 +39,9 @@ struct CoreProfile {
 /// cannot be read, is not JSON or has no measured cycles is an error; a
 /// profile of another program, or naming instances `program` does not
 /// have, draws warnings. Diagnostics name the file and go to `program`.
-mlir::LogicalResult readCoreProfile(ProgramOp program, llvm::StringRef path,
+mlir::LogicalResult readCoreProfile(np::ProgramOp program, llvm::StringRef path,
                                     CoreProfile &out);
 
-} // namespace npcc::np
+} // namespace npcc::c
 
-#endif // NPCC_DIALECTS_NP_TRANSFORMS_COREPROFILE_H
+#endif // NPCC_TARGETS_C_MAPPING_COREPROFILE_H

@@ -19,10 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/MapCores.h"
-#include "dialects/NP/Transforms/CoreProfile.h"
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/c/Mapping/MapCores.h"
 #include "dialects/NP/Transforms/SCC.h"
+#include "targets/c/Mapping/CoreProfile.h"
+#include "targets/c/Mapping/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -39,13 +39,14 @@
 
 #include <algorithm>
 
-namespace npcc::np {
+namespace npcc::c {
 #define GEN_PASS_DEF_MAPCORES
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/c/Mapping/Passes.h.inc"
+} // namespace npcc::c
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::c;
 
 namespace {
 
@@ -543,7 +544,7 @@ std::vector<double> trafficShares(const Graph &g,
   return share;
 }
 
-struct MapCoresPass : npcc::np::impl::MapCoresBase<MapCoresPass> {
+struct MapCoresPass : npcc::c::impl::MapCoresBase<MapCoresPass> {
   using MapCoresBase::MapCoresBase;
 
   void runOnOperation() override {
@@ -701,7 +702,7 @@ struct MapCoresPass : npcc::np::impl::MapCoresBase<MapCoresPass> {
 
 } // namespace
 
-bool npcc::np::ProgramMapping::read(ProgramOp program) {
+bool npcc::c::ProgramMapping::read(ProgramOp program) {
   auto d = program->getAttrOfType<DictionaryAttr>("np.mapping");
   if (!d)
     return false;
@@ -748,9 +749,9 @@ static std::string milli(int64_t v) {
   return s;
 }
 
-void npcc::np::explainMapping(ProgramOp program, const ProgramMapping &m,
-                              unsigned cores, MappingKind kind,
-                              raw_ostream &os) {
+void npcc::c::explainMapping(ProgramOp program, const ProgramMapping &m,
+                             unsigned cores, MappingKind kind,
+                             raw_ostream &os) {
   unsigned n = m.numInstances();
   auto name = [&](unsigned i) {
     return cast<StringAttr>(program.getNames()[i]).getValue();

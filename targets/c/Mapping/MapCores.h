@@ -8,14 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPCC_DIALECTS_NP_TRANSFORMS_MAPCORES_H
-#define NPCC_DIALECTS_NP_TRANSFORMS_MAPCORES_H
+#ifndef NPCC_TARGETS_C_MAPPING_MAPCORES_H
+#define NPCC_TARGETS_C_MAPPING_MAPCORES_H
 
 #include "dialects/NP/IR/NPOps.h"
 
 #include "llvm/Support/raw_ostream.h"
 
-namespace npcc::np {
+namespace npcc::c {
 
 /// Largest core count the mapping tables cover (nprt's NPRT_MAX_CORES).
 constexpr unsigned kMaxCores = 16;
@@ -50,15 +50,15 @@ struct ProgramMapping {
   }
   /// Reads `np.mapping` from `program`; false if it has none or it is
   /// malformed.
-  bool read(ProgramOp program);
+  bool read(np::ProgramOp program);
 };
 
 /// Prints what `--explain-mapping` shows for `cores` cores and `kind`:
 /// the choice and why, the stages with their costs, the cut channels, and
 /// every instance's state decision.
-void explainMapping(ProgramOp program, const ProgramMapping &m, unsigned cores,
-                    MappingKind kind, llvm::raw_ostream &os);
+void explainMapping(np::ProgramOp program, const ProgramMapping &m,
+                    unsigned cores, MappingKind kind, llvm::raw_ostream &os);
 
-} // namespace npcc::np
+} // namespace npcc::c
 
-#endif // NPCC_DIALECTS_NP_TRANSFORMS_MAPCORES_H
+#endif // NPCC_TARGETS_C_MAPPING_MAPCORES_H

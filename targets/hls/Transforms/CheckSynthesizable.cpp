@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/HLSMemory.h"
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/hls/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -19,13 +19,14 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 
-namespace npcc::np {
+namespace npcc::hls {
 #define GEN_PASS_DEF_CHECKSYNTHESIZABLE
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/hls/Transforms/Passes.h.inc"
+} // namespace npcc::hls
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
 
@@ -305,7 +306,7 @@ private:
 };
 
 struct CheckSynthesizablePass
-    : npcc::np::impl::CheckSynthesizableBase<CheckSynthesizablePass> {
+    : npcc::hls::impl::CheckSynthesizableBase<CheckSynthesizablePass> {
   using CheckSynthesizableBase::CheckSynthesizableBase;
 
   void runOnOperation() override {

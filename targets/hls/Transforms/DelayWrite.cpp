@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/hls/Transforms/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
-#include "dialects/NP/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -15,13 +15,14 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
-namespace npcc::np {
+namespace npcc::hls {
 #define GEN_PASS_DEF_DELAYWRITE
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/hls/Transforms/Passes.h.inc"
+} // namespace npcc::hls
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
 
@@ -75,7 +76,7 @@ llvm::DenseMap<StringAttr, Accesses> collect(ElementOp element) {
   return all;
 }
 
-struct DelayWrite : npcc::np::impl::DelayWriteBase<DelayWrite> {
+struct DelayWrite : npcc::hls::impl::DelayWriteBase<DelayWrite> {
   using DelayWriteBase::DelayWriteBase;
 
   void runOnOperation() override {

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -13,8 +13,9 @@
 
 using namespace mlir;
 using namespace npcc;
+using namespace npcc::np;
 
-np::HLSMemoryKind np::hlsMemoryKind(StateOp state) {
+hls::HLSMemoryKind hls::hlsMemoryKind(StateOp state) {
   auto type = dyn_cast<MemRefType>(state.getType());
   if (!type || !type.hasStaticShape() ||
       type.getNumElements() <= kHLSRegisterArrayLimit)
@@ -22,7 +23,7 @@ np::HLSMemoryKind np::hlsMemoryKind(StateOp state) {
   return HLSMemoryKind::BlockRAM;
 }
 
-StringRef np::stateNameOf(Value memref) {
+StringRef hls::stateNameOf(Value memref) {
   Operation *def = memref.getDefiningOp();
   if (auto field = dyn_cast_or_null<StateFieldOp>(def))
     return field.getState();
@@ -31,27 +32,27 @@ StringRef np::stateNameOf(Value memref) {
   return {};
 }
 
-StringRef np::hlsMemoryName(StateOp state) {
+StringRef hls::hlsMemoryName(StateOp state) {
   if (auto memory = state->getAttrOfType<StringAttr>(kHLSMemoryAttr))
     return memory.getValue();
   return state.getSymName();
 }
 
-bool np::hasDelayedWrite(StateOp state) {
+bool hls::hasDelayedWrite(StateOp state) {
   return state->hasAttr(kHLSDelayedWriteAttr);
 }
 
-std::string np::hlsForwardStateName(StringRef state, HLSForwardPart part) {
+std::string hls::hlsForwardStateName(StringRef state, HLSForwardPart part) {
   return (state + kHLSForwardSuffix[static_cast<int>(part)]).str();
 }
 
-StringRef np::hlsForwardedState(StateOp state) {
+StringRef hls::hlsForwardedState(StateOp state) {
   if (auto of = state->getAttrOfType<StringAttr>(kHLSForwardOfAttr))
     return of.getValue();
   return "";
 }
 
-SmallVector<np::PacketByteRange, 2> np::packetByteRanges(Operation *op) {
+SmallVector<hls::PacketByteRange, 2> hls::packetByteRanges(Operation *op) {
   auto field = [](Value offset, int64_t bits) {
     return PacketByteRange{offset, Value(), (bits + 7) / 8};
   };
@@ -70,7 +71,7 @@ SmallVector<np::PacketByteRange, 2> np::packetByteRanges(Operation *op) {
 }
 
 std::optional<std::pair<uint64_t, uint64_t>>
-np::constantByteRange(const PacketByteRange &range) {
+hls::constantByteRange(const PacketByteRange &range) {
   APInt offset, length;
   if (!matchPattern(range.offset, m_ConstantInt(&offset)))
     return std::nullopt;
@@ -83,11 +84,11 @@ np::constantByteRange(const PacketByteRange &range) {
   return std::make_pair(offset.getZExtValue(), bytes);
 }
 
-bool np::isPacketPathBody(Operation *body) {
+bool hls::isPacketPathBody(Operation *body) {
   return isa<HandlerOp, PushOp>(body);
 }
 
-std::optional<np::HLSElements> np::parseHLSElements(StringRef text) {
+std::optional<hls::HLSElements> hls::parseHLSElements(StringRef text) {
   return llvm::StringSwitch<std::optional<HLSElements>>(text)
       .Case("not-host", HLSElements::NotHost)
       .Case("fpga", HLSElements::FPGA)
@@ -95,8 +96,8 @@ std::optional<np::HLSElements> np::parseHLSElements(StringRef text) {
       .Default(std::nullopt);
 }
 
-SmallVector<np::ElementOp> np::selectHLSElements(ModuleOp module,
-                                                 HLSElements which) {
+SmallVector<np::ElementOp> hls::selectHLSElements(ModuleOp module,
+                                                  HLSElements which) {
   // The placements of every element's instances.
   llvm::StringMap<SmallVector<StringRef, 1>> placements;
   for (auto graph : module.getOps<GraphOp>())
@@ -133,7 +134,7 @@ SmallVector<np::ElementOp> np::selectHLSElements(ModuleOp module,
 }
 
 FailureOr<SmallVector<np::ElementOp>>
-np::selectHLSElements(ModuleOp module, StringRef elements, StringRef pass) {
+hls::selectHLSElements(ModuleOp module, StringRef elements, StringRef pass) {
   std::optional<HLSElements> which = parseHLSElements(elements);
   if (!which)
     return module.emitError()

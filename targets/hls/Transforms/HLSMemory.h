@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPCC_DIALECTS_NP_TRANSFORMS_HLSMEMORY_H
-#define NPCC_DIALECTS_NP_TRANSFORMS_HLSMEMORY_H
+#ifndef NPCC_TARGETS_HLS_TRANSFORMS_HLSMEMORY_H
+#define NPCC_TARGETS_HLS_TRANSFORMS_HLSMEMORY_H
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-namespace npcc::np {
+namespace npcc::hls {
 
 /// How a state is implemented on the FPGA.
 enum class HLSMemoryKind {
@@ -41,9 +41,10 @@ constexpr int64_t kHLSRegisterArrayLimit = 16;
 constexpr unsigned kHLSBlockRAMPorts = 2;
 
 /// Discardable attribute on `np.state`: the name of the struct array the
-/// state is a field of. Fields with the same `memory` share one block RAM
-/// (a C array of structs), until np-scatter-memory gives each its own.
-constexpr llvm::StringLiteral kHLSMemoryAttr = "memory";
+/// state is a field of, as the front end records it (np::kStructArrayAttr).
+/// The HLS target decides that fields with the same `memory` share one block
+/// RAM (a C array of structs), until np-scatter-memory gives each its own.
+constexpr llvm::StringLiteral kHLSMemoryAttr = np::kStructArrayAttr;
 
 /// Unit attribute on `np.state`: np-delay-write forwards its last write
 /// through a register, so a read in the next packet's iteration does not
@@ -83,7 +84,7 @@ std::string hlsForwardStateName(llvm::StringRef state, HLSForwardPart part);
 
 /// The state whose last write `state` holds (its `forward_of`), or "" when
 /// `state` is not a register np-delay-write added.
-llvm::StringRef hlsForwardedState(StateOp state);
+llvm::StringRef hlsForwardedState(np::StateOp state);
 
 /// np-unroll leaves no attribute: after it, an `scf.for` still in a
 /// packet-path body is one it did not unroll (a remark says why: more
@@ -130,7 +131,7 @@ constantByteRange(const PacketByteRange &range);
 /// the send (docs/hls-target.md, "Flits"); before one of these ops runs,
 /// the packet is read in whole.
 llvm::SmallVector<std::pair<mlir::Operation *, std::string>>
-wholePacketOps(ElementOp element);
+wholePacketOps(np::ElementOp element);
 
 /// Whether `body` runs per packet: the handler and push bodies (np-unroll
 /// and np-delay-write change only these; init, fini, timer, signal and
@@ -155,16 +156,16 @@ std::optional<HLSElements> parseHLSElements(llvm::StringRef text);
 /// placements come from the `np.instance`s of every graph, or after
 /// np-describe-graph from the `np.program`; an element no instance uses
 /// counts as placed `npu`.
-llvm::SmallVector<ElementOp> selectHLSElements(mlir::ModuleOp module,
-                                               HLSElements which);
+llvm::SmallVector<np::ElementOp> selectHLSElements(mlir::ModuleOp module,
+                                                   HLSElements which);
 
 /// The same for the text of a pass's `elements` option; an unknown value
 /// is an error on `module` naming `pass`.
-mlir::FailureOr<llvm::SmallVector<ElementOp>>
+mlir::FailureOr<llvm::SmallVector<np::ElementOp>>
 selectHLSElements(mlir::ModuleOp module, llvm::StringRef elements,
                   llvm::StringRef pass);
 
-HLSMemoryKind hlsMemoryKind(StateOp state);
+HLSMemoryKind hlsMemoryKind(np::StateOp state);
 
 /// The name of the state a memref value is, when the `np.state_field` or
 /// `np.state_ref` that defines it says so; empty otherwise.
@@ -172,11 +173,11 @@ llvm::StringRef stateNameOf(mlir::Value memref);
 
 /// The memory `state` lives in: the struct array named by its `memory`
 /// attribute, else the state itself.
-llvm::StringRef hlsMemoryName(StateOp state);
+llvm::StringRef hlsMemoryName(np::StateOp state);
 
 /// Whether np-delay-write rewrote the accesses to `state`.
-bool hasDelayedWrite(StateOp state);
+bool hasDelayedWrite(np::StateOp state);
 
-} // namespace npcc::np
+} // namespace npcc::hls
 
-#endif // NPCC_DIALECTS_NP_TRANSFORMS_HLSMEMORY_H
+#endif // NPCC_TARGETS_HLS_TRANSFORMS_HLSMEMORY_H

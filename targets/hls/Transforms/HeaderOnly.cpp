@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -20,6 +20,7 @@
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
 
@@ -61,7 +62,7 @@ std::string needsWholePacket(Operation *op) {
 } // namespace
 
 llvm::SmallVector<std::pair<Operation *, std::string>>
-npcc::np::wholePacketOps(ElementOp element) {
+npcc::hls::wholePacketOps(ElementOp element) {
   // An access after a pull is relative to a front the window did not
   // start at; a frame grown after it was shortened would take back bytes
   // the stream still holds.

@@ -21,10 +21,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/hls/Transforms/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
-#include "dialects/NP/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -33,18 +33,53 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <z3.h>
 
-namespace npcc::np {
+namespace npcc::hls {
 #define GEN_PASS_DEF_HEADERWINDOW
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/hls/Transforms/Passes.h.inc"
+} // namespace npcc::hls
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
+
+/// A Z3 term of two bit vectors.
+using Z3Binary = Z3_ast (*)(Z3_context, Z3_ast, Z3_ast);
+
+/// The Z3 comparison of each arith.cmpi predicate, in the enum's order
+/// (ne is the negation of eq, and has none).
+constexpr Z3Binary kCompare[] = {
+    Z3_mk_eq,    nullptr,     Z3_mk_bvslt, Z3_mk_bvsle, Z3_mk_bvsgt,
+    Z3_mk_bvsge, Z3_mk_bvult, Z3_mk_bvule, Z3_mk_bvugt, Z3_mk_bvuge};
+static_assert((unsigned)arith::CmpIPredicate::eq == 0 &&
+                  (unsigned)arith::CmpIPredicate::slt == 2 &&
+                  (unsigned)arith::CmpIPredicate::uge == 9,
+              "kCompare follows arith::CmpIPredicate");
+
+/// The Z3 operation of an arith op that is one bit-vector operation, or
+/// null.
+Z3Binary bitVectorOp(StringRef name) {
+  static const llvm::StringMap<Z3Binary> ops = {
+      {"arith.addi", Z3_mk_bvadd}, {"arith.subi", Z3_mk_bvsub},
+      {"arith.muli", Z3_mk_bvmul}, {"arith.andi", Z3_mk_bvand},
+      {"arith.ori", Z3_mk_bvor},   {"arith.xori", Z3_mk_bvxor}};
+  return ops.lookup(name);
+}
+
+/// For arith's min and max ops, the comparison under which the result is
+/// the first operand; null for any other op.
+Z3Binary minMaxOp(StringRef name) {
+  static const llvm::StringMap<Z3Binary> ops = {{"arith.minui", Z3_mk_bvule},
+                                                {"arith.maxui", Z3_mk_bvuge},
+                                                {"arith.minsi", Z3_mk_bvsle},
+                                                {"arith.maxsi", Z3_mk_bvsge}};
+  return ops.lookup(name);
+}
 
 /// Resource units one query may spend (Z3's `rlimit`: deterministic,
 /// unlike a timeout, so a proof does not depend on the machine's load).
@@ -312,41 +347,10 @@ private:
       Z3_ast a = operand(0), b = operand(1);
       if (!a || !b)
         return nullptr;
-      using P = arith::CmpIPredicate;
-      Z3_ast cond = nullptr;
-      switch (cmp.getPredicate()) {
-      case P::eq:
-        cond = Z3_mk_eq(ctx, a, b);
-        break;
-      case P::ne:
-        cond = bv.negate(Z3_mk_eq(ctx, a, b));
-        break;
-      case P::ult:
-        cond = Z3_mk_bvult(ctx, a, b);
-        break;
-      case P::ule:
-        cond = Z3_mk_bvule(ctx, a, b);
-        break;
-      case P::ugt:
-        cond = Z3_mk_bvugt(ctx, a, b);
-        break;
-      case P::uge:
-        cond = Z3_mk_bvuge(ctx, a, b);
-        break;
-      case P::slt:
-        cond = Z3_mk_bvslt(ctx, a, b);
-        break;
-      case P::sle:
-        cond = Z3_mk_bvsle(ctx, a, b);
-        break;
-      case P::sgt:
-        cond = Z3_mk_bvsgt(ctx, a, b);
-        break;
-      case P::sge:
-        cond = Z3_mk_bvsge(ctx, a, b);
-        break;
-      }
-      return bv.toBit(cond);
+      arith::CmpIPredicate p = cmp.getPredicate();
+      if (p == arith::CmpIPredicate::ne)
+        return bv.toBit(bv.negate(Z3_mk_eq(ctx, a, b)));
+      return bv.toBit(kCompare[(unsigned)p](ctx, a, b));
     }
     if (isa<arith::SelectOp>(op)) {
       Z3_ast c = operand(0), a = operand(1), b = operand(2);
@@ -359,26 +363,11 @@ private:
     Z3_ast a = operand(0), b = operand(1);
     if (!a || !b || bv.width(a) != width || bv.width(b) != width)
       return nullptr;
-    if (isa<arith::AddIOp>(op))
-      return Z3_mk_bvadd(ctx, a, b);
-    if (isa<arith::SubIOp>(op))
-      return Z3_mk_bvsub(ctx, a, b);
-    if (isa<arith::MulIOp>(op))
-      return Z3_mk_bvmul(ctx, a, b);
-    if (isa<arith::AndIOp>(op))
-      return Z3_mk_bvand(ctx, a, b);
-    if (isa<arith::OrIOp>(op))
-      return Z3_mk_bvor(ctx, a, b);
-    if (isa<arith::XOrIOp>(op))
-      return Z3_mk_bvxor(ctx, a, b);
-    if (isa<arith::MinUIOp>(op))
-      return bv.ite(Z3_mk_bvule(ctx, a, b), a, b);
-    if (isa<arith::MaxUIOp>(op))
-      return bv.ite(Z3_mk_bvuge(ctx, a, b), a, b);
-    if (isa<arith::MinSIOp>(op))
-      return bv.ite(Z3_mk_bvsle(ctx, a, b), a, b);
-    if (isa<arith::MaxSIOp>(op))
-      return bv.ite(Z3_mk_bvsge(ctx, a, b), a, b);
+    StringRef name = op->getName().getStringRef();
+    if (Z3Binary term = bitVectorOp(name))
+      return term(ctx, a, b);
+    if (Z3Binary keepA = minMaxOp(name))
+      return bv.ite(keepA(ctx, a, b), a, b);
     // Shifts by less than the width and division by a non-zero value mean
     // the same in Z3 and in C; the other cases are any value.
     Z3_ast limit = bv.constant(width, width);
@@ -608,7 +597,7 @@ private:
 };
 
 struct HeaderWindowPass
-    : public npcc::np::impl::HeaderWindowBase<HeaderWindowPass> {
+    : public npcc::hls::impl::HeaderWindowBase<HeaderWindowPass> {
   using Base::Base;
 
   void runOnOperation() override {

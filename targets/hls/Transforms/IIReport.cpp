@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/IIReport.h"
-#include "dialects/NP/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/IIReport.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,6 +27,7 @@
 using namespace mlir;
 using namespace npcc;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
 
@@ -661,6 +662,6 @@ std::string IIResult::summary() const {
   return text;
 }
 
-IIResult np::computeII(ElementOp element, const IIOptions &options) {
+IIResult hls::computeII(ElementOp element, const IIOptions &options) {
   return IIAnalysis(element, options).run();
 }

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPCC_DIALECTS_NP_TRANSFORMS_IIREPORT_H
-#define NPCC_DIALECTS_NP_TRANSFORMS_IIREPORT_H
+#ifndef NPCC_TARGETS_HLS_TRANSFORMS_IIREPORT_H
+#define NPCC_TARGETS_HLS_TRANSFORMS_IIREPORT_H
 
 #include "dialects/NP/IR/NPOps.h"
 
@@ -18,7 +18,7 @@
 
 #include <string>
 
-namespace npcc::np {
+namespace npcc::hls {
 
 /// One cause that keeps an element's II above 1.
 struct IIReason {
@@ -57,7 +57,7 @@ struct IIOptions {
 
 /// The II of `element`'s handler (init, signal, timer and control bodies
 /// are not on the packet path and do not count).
-IIResult computeII(ElementOp element, const IIOptions &options = {});
+IIResult computeII(np::ElementOp element, const IIOptions &options = {});
 
 /// The report of every instance of the flat top graph (or `np.program`;
 /// without either, of every element), as np-ii-report writes it.
@@ -68,6 +68,6 @@ llvm::json::Value iiReportJSON(mlir::ModuleOp module,
 mlir::LogicalResult writeIIReport(mlir::ModuleOp module, llvm::StringRef path,
                                   const IIOptions &options = {});
 
-} // namespace npcc::np
+} // namespace npcc::hls
 
-#endif // NPCC_DIALECTS_NP_TRANSFORMS_IIREPORT_H
+#endif // NPCC_TARGETS_HLS_TRANSFORMS_IIREPORT_H

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/HLSMemory.h"
-#include "dialects/NP/Transforms/IIReport.h"
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/hls/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/IIReport.h"
+#include "targets/hls/Transforms/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/FileUtilities.h"
@@ -17,14 +17,15 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
 
-namespace npcc::np {
+namespace npcc::hls {
 #define GEN_PASS_DEF_IIREPORT
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/hls/Transforms/Passes.h.inc"
+} // namespace npcc::hls
 
 using namespace mlir;
 using namespace npcc;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
 
@@ -79,7 +80,7 @@ StringRef sourceName(ElementOp element) {
 
 } // namespace
 
-llvm::json::Value np::iiReportJSON(ModuleOp module, const IIOptions &options) {
+llvm::json::Value hls::iiReportJSON(ModuleOp module, const IIOptions &options) {
   llvm::json::Array elements;
   for (auto &[instance, element] : instancesOf(module)) {
     IIResult result = computeII(element, options);
@@ -117,8 +118,8 @@ llvm::json::Value np::iiReportJSON(ModuleOp module, const IIOptions &options) {
                             {"elements", std::move(elements)}};
 }
 
-LogicalResult np::writeIIReport(ModuleOp module, StringRef path,
-                                const IIOptions &options) {
+LogicalResult hls::writeIIReport(ModuleOp module, StringRef path,
+                                 const IIOptions &options) {
   std::string error;
   auto out = openOutputFile(path, &error);
   if (!out)
@@ -131,7 +132,7 @@ LogicalResult np::writeIIReport(ModuleOp module, StringRef path,
 
 namespace {
 
-struct IIReportPass : np::impl::IIReportBase<IIReportPass> {
+struct IIReportPass : hls::impl::IIReportBase<IIReportPass> {
   using IIReportBase::IIReportBase;
 
   void runOnOperation() override {

@@ -4,24 +4,25 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/hls/Transforms/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
-#include "dialects/NP/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "llvm/ADT/MapVector.h"
 
-namespace npcc::np {
+namespace npcc::hls {
 #define GEN_PASS_DEF_SCATTERMEMORY
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/hls/Transforms/Passes.h.inc"
+} // namespace npcc::hls
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
 
-struct ScatterMemory : npcc::np::impl::ScatterMemoryBase<ScatterMemory> {
+struct ScatterMemory : npcc::hls::impl::ScatterMemoryBase<ScatterMemory> {
   using ScatterMemoryBase::ScatterMemoryBase;
 
   void runOnOperation() override {

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/hls/Transforms/Passes.h"
 
 #include "dialects/NP/IR/NPOps.h"
-#include "dialects/NP/Transforms/HLSMemory.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -15,13 +15,14 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace npcc::np {
+namespace npcc::hls {
 #define GEN_PASS_DEF_UNROLL
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/hls/Transforms/Passes.h.inc"
+} // namespace npcc::hls
 
 using namespace mlir;
 using namespace npcc::np;
+using namespace npcc::hls;
 
 namespace {
 
@@ -101,7 +102,7 @@ void unrollFull(scf::ForOp loop, int64_t lb, int64_t step, int64_t trips,
   loop.erase();
 }
 
-struct Unroll : npcc::np::impl::UnrollBase<Unroll> {
+struct Unroll : npcc::hls::impl::UnrollBase<Unroll> {
   using UnrollBase::UnrollBase;
 
   void runOnOperation() override {

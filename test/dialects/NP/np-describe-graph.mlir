@@ -22,6 +22,6 @@ np.graph @Top attributes {top} {
   np.connect @a::@y to @b::@r depth 0
   np.connect @b::@z to @a::@x depth 2
 }
-// CHECK: np.program @Top elements [@A, @B] names ["a", "b"] placements ["host", "npu"]
+// CHECK-LABEL: np.program @Top elements [@A, @B] names ["a", "b"] placements ["host", "npu"]
 // CHECK-SAME: channels [array<i64: 0, 0, 1, 0, 8, 1, 0>, array<i64: 0, 1, 1, 1, 0, 0, 0>, array<i64: 1, 0, 0, 0, 2, 0, 0>]
 // CHECK-NOT: np.graph

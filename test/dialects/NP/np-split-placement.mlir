@@ -1,12 +1,12 @@
 // RUN: npcc-opt %s -np-split-placement=side=host | FileCheck %s --check-prefix=HOST
 // RUN: npcc-opt %s -np-split-placement=side=fpga | FileCheck %s --check-prefix=FPGA
-// RUN: npcc-opt %s -np-split-placement=side=fpga -np-instantiate-elements -np-describe-graph | FileCheck %s --check-prefix=DESC
+// RUN: npcc-opt %s -np-split-placement=side=fpga -np-instantiate-elements -np-describe-graph | FileCheck %s --check-prefixes=CHECK,DESC
 
 // Host reads device 0; the FPGA filters; its two outputs come back to the
 // host's devices 0 and 1. Three cut channels: slots 0 (host to FPGA), 1
 // and 2 (FPGA to host).
 // HOST: module attributes {np.devices = [{{{.*}}dev = 2 : i32{{.*}}output = true, path = "pcie-slot:0"{{.*}}}, {{{.*}}dev = 1 : i32{{.*}}output = false, path = "pcie-slot:1"{{.*}}}, {{{.*}}dev = 2 : i32{{.*}}output = false, path = "pcie-slot:2"{{.*}}}], np.pcie_slots = 3 : i32}
-// HOST: np.graph @M
+// HOST-LABEL: np.graph @M
 // HOST-NEXT: np.instance @src of @Src {placement = "host"}
 // HOST-NEXT: np.instance @a of @Dst0 {placement = "host"}
 // HOST-NEXT: np.instance @b of @Dst1 {placement = "host"}
@@ -30,7 +30,7 @@
 // HOST-NEXT: np.device_recv
 
 // FPGA: module attributes {np.devices = [{{{.*}}dev = 1 : i32{{.*}}output = false, path = "pcie-slot:0"{{.*}}}, {{{.*}}dev = 2 : i32{{.*}}output = true, path = "pcie-slot:1"{{.*}}}, {{{.*}}dev = 3 : i32{{.*}}output = true, path = "pcie-slot:2"{{.*}}}], np.pcie_slots = 3 : i32}
-// FPGA: np.graph @M
+// FPGA-LABEL: np.graph @M
 // FPGA-NEXT: np.instance @cls of @Split {placement = "fpga"}
 // FPGA-NEXT: np.instance @mid of @Fwd
 // FPGA-NEXT: np.instance @pcie_rx0 of @__PCIeRx_0 {args = [0], placement = "fpga"}
@@ -42,7 +42,7 @@
 // FPGA-NEXT: np.connect @cls::@o1 to @pcie_tx2::@i depth 64
 // FPGA-NEXT: }
 
-// DESC: np.program @M elements [@Split, @Fwd, @__PCIeRx_0, @__PCIeTx_1, @__PCIeTx_2] names ["cls", "mid", "pcie_rx0", "pcie_tx1", "pcie_tx2"]
+// CHECK-LABEL: np.program @M elements [@Split, @Fwd, @__PCIeRx_0, @__PCIeTx_1, @__PCIeTx_2] names ["cls", "mid", "pcie_rx0", "pcie_tx1", "pcie_tx2"]
 // DESC-SAME: placements ["fpga", "npu", "fpga", "fpga", "fpga"]
 
 module {

@@ -1,4 +1,5 @@
 // RUN: npcc-opt %s -split-input-file -np-ii-report -verify-diagnostics -o /dev/null
+// RUN: npcc-opt %s -split-input-file -np-ii-report 2>/dev/null | FileCheck %s
 
 // Registers only (a counter and a partitioned 16-entry array, indexed by
 // the packet) and the header window at constant offsets: II=1.
@@ -92,3 +93,9 @@ np.element @Control {
     np.send @o, %p : !np.pkt
   }
 }
+
+// The report is an analysis: every element is printed back.
+// CHECK-LABEL: np.element @Regs
+// CHECK-LABEL: np.element @Sketch
+// CHECK-LABEL: np.element @Delayed
+// CHECK-LABEL: np.element @Control
