@@ -80,7 +80,7 @@ void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
                                 const CPipelineOptions &options) {
   buildNPSteps(pm, options.channelDepth, [&](mlir::OpPassManager &pm) {
     if (options.fuse)
-      pm.addPass(np::createFuse());
+      pm.addPass(c::createFuse());
   });
   c::MapCoresOptions mapOptions;
   mapOptions.profile = options.profile;

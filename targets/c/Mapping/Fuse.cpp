@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/c/Mapping/Passes.h"
 
 #include "dialects/NP/IR/HandlerShape.h"
 #include "dialects/NP/IR/NPOps.h"
@@ -21,10 +21,10 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
-namespace npcc::np {
+namespace npcc::c {
 #define GEN_PASS_DEF_FUSE
-#include "dialects/NP/Transforms/Passes.h.inc"
-} // namespace npcc::np
+#include "targets/c/Mapping/Passes.h.inc"
+} // namespace npcc::c
 
 using namespace mlir;
 using namespace npcc::np;
@@ -68,7 +68,7 @@ struct Edge {
   bool lossy;
 };
 
-struct FusePass : npcc::np::impl::FuseBase<FusePass> {
+struct FusePass : npcc::c::impl::FuseBase<FusePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     GraphOp top;
