@@ -22,7 +22,6 @@
 #include "compiler/frontend/BodyGen.h"
 
 #include "dialects/NP/IR/NPOps.h"
-#include "dialects/NP/Transforms/HLSMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -199,12 +198,11 @@ bool BodyGen::emit(np::ElementOp element) {
     };
     if (elem.kind == Ty::Record) {
       // One array per field, as ClickNP does; the fields of an array of
-      // structs name the one memory they share (a C array of structs) until
-      // np-scatter-memory gives each its own.
+      // structs name the array (the HLS target keeps them in one memory).
       for (const Field &f : elem.record->fields) {
         declare(v.name + "." + f.name, sema.resolve(*f.type, false), nullptr);
         if (t.kind == Ty::Array)
-          lastState->setAttr(np::kHLSMemoryAttr, b.getStringAttr(v.name));
+          lastState->setAttr(np::kStructArrayAttr, b.getStringAttr(v.name));
       }
     } else {
       mlir::ElementsAttr init;
@@ -517,7 +515,7 @@ Value BodyGen::constArray(const Expr &name, const std::string &field) {
     auto op = b.create<np::StateOp>(loc(name.loc), sym,
                                     mlir::MemRefType::get({n}, mt), init);
     if (et == &fieldTy) // a field of a constant array of structs
-      op->setAttr(np::kHLSMemoryAttr, b.getStringAttr("const." + name.text));
+      op->setAttr(np::kStructArrayAttr, b.getStringAttr("const." + name.text));
   }
   return stateRef(sym);
 }

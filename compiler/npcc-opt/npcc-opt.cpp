@@ -10,15 +10,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nprt/version.h"
 #include "compiler/pipelines/Pipelines.h"
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/Match/Transforms/Passes.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/NP/Transforms/Passes.h"
 #include "dialects/UCode/IR/UCodeOps.h"
+#include "nprt/version.h"
+#include "targets/c/Mapping/Passes.h"
 #include "targets/c/Passes.h"
 #include "targets/hls/Passes.h"
+#include "targets/hls/Transforms/Passes.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -43,7 +45,9 @@ int main(int argc, char **argv) {
   npcc::np::registerNPPasses();
   npcc::match::registerMatchPasses();
   npcc::c::registerCTargetPasses();
+  npcc::c::registerCMappingPasses();
   npcc::hls::registerHLSTargetPasses();
+  npcc::hls::registerHLSTransformsPasses();
   npcc::mub::registerMatchToUCodePasses();
   npcc::registerPipelines();
   mlir::registerCanonicalizerPass();

@@ -19,9 +19,9 @@
 #include "dialects/Match/IR/MatchOps.h"
 #include "dialects/NP/IR/NPDialect.h"
 #include "dialects/NP/IR/NPOps.h"
-#include "dialects/NP/Transforms/MapCores.h"
 #include "dialects/UCode/IR/UCodeOps.h"
 #include "nprt/version.h"
+#include "targets/c/Mapping/MapCores.h"
 #include "targets/hls/HLSProject.h"
 #include "targets/interp/GraphRun.h"
 #include "targets/interp/MatchRun.h"
@@ -189,18 +189,18 @@ cl::opt<unsigned> cores(
              "own --cores says otherwise (default 1); with "
              "--explain-mapping, the cores to explain"),
     cl::value_desc("N"), cl::init(0), cl::cat(category));
-cl::opt<np::MappingKind> mappingKind(
+cl::opt<c::MappingKind> mappingKind(
     "mapping",
     cl::desc("With --target=c, the executable's default mapping; with "
              "--explain-mapping, the one to explain"),
-    cl::values(clEnumValN(np::MappingKind::Auto, "auto",
+    cl::values(clEnumValN(c::MappingKind::Auto, "auto",
                           "the compiler picks rtc or pipeline (default)"),
-               clEnumValN(np::MappingKind::Rtc, "rtc",
+               clEnumValN(c::MappingKind::Rtc, "rtc",
                           "every core runs the whole graph on its share of "
                           "the flows"),
-               clEnumValN(np::MappingKind::Pipeline, "pipeline",
+               clEnumValN(c::MappingKind::Pipeline, "pipeline",
                           "each core runs one stage of the graph")),
-    cl::init(np::MappingKind::Auto), cl::cat(category));
+    cl::init(c::MappingKind::Auto), cl::cat(category));
 cl::opt<bool> explainMappingFlag(
     "explain-mapping",
     cl::desc("Print how the program maps onto --cores cores (the choice and "
@@ -598,7 +598,7 @@ static int explainMapping(mlir::ModuleOp module) {
   if (mlir::failed(pm.run(module)))
     return 1;
   auto programs = module.getOps<np::ProgramOp>();
-  np::ProgramMapping m;
+  c::ProgramMapping m;
   if (programs.empty() || !m.read(*programs.begin())) {
     llvm::errs() << "npcc: error: --explain-mapping needs a program with a "
                     "top graph\n";
@@ -606,9 +606,9 @@ static int explainMapping(mlir::ModuleOp module) {
   }
   return writeOutputFile(outputFile,
                          [&](llvm::raw_ostream &os) {
-                           np::explainMapping(*programs.begin(), m,
-                                              cores ? cores : 1, mappingKind,
-                                              os);
+                           c::explainMapping(*programs.begin(), m,
+                                             cores ? cores : 1, mappingKind,
+                                             os);
                            return true;
                          })
              ? 0
@@ -895,8 +895,8 @@ int main(int argc, char **argv) {
   if (target == Target::Interp)
     return runInterp(*ir, *mainFile);
 
-  if (cores.getNumOccurrences() && (cores == 0 || cores > np::kMaxCores)) {
-    llvm::errs() << "npcc: error: --cores must be 1.." << np::kMaxCores
+  if (cores.getNumOccurrences() && (cores == 0 || cores > c::kMaxCores)) {
+    llvm::errs() << "npcc: error: --cores must be 1.." << c::kMaxCores
                  << ", not " << cores << "\n";
     return 1;
   }

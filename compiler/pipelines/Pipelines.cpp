@@ -8,8 +8,10 @@
 
 #include "dialects/Match/Transforms/Passes.h"
 #include "dialects/NP/Transforms/Passes.h"
+#include "targets/c/Mapping/Passes.h"
 #include "targets/c/Passes.h"
 #include "targets/hls/Passes.h"
+#include "targets/hls/Transforms/Passes.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -19,11 +21,12 @@ void npcc::buildFlattenPipeline(mlir::OpPassManager &pm) {
   pm.addPass(np::createFlattenGraph());
 }
 
-/// Flat, one element per instance, channels checked, explicit state, then
-/// (C only) fused, then the top graph as an np.program.
-static void buildNPSteps(mlir::OpPassManager &pm, bool fuse,
-                         llvm::StringRef channelDepth,
-                         bool hlsOptimisations = false) {
+/// The steps on the np dialect every target runs: flat, one element per
+/// instance, channels checked, explicit state; then what `targetSteps` adds
+/// (a target's own passes on np IR); then the top graph as an np.program.
+static void
+buildNPSteps(mlir::OpPassManager &pm, llvm::StringRef channelDepth,
+             llvm::function_ref<void(mlir::OpPassManager &)> targetSteps) {
   using namespace npcc;
   buildFlattenPipeline(pm);
   pm.addPass(np::createInstantiateElements());
@@ -31,74 +34,83 @@ static void buildNPSteps(mlir::OpPassManager &pm, bool fuse,
   check.channelDepth = channelDepth.str();
   pm.addPass(np::createCheckChannels(check));
   pm.addPass(np::createMakeStateExplicit());
-  if (hlsOptimisations)
-    buildHLSOptimisations(pm);
-  if (fuse)
-    pm.addPass(np::createFuse());
+  if (targetSteps)
+    targetSteps(pm);
   pm.addPass(np::createDescribeGraph());
 }
 
+/// The steps after a target's conversion of np IR to EmitC, the same for C
+/// and HLS: integer widths, cleanup, the other dialects to EmitC, and the
+/// check that nothing else is left.
+static void buildEmitCSteps(mlir::OpPassManager &pm) {
+  using namespace npcc;
+  pm.addPass(c::createLegalizeIntWidths());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(c::createConvertToEmitC());
+  pm.addPass(c::createVerifyCContract());
+}
+
+/// ClickNP's HLS optimisations, each when asked for, in their order.
+static void addHLSOptimisations(mlir::OpPassManager &pm, bool scatterMemory,
+                                bool unroll, bool delayWrite) {
+  using namespace npcc;
+  if (scatterMemory)
+    pm.addPass(hls::createScatterMemory());
+  if (unroll)
+    pm.addPass(hls::createUnroll());
+  if (delayWrite)
+    pm.addPass(hls::createDelayWrite());
+}
+
 void npcc::buildHLSOptimisations(mlir::OpPassManager &pm) {
-  pm.addPass(np::createScatterMemory());
-  pm.addPass(np::createUnroll());
-  pm.addPass(np::createDelayWrite());
+  addHLSOptimisations(pm, true, true, true);
 }
 
 void npcc::buildInterpPipeline(mlir::OpPassManager &pm,
                                llvm::StringRef channelDepth,
                                bool hlsOptimisations) {
-  buildNPSteps(pm, /*fuse=*/false, channelDepth, hlsOptimisations);
+  buildNPSteps(pm, channelDepth, [&](mlir::OpPassManager &pm) {
+    if (hlsOptimisations)
+      buildHLSOptimisations(pm);
+  });
 }
 
 void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
                                 const CPipelineOptions &options) {
-  buildNPSteps(pm, options.fuse, options.channelDepth);
-  np::MapCoresOptions mapOptions;
+  buildNPSteps(pm, options.channelDepth, [&](mlir::OpPassManager &pm) {
+    if (options.fuse)
+      pm.addPass(c::createFuse());
+  });
+  c::MapCoresOptions mapOptions;
   mapOptions.profile = options.profile;
-  pm.addPass(np::createMapCores(mapOptions));
+  pm.addPass(c::createMapCores(mapOptions));
 }
 
 void npcc::buildCPipeline(mlir::OpPassManager &pm,
                           const CPipelineOptions &options) {
   buildMappingPipeline(pm, options);
   pm.addPass(c::createConvertNPToEmitC());
-  pm.addPass(c::createLegalizeIntWidths());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  pm.addPass(c::createConvertToEmitC());
-  pm.addPass(c::createVerifyCContract());
+  buildEmitCSteps(pm);
 }
 
 void npcc::buildHLSPipeline(mlir::OpPassManager &pm,
                             const HLSPipelineOptions &options) {
-  buildFlattenPipeline(pm);
-  pm.addPass(np::createInstantiateElements());
-  np::CheckChannelsOptions check;
-  check.channelDepth = options.channelDepth;
-  pm.addPass(np::createCheckChannels(check));
-  pm.addPass(np::createMakeStateExplicit());
-  pm.addPass(np::createCheckSynthesizable());
-  pm.addPass(np::createHeaderWindow());
-  if (options.scatterMemory)
-    pm.addPass(np::createScatterMemory());
-  if (options.unroll)
-    pm.addPass(np::createUnroll());
-  if (options.delayWrite)
-    pm.addPass(np::createDelayWrite());
-  if (options.iiReport) {
-    np::IIReportOptions report;
-    report.report = options.iiReportFile;
-    pm.addPass(np::createIIReport(report));
-  }
-  pm.addPass(np::createDescribeGraph());
+  buildNPSteps(pm, options.channelDepth, [&](mlir::OpPassManager &pm) {
+    pm.addPass(hls::createCheckSynthesizable());
+    pm.addPass(hls::createHeaderWindow());
+    addHLSOptimisations(pm, options.scatterMemory, options.unroll,
+                        options.delayWrite);
+    if (options.iiReport) {
+      hls::IIReportOptions report;
+      report.report = options.iiReportFile;
+      pm.addPass(hls::createIIReport(report));
+    }
+  });
   hls::ConvertNPToHLSOptions hlsOptions;
   hlsOptions.tool = options.tool;
   pm.addPass(hls::createConvertNPToHLS(hlsOptions));
-  pm.addPass(c::createLegalizeIntWidths());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  pm.addPass(c::createConvertToEmitC());
-  pm.addPass(c::createVerifyCContract());
+  buildEmitCSteps(pm);
 }
 
 void npcc::buildSplitPlacementPipeline(mlir::OpPassManager &pm,

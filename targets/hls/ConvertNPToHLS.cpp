@@ -2,8 +2,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Element bodies lower with the C target's patterns (targets/c): the same
-// EmitC, the same calls of the nprt ABI. What is HLS here is the program:
+// Element bodies lower with the patterns the C target uses (targets/emitc): the
+// same EmitC, the same calls of the nprt ABI. What is HLS here is the program:
 // one free-running process function per instance around those bodies, and
 // a DATAFLOW top function connecting them with streams.
 //
@@ -12,12 +12,12 @@
 #include "targets/hls/HLSProfile.h"
 #include "targets/hls/HLSProject.h"
 #include "targets/hls/Passes.h"
+#include "targets/hls/Transforms/HLSMemory.h"
 
 #include "dialects/NP/IR/NPOps.h"
-#include "dialects/NP/Transforms/HLSMemory.h"
 #include "dialects/NP/Transforms/Passes.h"
 #include "dialects/NP/Transforms/TopGraph.h"
-#include "targets/c/NPToEmitC.h"
+#include "targets/emitc/NPToEmitC.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -37,7 +37,7 @@ namespace npcc::hls {
 using namespace mlir;
 using namespace npcc;
 using namespace npcc::hls;
-using c::NPLoweringInfo;
+using toemitc::NPLoweringInfo;
 
 namespace {
 
@@ -108,7 +108,7 @@ struct HeaderFieldSet : OpConversionPattern<np::PktSetOp> {
 };
 
 /// Marks an op before which the packets it takes are read in whole
-/// (np::wholePacketOps); ReadWholeFirst lowers the mark.
+/// (wholePacketOps); ReadWholeFirst lowers the mark.
 constexpr llvm::StringLiteral kReadWholeAttr = "hls.read_whole";
 
 /// Reads the packets a marked op takes in whole (`nphls_whole`), then
@@ -120,7 +120,7 @@ struct ReadWholeFirst : ConversionPattern {
                                 ConversionPatternRewriter &rw) const override {
     if (!op->hasAttr(kReadWholeAttr))
       return failure();
-    Value self = c::enclosingInstance(op);
+    Value self = toemitc::enclosingInstance(op);
     llvm::SmallVector<Value, 2> done;
     for (auto [from, to] : llvm::zip(op->getOperands(), operands))
       if (isa<np::PacketType>(from.getType()) &&
@@ -158,7 +158,7 @@ struct Process {
   /// State members and how the FPGA keeps them.
   struct Member {
     std::string field;
-    np::HLSMemoryKind kind;
+    HLSMemoryKind kind;
     bool delayed;
   };
   SmallVector<Member> members;
@@ -189,7 +189,7 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
   p.numControls = e.numControls;
   p.shared = e.shared;
   llvm::SmallVector<std::pair<Operation *, std::string>> whole =
-      np::wholePacketOps(element);
+      wholePacketOps(element);
   for (auto &[op, reason] : whole)
     op->setAttr(kReadWholeAttr, UnitAttr::get(op->getContext()));
   if (!whole.empty()) {
@@ -212,8 +212,7 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
       if (state.getShared())
         continue;
       p.members.push_back({e.fields.lookup(state.getSymName()),
-                           np::hlsMemoryKind(state),
-                           np::hasDelayedWrite(state)});
+                           hlsMemoryKind(state), hasDelayedWrite(state)});
     } else if (isa<np::TimerOp>(op)) {
       // (Timers need the design's clock; the C target's program clock is
       // the packets' time.)
@@ -318,8 +317,8 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
        << (p.hasInitImage ? " = " + p.prefix + "_state_init" : "") << ";\n";
     for (const Process::Member &m : p.members) {
       std::string var = "state." + m.field;
-      os << (m.kind == np::HLSMemoryKind::BlockRAM ? profile.blockRAM(var)
-                                                   : profile.registers(var))
+      os << (m.kind == HLSMemoryKind::BlockRAM ? profile.blockRAM(var)
+                                               : profile.registers(var))
          << "\n";
       if (m.delayed)
         os << profile.noInterDependence(var) << "\n";
@@ -362,7 +361,8 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
   if (p.shared >= 0)
     os << "  self.shared = npcc_shared_object_" << p.shared << "();\n";
   os << "  if (!self.started) {\n    self.started = true;\n    self.name = "
-     << c::cString(p.name) << ";\n    self.window = NPHLS_WINDOW_BYTES;\n";
+     << toemitc::cString(p.name)
+     << ";\n    self.window = NPHLS_WINDOW_BYTES;\n";
   if (p.hasInit)
     os << "    " << p.prefix << "_init(&self);\n";
   os << "#ifndef __SYNTHESIS__\n    nphls_csim_register(&self, "
@@ -488,7 +488,7 @@ void printTop(llvm::raw_ostream &os, np::ProgramOp program,
   os << "}";
 }
 
-struct ProgramLowering : c::NPPattern<np::ProgramOp> {
+struct ProgramLowering : toemitc::NPPattern<np::ProgramOp> {
   ProgramLowering(TypeConverter &tc, MLIRContext *ctx,
                   const NPLoweringInfo &info, ArrayRef<Process> procs,
                   Profile profile)
@@ -534,7 +534,7 @@ struct ConvertNPToHLSPass
       return signalPassFailure();
     }
     NPLoweringInfo info;
-    if (failed(c::describeProgram(module, info)))
+    if (failed(toemitc::describeProgram(module, info)))
       return signalPassFailure();
     info.apUintState = true;
     np::ProgramOp program = *module.getOps<np::ProgramOp>().begin();
@@ -578,7 +578,7 @@ struct ConvertNPToHLSPass
       patterns.add<HeaderFieldGet, HeaderFieldSet, ReadWholeFirst>(
           tc, patterns.getContext());
     };
-    if (failed(c::convertNPToEmitC(module, info, /*withProgram=*/false, extra)))
+    if (failed(toemitc::convertNPToEmitC(module, info, extra)))
       return signalPassFailure();
   }
 };

@@ -10,7 +10,7 @@
 
 #include "targets/hls/HLSProject.h"
 
-#include "targets/c/NPToEmitC.h"
+#include "targets/emitc/NPToEmitC.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -84,8 +84,8 @@ std::string describeDevice(ModuleOp module, unsigned dev, bool output) {
       if (cast<BoolAttr>(d.get("output")).getValue() != output ||
           cast<IntegerAttr>(d.get("dev")).getInt() != dev)
         continue;
-      path = c::cString(cast<StringAttr>(d.get("path")).getValue());
-      define = c::cString(cast<StringAttr>(d.get("define")).getValue());
+      path = toemitc::cString(cast<StringAttr>(d.get("path")).getValue());
+      define = toemitc::cString(cast<StringAttr>(d.get("define")).getValue());
       link = cast<IntegerAttr>(d.get("link_type")).getInt();
       snaplen = cast<IntegerAttr>(d.get("snaplen")).getInt();
     }
@@ -128,8 +128,8 @@ std::string testbench(ModuleOp module, StringRef name) {
   table("outputs", out, true);
   unsigned nIn = in.empty() ? 0 : *llvm::max_element(in) + 1;
   unsigned nOut = out.empty() ? 0 : *llvm::max_element(out) + 1;
-  os << "\nstatic const nphls_tb_design design = {" << c::cString(name) << ", "
-     << (in.empty() ? "nullptr" : "inputs") << ", "
+  os << "\nstatic const nphls_tb_design design = {" << toemitc::cString(name)
+     << ", " << (in.empty() ? "nullptr" : "inputs") << ", "
      << (out.empty() ? "nullptr" : "outputs") << ", " << in.size() << "u, "
      << out.size() << "u, step, " << nIn << "u, " << nOut << "u};\n\n"
      << "int main(int argc, char **argv) {\n"

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/NP/IR/NPDialect.h"
-#include "dialects/NP/Transforms/Passes.h"
+#include "targets/hls/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,7 +67,7 @@ Result lint(llvm::StringRef ir) {
     return {false, {}};
   mlir::PassManager pm(&ctx);
   pm.enableVerifier(false);
-  pm.addPass(npcc::np::createCheckSynthesizable());
+  pm.addPass(npcc::hls::createCheckSynthesizable());
   r.passed = mlir::succeeded(pm.run(*module));
   return r;
 }

@@ -41,6 +41,14 @@ namespace npcc::np {
 /// `out_port`: i32; `anno`: i64), or null for an unknown field.
 mlir::Type getMetaFieldType(mlir::MLIRContext *context, llvm::StringRef field);
 
+/// Discardable string attribute on `np.state`: the array of structs the
+/// state is a field of. An array of structs is one state per field
+/// (`tab.key`, `tab.hits` of `tab: [Ent; 64]`), and each field names the
+/// array it came from (`const.NAME` for a constant array of structs indexed
+/// at run time). What that means is up to a target: the HLS target keeps
+/// the fields of one array in one memory (targets/hls/Transforms/HLSMemory.h).
+constexpr llvm::StringLiteral kStructArrayAttr = "memory";
+
 } // namespace npcc::np
 
 #endif // NPCC_DIALECTS_NP_IR_NPOPS_H

@@ -22,20 +22,16 @@ using namespace npcc::np;
 
 namespace {
 
+/// Writes the instances and channels of the top graph as an np.program
+/// and erases the graph.
 struct DescribeGraphPass
-    : npcc::np::impl::DescribeGraphBase<DescribeGraphPass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    GraphOp top = getFlatTopGraph(module);
-    if (!top)
-      return signalPassFailure();
+    : TopGraphPass<npcc::np::impl::DescribeGraphBase<DescribeGraphPass>> {
+  LogicalResult runOnTopGraph(ModuleOp module, GraphOp top) override {
     auto ports = top.getBody()->getOps<PortOp>();
-    if (!ports.empty()) {
-      (*ports.begin())
+    if (!ports.empty())
+      return (*ports.begin())
           .emitOpError("of the top graph has nothing to connect to; the "
                        "program's inputs and outputs are devices");
-      return signalPassFailure();
-    }
     SymbolTable symbols(module);
     Builder b(module.getContext());
     SmallVector<Attribute> elements, names, placements, channels;
@@ -47,10 +43,9 @@ struct DescribeGraphPass
     for (auto inst : top.getBody()->getOps<InstanceOp>()) {
       auto element = symbols.lookup<ElementOp>(inst.getCallee());
       if (!element || !used.insert(element).second) {
-        inst.emitOpError("must instantiate an element of its own; run "
-                         "np-flatten-graph and np-instantiate-elements "
-                         "first");
-        return signalPassFailure();
+        return inst.emitOpError("must instantiate an element of its own; run "
+                                "np-flatten-graph and np-instantiate-elements "
+                                "first");
       }
       instanceIndex[inst.getSymNameAttr()] = elements.size();
       elements.push_back(inst.getCalleeAttr());
@@ -84,6 +79,7 @@ struct DescribeGraphPass
     if (llvm::any_of(inferred, [](int64_t d) { return d > 0; }))
       program->setAttr(kInferredDepthsAttr, b.getDenseI64ArrayAttr(inferred));
     top.erase();
+    return success();
   }
 };
 

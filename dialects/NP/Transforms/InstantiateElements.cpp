@@ -21,13 +21,12 @@ using namespace mlir;
 using namespace npcc::np;
 
 namespace {
+/// Clones every element used by more than one instance, once per further
+/// instance, and erases the elements no instance uses.
 struct InstantiateElementsPass
-    : npcc::np::impl::InstantiateElementsBase<InstantiateElementsPass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    GraphOp top = getFlatTopGraph(module);
-    if (!top)
-      return signalPassFailure();
+    : TopGraphPass<
+          npcc::np::impl::InstantiateElementsBase<InstantiateElementsPass>> {
+  LogicalResult runOnTopGraph(ModuleOp module, GraphOp top) override {
     // One symbol table for the whole module: lookups and insertions stay
     // constant-time, so 10,000 instances cost 10,000 clones and no more.
     SymbolTable symbols(module);
@@ -37,9 +36,8 @@ struct InstantiateElementsPass
       Operation *callee = symbols.lookup(inst.getCallee());
       auto element = dyn_cast_or_null<ElementOp>(callee);
       if (!element) {
-        inst.emitOpError("does not instantiate an element; run "
-                         "np-flatten-graph first");
-        return signalPassFailure();
+        return inst.emitOpError("does not instantiate an element; run "
+                                "np-flatten-graph first");
       }
       if (claimed.insert(element).second)
         continue;
@@ -56,6 +54,7 @@ struct InstantiateElementsPass
     for (auto element : llvm::make_early_inc_range(module.getOps<ElementOp>()))
       if (!claimed.contains(element))
         symbols.erase(element);
+    return success();
   }
 };
 } // namespace

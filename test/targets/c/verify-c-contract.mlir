@@ -1,4 +1,6 @@
 // RUN: npcc-opt %s --verify-c-contract -split-input-file -verify-diagnostics
+// RUN: npcc-opt %s --verify-c-contract -split-input-file -verify-diagnostics \
+// RUN:   | FileCheck %s
 
 module {
   emitc.func @f() {
@@ -16,3 +18,6 @@ module {
     emitc.return %a : i32
   }
 }
+
+// A module that is all EmitC passes unchanged.
+// CHECK-LABEL: emitc.func @g(
