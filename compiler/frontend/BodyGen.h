@@ -3,8 +3,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Private to compiler/frontend: MLIRGenBody.cpp emits element structure and
-// storage, MLIRGenStmt.cpp statements, MLIRGenQueue.cpp packet queues and
-// MLIRGenExpr.cpp expressions.
+// storage, MLIRGenStmt.cpp statements, MLIRGenQueue.cpp packet queues,
+// MLIRGenExpr.cpp expressions and MLIRGenBuiltins.cpp calls of builtins.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NPCC_FRONTEND_BODYGEN_H
@@ -74,8 +74,11 @@ private:
   Value genField(const Expr &e);
   Value genIndex(const Expr &e);
   Value genCast(const Expr &e);
-  Value genClassify(const Expr &e);
-  Value genIPClassify(const Expr &e);
+  const std::vector<CValue> *classifierPatterns(const Expr &e);
+  /// `p` matched against the pattern strings of `classify(p, pats)` and
+  /// `ipclassify(p, pats)`.
+  Value genClassify(const Expr &e, Value p, const std::vector<CValue> &pats);
+  Value genIPClassify(const Expr &e, Value p, const std::vector<CValue> &pats);
   Value inlineCall(const Expr &e, const ast::FnDecl &f);
   Value genRecvAny(const Expr &e);
   Value genEnqueue(const Expr &e);

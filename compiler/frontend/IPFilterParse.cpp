@@ -62,69 +62,70 @@ const FieldInfo *fieldNamed(llvm::StringRef w) {
   return nullptr;
 }
 
-std::optional<int> protoNamed(llvm::StringRef w) {
-  return llvm::StringSwitch<std::optional<int>>(w)
-      .Case("icmp", 1)
-      .Case("igmp", 2)
-      .Case("ipip", 4)
-      .Case("tcp", 6)
-      .Case("udp", 17)
-      .Case("gre", 47)
-      .Case("esp", 50)
-      .Case("ah", 51)
-      .Case("sctp", 132)
-      .Default(std::nullopt);
-}
+/// The names IPFilter gives numbers, by what they name.
+enum class Named { Proto, Port, IcmpType, TcpFlag };
+struct NamedNumber {
+  Named kind;
+  const char *name;
+  uint32_t value;
+};
+const NamedNumber kNamedNumbers[] = {
+    {Named::Proto, "icmp", 1},
+    {Named::Proto, "igmp", 2},
+    {Named::Proto, "ipip", 4},
+    {Named::Proto, "tcp", 6},
+    {Named::Proto, "udp", 17},
+    {Named::Proto, "gre", 47},
+    {Named::Proto, "esp", 50},
+    {Named::Proto, "ah", 51},
+    {Named::Proto, "sctp", 132},
+    {Named::Port, "ftp", 21},
+    {Named::Port, "ssh", 22},
+    {Named::Port, "telnet", 23},
+    {Named::Port, "smtp", 25},
+    {Named::Port, "domain", 53},
+    {Named::Port, "dns", 53},
+    {Named::Port, "www", 80},
+    {Named::Port, "http", 80},
+    {Named::Port, "ntp", 123},
+    {Named::Port, "snmp", 161},
+    {Named::Port, "https", 443},
+    {Named::IcmpType, "echo-reply", 0},
+    {Named::IcmpType, "unreachable", 3},
+    {Named::IcmpType, "sourcequench", 4},
+    {Named::IcmpType, "redirect", 5},
+    {Named::IcmpType, "echo", 8},
+    {Named::IcmpType, "routeradvert", 9},
+    {Named::IcmpType, "routersolicit", 10},
+    {Named::IcmpType, "timeexceeded", 11},
+    {Named::IcmpType, "parameterproblem", 12},
+    {Named::IcmpType, "timestamp", 13},
+    {Named::IcmpType, "timestamp-reply", 14},
+    {Named::IcmpType, "inforeq", 15},
+    {Named::IcmpType, "inforeq-reply", 16},
+    {Named::IcmpType, "maskreq", 17},
+    {Named::IcmpType, "maskreq-reply", 18},
+    {Named::TcpFlag, "fin", 0x01},
+    {Named::TcpFlag, "syn", 0x02},
+    {Named::TcpFlag, "rst", 0x04},
+    {Named::TcpFlag, "psh", 0x08},
+    {Named::TcpFlag, "ack", 0x10},
+    {Named::TcpFlag, "urg", 0x20},
+};
 
-std::optional<uint32_t> portNamed(llvm::StringRef w) {
-  return llvm::StringSwitch<std::optional<uint32_t>>(w)
-      .Case("ftp", 21)
-      .Case("ssh", 22)
-      .Case("telnet", 23)
-      .Case("smtp", 25)
-      .Cases("domain", "dns", 53)
-      .Cases("www", "http", 80)
-      .Case("ntp", 123)
-      .Case("snmp", 161)
-      .Case("https", 443)
-      .Default(std::nullopt);
-}
-
-std::optional<uint32_t> icmpNamed(llvm::StringRef w) {
-  return llvm::StringSwitch<std::optional<uint32_t>>(w)
-      .Case("echo-reply", 0)
-      .Case("unreachable", 3)
-      .Case("sourcequench", 4)
-      .Case("redirect", 5)
-      .Case("echo", 8)
-      .Case("routeradvert", 9)
-      .Case("routersolicit", 10)
-      .Case("timeexceeded", 11)
-      .Case("parameterproblem", 12)
-      .Case("timestamp", 13)
-      .Case("timestamp-reply", 14)
-      .Case("inforeq", 15)
-      .Case("inforeq-reply", 16)
-      .Case("maskreq", 17)
-      .Case("maskreq-reply", 18)
-      .Default(std::nullopt);
-}
-
-std::optional<uint32_t> tcpFlagNamed(llvm::StringRef w) {
-  return llvm::StringSwitch<std::optional<uint32_t>>(w)
-      .Case("fin", 0x01)
-      .Case("syn", 0x02)
-      .Case("rst", 0x04)
-      .Case("psh", 0x08)
-      .Case("ack", 0x10)
-      .Case("urg", 0x20)
-      .Default(std::nullopt);
+/// The number word `w` names as a `kind`, if it is one.
+std::optional<uint32_t> numberNamed(Named kind, llvm::StringRef w) {
+  for (const NamedNumber &n : kNamedNumbers)
+    if (n.kind == kind && w == n.name)
+      return n.value;
+  return std::nullopt;
 }
 
 std::optional<uint32_t> parseInt(llvm::StringRef w) {
   uint64_t v;
-  bool bad = w.starts_with_insensitive("0x") ? w.drop_front(2).getAsInteger(16, v)
-                                             : w.getAsInteger(10, v);
+  bool bad = w.starts_with_insensitive("0x")
+                 ? w.drop_front(2).getAsInteger(16, v)
+                 : w.getAsInteger(10, v);
   if (bad || v > 0xffffffffull)
     return std::nullopt;
   return (uint32_t)v;
@@ -238,7 +239,9 @@ private:
       err = msg;
     return false;
   }
-  bool at(llvm::StringRef w) const { return pos < toks.size() && toks[pos] == w; }
+  bool at(llvm::StringRef w) const {
+    return pos < toks.size() && toks[pos] == w;
+  }
   std::string near() const {
     return pos < toks.size() ? "near '" + toks[pos] + "'" : "at the end";
   }
@@ -356,10 +359,10 @@ private:
       } else if (w == "dst" || w == "dest") {
         p.sd = SD::Dst;
       } else if (w == "ip") {
-      } else if (auto pr = protoNamed(w)) {
-        if (p.proto != -1 && p.proto != *pr)
+      } else if (auto pr = numberNamed(Named::Proto, w)) {
+        if (p.proto != -1 && p.proto != (int)*pr)
           return fail("transport protocol specified twice " + near());
-        p.proto = *pr;
+        p.proto = (int)*pr;
       } else if (w == "host" || w == "net" || w == "port" || w == "proto" ||
                  w == "frag" || w == "unfrag" || w == "opt") {
         Type t = llvm::StringSwitch<Type>(w)
@@ -421,12 +424,13 @@ private:
       bool icmpType = p.type == Type::Field && !strcmp(p.field->name, "type");
       if (auto v = parseInt(w)) {
         data = Data::Int, value = *v;
-      } else if (auto v = tcpFlagNamed(w);
+      } else if (auto v = numberNamed(Named::TcpFlag, w);
                  v && (anyType || p.type == Type::TcpOpt)) {
         data = Data::OptName, value = *v;
-      } else if (auto v = icmpNamed(w); v && (anyType || icmpType)) {
+      } else if (auto v = numberNamed(Named::IcmpType, w);
+                 v && (anyType || icmpType)) {
         data = Data::IcmpName, value = *v;
-      } else if (auto v = portNamed(w);
+      } else if (auto v = numberNamed(Named::Port, w);
                  v && (anyType || p.type == Type::Port)) {
         data = Data::PortName, value = *v;
       } else if (auto v = parseAddr(w)) {
@@ -592,8 +596,8 @@ private:
       uint32_t m;
       if (!inRange(value, f.mask) || !applyMask(f.mask, m))
         return false;
-      IPFNode cmp = testNode(f.transport, f.offset, f.width, f.shift, m, op,
-                             value);
+      IPFNode cmp =
+          testNode(f.transport, f.offset, f.width, f.shift, m, op, value);
       if (negate)
         cmp = notNode(std::move(cmp));
       if (f.transport) {
@@ -642,8 +646,8 @@ private:
 bool tokenize(llvm::StringRef s, std::vector<std::string> &out,
               std::string &err) {
   auto isWord = [](char c) {
-    return std::isalnum((unsigned char)c) || c == '-' || c == '.' ||
-           c == '/' || c == '_' || c == ':';
+    return std::isalnum((unsigned char)c) || c == '-' || c == '.' || c == '/' ||
+           c == '_' || c == ':';
   };
   size_t i = 0;
   while (i < s.size()) {

@@ -9,8 +9,8 @@
 // declaring all variables at the top.
 //
 // This file emits the structure of an element and its storage; statements
-// are in MLIRGenStmt.cpp, expressions in MLIRGenExpr.cpp and packet queues
-// in MLIRGenQueue.cpp.
+// are in MLIRGenStmt.cpp, expressions in MLIRGenExpr.cpp, calls of
+// builtins in MLIRGenBuiltins.cpp and packet queues in MLIRGenQueue.cpp.
 //
 // Defined behaviour everywhere: x / 0 == 0, x % 0 == 0, the most negative
 // value divided by -1 wraps, array reads out of range give 0 and writes out

@@ -355,26 +355,6 @@ Value MatchGen::gen(const Expr &e) {
                   0);
 }
 
-/// Why a builtin that Sema admits outside a match program has no meaning
-/// on the match unit.
-static const char *whyNotInMatch(Builtin bi) {
-  switch (bi) {
-  case Builtin::Hash:
-  case Builtin::Crc32:
-  case Builtin::Crc32c:
-    return "the match unit has no multiplier or shifter to compute it";
-  case Builtin::CsumFold:
-  case Builtin::CsumUpdate:
-    return "the match unit has no shifter to fold the sum";
-  case Builtin::Now:
-    return "the match unit has no clock";
-  case Builtin::Print:
-    return "a match program's only output is its answer";
-  default:
-    return "a match program has no packets, channels or state";
-  }
-}
-
 template <typename Op>
 static Value bitOp(mlir::OpBuilder &b, mlir::Location l, Value x) {
   return b.create<Op>(l, x.getType(), x);
@@ -415,7 +395,7 @@ Value MatchGen::genCall(const Expr &e) {
     break;
   default:
     error(e.loc, "'" + e.text + "' is not available in a match program: " +
-                     whyNotInMatch(bi));
+                     builtinInfo(bi).whyNotInMatch);
     return constInt(
         l,
         toMLIRType(ctx, e.ty.kind == Ty::Int || e.ty.kind == Ty::Bool

@@ -282,12 +282,18 @@ private:
     return s;
   }
 
+  /// What an element and a graph both begin with: a name and parameters.
+  template <typename Decl, typename Context>
+  void nameAndParams(Decl &d, Context *c) {
+    d.loc = loc(c);
+    d.name = c->ID()->getText();
+    if (c->paramList())
+      d.params = params(c->paramList());
+  }
+
   ElementDecl element(P::ElementDeclContext *c) {
     ElementDecl e;
-    e.loc = loc(c);
-    e.name = c->ID()->getText();
-    if (c->paramList())
-      e.params = params(c->paramList());
+    nameAndParams(e, c);
     for (auto *item : c->elementItem()) {
       if (auto *p = item->portDecl()) {
         e.ports.push_back(port(p));
@@ -361,10 +367,7 @@ private:
 
   GraphDecl graph(P::GraphDeclContext *c) {
     GraphDecl g;
-    g.loc = loc(c);
-    g.name = c->ID()->getText();
-    if (c->paramList())
-      g.params = params(c->paramList());
+    nameAndParams(g, c);
     for (auto *item : c->graphItem()) {
       if (auto *p = item->portDecl()) {
         g.ports.push_back(port(p));

@@ -13,6 +13,7 @@
 #define NPCC_FRONTEND_SEMA_H
 
 #include "compiler/frontend/AST.h"
+#include "compiler/frontend/Builtins.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -24,60 +25,6 @@ namespace npcc {
 
 /// Converts an AST location to an MLIR FileLineColLoc.
 mlir::Location toLoc(mlir::MLIRContext *ctx, const ast::Loc &l);
-
-/// What a builtin function is; MLIRGen dispatches on it.
-enum class Builtin {
-  None,
-  Send,
-  Drop,
-  Clone,
-  NewPkt,
-  Len,
-  DeviceRecv,
-  DeviceSend,
-  Strip,
-  Unstrip,
-  Truncate,
-  Min,
-  Max,
-  Classify,
-  IPClassify,
-  TryRecv,
-  RecvAny, // recv_any(ports): the next value of any port of an array
-  Enqueue, // enqueue(q, p) -> bool: p joins the queue, or is dropped if full
-  Dequeue, // if let p = dequeue(q) { ... }
-  Accept,
-  // Checksums, CRCs, hashing and bit operations.
-  Csum,        // csum(p, off, n) -> u16: RFC 1071 checksum of p[off..off+n)
-  CsumPartial, // csum_partial(p, off, n, acc) -> u32: acc plus the words
-  CsumFold,    // csum_fold(acc) -> u16: folded and complemented
-  CsumUpdate,  // csum_update(hc, old, new) -> u16: RFC 1624
-  Crc32,       // crc32(p, off, n) or crc32(x) -> u32 (Ethernet)
-  Crc32c,      // crc32c(...) -> u32 (Castagnoli)
-  Hash,        // hash(x, ...) -> u32
-  Clz,
-  Ctz,
-  Popcount,
-  Bswap,
-  // Packet bytes and headroom (Click's push, pull, put, take).
-  Print,    // print(p [, label [, max]]) or print(label, value)
-  Now,      // now() -> u64: the program's clock in nanoseconds
-  PktCopy,  // pkt_copy(dst, doff, src, soff, n)
-  PktWrite, // pkt_write(p, off, s): the bytes of constant string s at off
-  Push,     // = unstrip
-  Pull,     // = strip
-  Put,      // n zero bytes at the end
-  Take,     // n bytes off the end
-  Prefix,   // prefix(addr, len): an IPv4 prefix (also written a.b.c.d/len)
-  // Tables in state (lpm<V, N>, hash<K, V, N>).
-  Insert, // insert(t, key, value) -> bool: false when full
-  Remove, // remove(t, key) -> bool: false when absent
-  Lookup, // if let v = lookup(t, key) { ... }
-  Clear,  // clear(t)
-  Finish, // finish(): the instance ends (a source that is done)
-  Load,   // load(path, handler): a write handler once per line of a file
-};
-Builtin lookupBuiltin(llvm::StringRef name);
 
 /// The metadata fields of a packet reachable as `p.field`.
 bool isPacketMetaField(llvm::StringRef name, unsigned &width);
@@ -207,6 +154,8 @@ private:
   void checkStmt(ast::Stmt &s);
   ast::Ty checkExpr(ast::Expr &e, const ast::Ty *expected = nullptr);
   ast::Ty checkCall(ast::Expr &e);
+  ast::Ty checkFixedCall(ast::Expr &e, const BuiltinInfo &row);
+  bool checkArity(ast::Expr &e, size_t n);
   ast::Ty checkField(ast::Expr &e);
   void checkAssignTarget(ast::Expr &e);
   bool coerce(ast::Expr &e, const ast::Ty &to);

@@ -9,60 +9,11 @@
 
 #include "compiler/frontend/Sema.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace npcc;
 using namespace npcc::ast;
-
-Builtin npcc::lookupBuiltin(llvm::StringRef name) {
-  return llvm::StringSwitch<Builtin>(name)
-      .Case("send", Builtin::Send)
-      .Case("drop", Builtin::Drop)
-      .Case("clone", Builtin::Clone)
-      .Case("new_pkt", Builtin::NewPkt)
-      .Case("len", Builtin::Len)
-      .Case("device_recv", Builtin::DeviceRecv)
-      .Case("device_send", Builtin::DeviceSend)
-      .Case("strip", Builtin::Strip)
-      .Case("unstrip", Builtin::Unstrip)
-      .Case("truncate", Builtin::Truncate)
-      .Case("min", Builtin::Min)
-      .Case("max", Builtin::Max)
-      .Case("classify", Builtin::Classify)
-      .Case("ipclassify", Builtin::IPClassify)
-      .Case("try_recv", Builtin::TryRecv)
-      .Case("recv_any", Builtin::RecvAny)
-      .Case("enqueue", Builtin::Enqueue)
-      .Case("dequeue", Builtin::Dequeue)
-      .Case("accept", Builtin::Accept)
-      .Case("csum", Builtin::Csum)
-      .Case("csum_partial", Builtin::CsumPartial)
-      .Case("csum_fold", Builtin::CsumFold)
-      .Case("csum_update", Builtin::CsumUpdate)
-      .Case("crc32", Builtin::Crc32)
-      .Case("crc32c", Builtin::Crc32c)
-      .Case("hash", Builtin::Hash)
-      .Case("clz", Builtin::Clz)
-      .Case("ctz", Builtin::Ctz)
-      .Case("popcount", Builtin::Popcount)
-      .Case("bswap", Builtin::Bswap)
-      .Case("pkt_copy", Builtin::PktCopy)
-      .Case("pkt_write", Builtin::PktWrite)
-      .Case("print", Builtin::Print)
-      .Case("now", Builtin::Now)
-      .Case("push", Builtin::Push)
-      .Case("pull", Builtin::Pull)
-      .Case("put", Builtin::Put)
-      .Case("take", Builtin::Take)
-      .Case("prefix", Builtin::Prefix)
-      .Case("insert", Builtin::Insert)
-      .Case("remove", Builtin::Remove)
-      .Case("lookup", Builtin::Lookup)
-      .Case("clear", Builtin::Clear)
-      .Case("finish", Builtin::Finish)
-      .Case("load", Builtin::Load)
-      .Default(Builtin::None);
-}
 
 bool npcc::isPacketMetaField(llvm::StringRef name, unsigned &width) {
   width = name == "anno" || name == "ts" ? 64 : 32;
@@ -70,54 +21,79 @@ bool npcc::isPacketMetaField(llvm::StringRef name, unsigned &width) {
          name == "anno" || name == "ts";
 }
 
+/// The NPL type a Fixed row names: "pkt", "bool", "void" or an integer
+/// type such as "u32".
+static Ty fixedType(llvm::StringRef name) {
+  if (name == "pkt")
+    return Ty::of(Ty::Pkt);
+  if (name == "bool")
+    return Ty::of(Ty::Bool);
+  if (name == "void")
+    return Ty::of(Ty::Void);
+  bool isSigned = name.consume_front("i");
+  if (!isSigned)
+    name.consume_front("u");
+  unsigned width = 0;
+  name.getAsInteger(10, width);
+  return Ty::integer(width, isSigned);
+}
+
+bool Sema::checkArity(Expr &e, size_t n) {
+  if (e.args.size() == n)
+    return true;
+  error(e.loc) << "'" << e.text << "' takes " << n << " argument"
+               << (n == 1 ? "" : "s") << ", " << e.args.size() << " given";
+  return false;
+}
+
+/// A builtin whose row says it all: each argument coerced to its type.
+Ty Sema::checkFixedCall(Expr &e, const BuiltinInfo &row) {
+  Ty result = fixedType(row.result);
+  if (!checkArity(e, row.minArgs))
+    return row.rule == BuiltinInfo::FixedStrict ? Ty() : result;
+  llvm::SmallVector<llvm::StringRef> params;
+  llvm::StringRef(row.params).split(params, ' ', -1, /*KeepEmpty=*/false);
+  for (size_t k = 0; k < e.args.size(); ++k)
+    coerce(*e.args[k], fixedType(params[k]));
+  return result;
+}
+
 Ty Sema::checkCall(Expr &e) {
   Builtin b = lookupBuiltin(e.text);
-  auto arity = [&](size_t n) {
-    if (e.args.size() == n)
-      return true;
-    error(e.loc) << "'" << e.text << "' takes " << n << " argument"
-                 << (n == 1 ? "" : "s") << ", " << e.args.size() << " given";
-    return false;
-  };
-  Ty pkt = Ty::of(Ty::Pkt), u32 = Ty::integer(32, false);
-  if (currentFn) {
-    switch (b) {
-    case Builtin::Send:
-    case Builtin::Drop:
-    case Builtin::Clone:
-    case Builtin::NewPkt:
-    case Builtin::DeviceRecv:
-    case Builtin::DeviceSend:
-    case Builtin::Enqueue:
-      error(e.loc) << "'" << e.text
-                   << "' is not allowed in a function: packets passed to a "
-                      "function are borrowed, not owned";
-      return Ty();
-    default:
-      break;
-    }
-  }
-  switch (b) {
-  case Builtin::None:
+  if (b == Builtin::None) {
     if (const FnDecl *f = fns.lookup(e.text))
       return checkFnCall(e, *f);
     if (const RecordDecl *r = records.lookup(e.text); r && !r->isHeader)
       return checkConstructor(e, *r);
     error(e.loc) << "unknown function '" << e.text << "'";
     return Ty();
+  }
+  const BuiltinInfo &row = builtinInfo(b);
+  if (currentFn && row.inFn == BuiltinInfo::NotInFn) {
+    error(e.loc) << "'" << e.text
+                 << "' is not allowed in a function: packets passed to a "
+                    "function are borrowed, not owned";
+    return Ty();
+  }
+  if (row.rule != BuiltinInfo::Special)
+    return checkFixedCall(e, row);
+  // The builtins whose rule is more than a list of types.
+  auto arity = [&](size_t n) { return checkArity(e, n); };
+  Ty pkt = Ty::of(Ty::Pkt), u32 = Ty::integer(32, false);
+  switch (b) {
   case Builtin::TryRecv:
     error(e.loc) << "'try_recv' is used as 'if let v = try_recv(port) {...}'";
     return Ty();
   case Builtin::Accept:
     if (!inMatch)
       error(e.loc) << "'accept' is only allowed in a match program";
-    else if (arity(2)) {
+    else if (arity(row.minArgs)) {
       coerce(*e.args[0], Ty::integer(64, false));
       coerce(*e.args[1], Ty::integer(64, false));
     }
     return Ty::of(Ty::Void);
   case Builtin::Send: {
-    if (!arity(2))
+    if (!arity(row.minArgs))
       return Ty();
     const Ty *elem = expectPort(*e.args[0], /*wantInput=*/false);
     if (!elem)
@@ -127,20 +103,8 @@ Ty Sema::checkCall(Expr &e) {
       error(e.loc) << "'send' is only allowed in a handler or a timer";
     return Ty::of(Ty::Void);
   }
-  case Builtin::Drop:
-    if (arity(1))
-      coerce(*e.args[0], pkt);
-    return Ty::of(Ty::Void);
-  case Builtin::Clone:
-    if (arity(1))
-      coerce(*e.args[0], pkt);
-    return pkt;
-  case Builtin::NewPkt:
-    if (arity(1))
-      coerce(*e.args[0], u32);
-    return pkt;
   case Builtin::Len: {
-    if (!arity(1))
+    if (!arity(row.minArgs))
       return Ty();
     Ty a = checkExpr(*e.args[0]);
     if (a.kind == Ty::Pkt || a.kind == Ty::Error)
@@ -162,7 +126,7 @@ Ty Sema::checkCall(Expr &e) {
     // "IP") and snap length.
     bool send = b == Builtin::DeviceSend;
     size_t n = e.args.size();
-    if (n < (send ? 2 : 1) || n > (send ? 4 : 1)) {
+    if (n < row.minArgs || n > row.maxArgs) {
       error(e.loc) << "'" << e.text << "' takes "
                    << (send ? "a device or file, a packet, and optionally a "
                               "link type and a snap length"
@@ -185,7 +149,7 @@ Ty Sema::checkCall(Expr &e) {
     return send ? Ty::of(Ty::Void) : pkt;
   }
   case Builtin::Enqueue:
-    if (!arity(2))
+    if (!arity(row.minArgs))
       return Ty();
     queueOperand(*e.args[0], "enqueue");
     coerce(*e.args[1], pkt);
@@ -200,7 +164,7 @@ Ty Sema::checkCall(Expr &e) {
   case Builtin::Insert:
   case Builtin::Remove: {
     bool ins = b == Builtin::Insert;
-    if (!arity(ins ? 3 : 2))
+    if (!arity(row.minArgs))
       return Ty();
     const Ty *t = tableOperand(*e.args[0], e.text);
     if (!t)
@@ -211,20 +175,20 @@ Ty Sema::checkCall(Expr &e) {
     return Ty::of(Ty::Bool);
   }
   case Builtin::Clear:
-    if (arity(1))
+    if (arity(row.minArgs))
       tableOperand(*e.args[0], "clear");
     return Ty::of(Ty::Void);
   case Builtin::Finish:
-    arity(0);
+    arity(row.minArgs);
     if (!inHandler)
       error(e.loc) << "'finish' is only allowed in a handler";
     return Ty::of(Ty::Void);
   case Builtin::Load:
-    if (arity(2))
+    if (arity(row.minArgs))
       checkLoad(e);
     return Ty::of(Ty::Void);
   case Builtin::RecvAny: {
-    if (!arity(1))
+    if (!arity(row.minArgs))
       return Ty();
     if (!inHandler)
       error(e.loc) << "'recv_any' is only allowed in a handler";
@@ -241,23 +205,6 @@ Ty Sema::checkCall(Expr &e) {
     }
     return *a.elem;
   }
-  case Builtin::Csum:
-  case Builtin::CsumPartial:
-    if (!arity(b == Builtin::Csum ? 3 : 4))
-      return Ty();
-    coerce(*e.args[0], pkt);
-    for (size_t k = 1; k < e.args.size(); ++k)
-      coerce(*e.args[k], u32);
-    return b == Builtin::Csum ? Ty::integer(16, false) : u32;
-  case Builtin::CsumFold:
-    if (arity(1))
-      coerce(*e.args[0], u32);
-    return Ty::integer(16, false);
-  case Builtin::CsumUpdate:
-    if (arity(3))
-      for (ExprPtr &a : e.args)
-        coerce(*a, Ty::integer(16, false));
-    return Ty::integer(16, false);
   case Builtin::Crc32:
   case Builtin::Crc32c:
     if (e.args.size() == 3) {
@@ -298,9 +245,9 @@ Ty Sema::checkCall(Expr &e) {
     return b == Builtin::Bswap ? a : u32;
   }
   case Builtin::Hash:
-    if (e.args.empty() || e.args.size() > 8) {
-      error(e.loc) << "'hash' takes 1 to 8 integers, " << e.args.size()
-                   << " given";
+    if (e.args.size() < row.minArgs || e.args.size() > row.maxArgs) {
+      error(e.loc) << "'hash' takes " << row.minArgs << " to " << row.maxArgs
+                   << " integers, " << e.args.size() << " given";
       return Ty();
     }
     for (ExprPtr &a : e.args) {
@@ -311,9 +258,6 @@ Ty Sema::checkCall(Expr &e) {
         error(a->loc) << "'hash' needs integers, found '" << t.str() << "'";
     }
     return u32;
-  case Builtin::Now:
-    arity(0);
-    return Ty::integer(64, false);
   case Builtin::Print: {
     // print(p [, label [, max]]) prints a packet as Click's Print does;
     // print(label, value) an integer or bool.
@@ -323,7 +267,7 @@ Ty Sema::checkCall(Expr &e) {
         error(a.loc) << "a label is a string literal or a 'str' parameter";
       return t.kind == Ty::Str;
     };
-    if (e.args.empty() || e.args.size() > 3) {
+    if (e.args.size() < row.minArgs || e.args.size() > row.maxArgs) {
       error(e.loc) << "'print' takes a packet (a label and a length are "
                       "optional) or a label and a value";
       return Ty();
@@ -349,7 +293,7 @@ Ty Sema::checkCall(Expr &e) {
     return Ty::of(Ty::Void);
   }
   case Builtin::PktWrite:
-    if (arity(3)) {
+    if (arity(row.minArgs)) {
       coerce(*e.args[0], pkt);
       coerce(*e.args[1], u32);
       if (checkExpr(*e.args[2]).kind != Ty::Str)
@@ -357,35 +301,9 @@ Ty Sema::checkCall(Expr &e) {
             << "'pkt_write' writes a string literal or a 'str' parameter";
     }
     return Ty::of(Ty::Void);
-  case Builtin::PktCopy:
-    if (arity(5)) {
-      coerce(*e.args[0], pkt);
-      coerce(*e.args[1], u32);
-      coerce(*e.args[2], pkt);
-      coerce(*e.args[3], u32);
-      coerce(*e.args[4], u32);
-    }
-    return Ty::of(Ty::Void);
-  case Builtin::Push:
-  case Builtin::Pull:
-  case Builtin::Put:
-  case Builtin::Take:
-  case Builtin::Strip:
-  case Builtin::Unstrip:
-    if (arity(2)) {
-      coerce(*e.args[0], pkt);
-      coerce(*e.args[1], u32);
-    }
-    return Ty::of(Ty::Bool);
-  case Builtin::Truncate:
-    if (arity(2)) {
-      coerce(*e.args[0], pkt);
-      coerce(*e.args[1], u32);
-    }
-    return Ty::of(Ty::Void);
   case Builtin::Min:
   case Builtin::Max: {
-    if (!arity(2))
+    if (!arity(row.minArgs))
       return Ty();
     Ty a = checkExpr(*e.args[0]);
     Ty c = checkExpr(*e.args[1]);
@@ -405,7 +323,7 @@ Ty Sema::checkCall(Expr &e) {
     return Ty();
   }
   case Builtin::Prefix: {
-    if (!arity(2) || !coerce(*e.args[0], u32) ||
+    if (!arity(row.minArgs) || !coerce(*e.args[0], u32) ||
         !coerce(*e.args[1], Ty::integer(8, false)))
       return Ty();
     const Expr &len = *e.args[1];
@@ -417,7 +335,7 @@ Ty Sema::checkCall(Expr &e) {
   }
   case Builtin::Classify:
   case Builtin::IPClassify: {
-    if (!arity(2))
+    if (!arity(row.minArgs))
       return Ty();
     coerce(*e.args[0], pkt);
     Ty pats = checkExpr(*e.args[1]);
@@ -428,8 +346,10 @@ Ty Sema::checkCall(Expr &e) {
           << "'" << e.text << "' needs a parameter holding pattern strings";
     return u32;
   }
+  default:
+    break;
   }
-  return Ty();
+  llvm_unreachable("a Special row of Builtins.def with no check here");
 }
 
 /// `load(path, handler)`: `path` a string, `handler` the name of a write

@@ -348,19 +348,10 @@ void npcc::toemitc::populateNPPacketToEmitCPatterns(
       SelectLowering, TableLowering,
       MetaLowering<MetaGetOp, Fn::nprt_pkt_get_meta>,
       MetaLowering<MetaSetOp, Fn::nprt_pkt_set_meta>,
-      CallLowering<DropOp, Fn::nprt_drop, true>,
-      CallLowering<CloneOp, Fn::nprt_clone, true>,
-      CallLowering<PktNewOp, Fn::nprt_pkt_new, true>,
-      CallLowering<DeviceRecvOp, Fn::nprt_device_recv, true>,
-      CallLowering<DeviceSendOp, Fn::nprt_device_send, true>,
-      CallLowering<PktLenOp, Fn::nprt_pkt_len, false>,
-      CallLowering<PktPullOp, Fn::nprt_pkt_pull, false>,
-      CallLowering<PktPushOp, Fn::nprt_pkt_push, false>,
-      CallLowering<PktTruncateOp, Fn::nprt_pkt_truncate, false>,
-      CallLowering<PktPutOp, Fn::nprt_pkt_put, false>,
-      CallLowering<PktTakeOp, Fn::nprt_pkt_take, false>,
-      CallLowering<PktCsumOp, Fn::nprt_pkt_csum, false>,
-      CallLowering<PktCopyOp, Fn::nprt_pkt_copy, false>,
+// The np ops of builtins that are one libnprt call (Builtins.def).
+#define NPL_BUILTIN_OP(Op, runtimeFn, takesSelf)                               \
+  CallLowering<Op, Fn::runtimeFn, takesSelf>,
+#include "dialects/NP/IR/Builtins.def"
       CallLowering<PktToWordOp, Fn::nprt_pkt_word, false>,
       CallLowering<WordToPktOp, Fn::nprt_word_pkt, false>,
       RuntimeCallLowering<PktGetOp, Fn::nprt_pkt_get_bits, pktGetArgs, true>,

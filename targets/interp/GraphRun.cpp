@@ -622,26 +622,34 @@ void Instance::exec(Operation &op) {
 // The program
 //===----------------------------------------------------------------------===//
 
+/// The np ops builtins become (Builtins.def).
+bool isBuiltinOp(Operation *op) {
+#define NPL_BUILTIN_OP(Op, runtimeFn, takesSelf) np::Op,
+#define NPL_BUILTIN_OTHER_OP(Op) np::Op,
+  return isa<
+#include "dialects/NP/IR/Builtins.def"
+      np::YieldOp>(op);
+}
+
 bool supported(Operation *op) {
   if (isa<np::HandlerLoadOp>(op)) // a call into libnprt
     return true;
-  return isa<
-      arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
-      arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
-      arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
-      arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
-      arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
-      arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp,
-      arith::IndexCastUIOp, scf::IfOp, scf::ForOp, scf::WhileOp, scf::YieldOp,
-      scf::ConditionOp, memref::AllocaOp, memref::LoadOp, memref::StoreOp,
-      np::StateFieldOp, np::RecvOp, np::TryRecvOp, np::SendOp, np::SelectOp,
-      np::DropOp, np::CloneOp, np::PktNewOp, np::DeviceRecvOp, np::DeviceSendOp,
-      np::PktLenOp, np::PktGetOp, np::PktSetOp, np::MetaGetOp, np::MetaSetOp,
-      np::PktPullOp, np::PktPushOp, np::PktTruncateOp, np::ExitLoopIfOp,
-      np::PktCsumOp, np::PktCrcOp, np::CrcOp, np::PktCopyOp, np::PktPutOp,
-      np::PktTakeOp, np::PrintPktOp, np::PrintOp, np::NowOp, np::PktToWordOp,
-      np::WordToPktOp, np::TableOp, np::HandlerArgOp, np::HandlerResultOp,
-      np::AnnoGetOp, np::AnnoSetOp, np::FinishOp, np::YieldOp>(op);
+  if (isBuiltinOp(op))
+    return true;
+  return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+             arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::DivUIOp,
+             arith::RemUIOp, arith::DivSIOp, arith::RemSIOp, arith::ShLIOp,
+             arith::ShRUIOp, arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp,
+             arith::MinSIOp, arith::MaxSIOp, arith::CmpIOp, arith::SelectOp,
+             arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp, scf::IfOp, scf::ForOp,
+             scf::WhileOp, scf::YieldOp, scf::ConditionOp, memref::AllocaOp,
+             memref::LoadOp, memref::StoreOp, np::StateFieldOp, np::RecvOp,
+             np::TryRecvOp, np::SendOp, np::SelectOp, np::PktGetOp,
+             np::PktSetOp, np::MetaGetOp, np::MetaSetOp, np::ExitLoopIfOp,
+             np::PktToWordOp, np::WordToPktOp, np::TableOp, np::HandlerArgOp,
+             np::HandlerResultOp, np::AnnoGetOp, np::AnnoSetOp, np::YieldOp>(
+      op);
 }
 
 LogicalResult Runner::build(ModuleOp module) {

@@ -1,0 +1,54 @@
+//===- Builtins.cpp - the table of NPL's builtin functions ----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/Builtins.h"
+
+#include "llvm/ADT/StringMap.h"
+
+using namespace npcc;
+
+/// The number of space-separated words of `s`.
+static constexpr unsigned countWords(const char *s) {
+  unsigned n = 0;
+  for (bool inWord = false; *s; ++s) {
+    bool space = *s == ' ';
+    n += !space && !inWord;
+    inWord = !space;
+  }
+  return n;
+}
+
+// A row checked from its types alone names one type per argument.
+#define NPL_BUILTIN(Id, name, minArgs, maxArgs, params, result, rule, inFn,    \
+                    whyNotInMatch)                                             \
+  static_assert(BuiltinInfo::rule == BuiltinInfo::Special ||                   \
+                    (minArgs == maxArgs && countWords(params) == minArgs),     \
+                "the params of builtin '" name "' do not match its arity");
+#include "dialects/NP/IR/Builtins.def"
+
+static const BuiltinInfo kBuiltins[] = {
+#define NPL_BUILTIN(Id, name, minArgs, maxArgs, params, result, rule, inFn,    \
+                    whyNotInMatch)                                             \
+  {Builtin::Id,  name,   minArgs,           maxArgs,                           \
+   params,       result, BuiltinInfo::rule, BuiltinInfo::inFn,                 \
+   whyNotInMatch},
+#include "dialects/NP/IR/Builtins.def"
+};
+
+Builtin npcc::lookupBuiltin(llvm::StringRef name) {
+  static const llvm::StringMap<Builtin> byName = [] {
+    llvm::StringMap<Builtin> m;
+    for (const BuiltinInfo &b : kBuiltins)
+      m[b.name] = b.id;
+    return m;
+  }();
+  return byName.lookup(name); // Builtin::None when absent
+}
+
+const BuiltinInfo &npcc::builtinInfo(Builtin b) {
+  // The rows are in the order of the enum, after None.
+  return kBuiltins[(unsigned)b - 1];
+}
