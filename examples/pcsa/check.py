@@ -18,9 +18,13 @@ ESTIMATE is the number `./pcsa --in TRACE.pcap -h pcsa.estimate` printed
 """
 import argparse
 import math
-import struct
+import os
 import sys
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+import pcap_frames  # noqa: E402
 
 PHI = 0.77351
 KAPPA = 1.75
@@ -30,22 +34,10 @@ LN2 = round(math.log(2) * 2 ** 30)
 
 
 def ipv4_sources(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    magic = data[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        end = "<"
-    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        end = ">"
-    else:
-        sys.exit("check.py: not a pcap file: " + path)
-    off = 24
-    while off + 16 <= len(data):
-        caplen = struct.unpack(end + "I", data[off + 8:off + 12])[0]
-        frame = data[off + 16:off + 16 + caplen]
-        off += 16 + caplen
-        if len(frame) >= 30 and frame[12:14] == b"\x08\x00":
-            yield frame[26:30]
+    for frame in pcap_frames.frames(path, "check.py: "):
+        src = pcap_frames.ipv4_source(frame)
+        if src is not None:
+            yield src
 
 
 def sketch(sources, log2m):

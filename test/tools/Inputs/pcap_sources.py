@@ -11,30 +11,23 @@ where DK is the number of distinct sources among the first K IPv4 frames
 (K defaults to D), A the number of sorted neighbours that differ by 1
 (sequential addresses), and S = (max - min) of the sources.
 """
+import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "scripts"))
+import pcap_frames  # noqa: E402
+
 
 def sources(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    magic = data[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        end = "<"
-    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        end = ">"
-    else:
-        sys.exit("not a pcap file: " + path)
-    off = 24
     frames = 0
     out = []
-    while off + 16 <= len(data):
-        _, _, caplen, _ = struct.unpack(end + "IIII", data[off:off + 16])
-        frame = data[off + 16:off + 16 + caplen]
-        off += 16 + caplen
+    for frame in pcap_frames.frames(path, ""):
         frames += 1
-        if len(frame) >= 30 and frame[12:14] == b"\x08\x00":
-            out.append(struct.unpack(">I", frame[26:30])[0])
+        src = pcap_frames.ipv4_source(frame)
+        if src is not None:
+            out.append(struct.unpack(">I", src)[0])
     return frames, out
 
 
