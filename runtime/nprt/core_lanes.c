@@ -86,7 +86,7 @@ void nprt_core_flush(nprt_core *core) {
 /* Puts `msg` on the way to core `to`: the self queue, or the lane, waiting
  * for room (the receiving core never waits for this one: lanes only go
  * forward). */
-static void nprt_lane_send(nprt_core *core, uint32_t to,
+static bool nprt_lane_send(nprt_core *core, uint32_t to,
                            const nprt_lane_msg *msg) {
   nprt_multi *m = core->m;
   if (to == core->id) {
@@ -94,7 +94,7 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
       fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
       abort();
     }
-    return;
+    return true;
   }
   nprt_lane *l = m->lanes[core->id * m->n + to];
   uint32_t spins = 0;
@@ -105,27 +105,28 @@ static void nprt_lane_send(nprt_core *core, uint32_t to,
       /* The receiver is gone: the value is dropped, and counted. */
       if (msg->is_pkt)
         nprt_pool_free(&core->ex.pool, (nprt_pkt *)(uintptr_t)msg->value);
-      return;
+      return false;
     }
     nprt_backoff(m, &spins);
   }
   if (spins)
     nprt_prof_wait(&core->ex, t0);
+  return true;
 }
 
 void nprt_lane_out_handler(nprt_inst *self) {
   nprt_lane_out *st = self->state_obj;
-  nprt_core *core = nprt_core_of(self->ex);
   nprt_chan *c = self->in[0].ch;
   uint64_t v = nprt_recv_val(self, 0);
-  nprt_lane_msg msg = {
-      .seq = core->cur_seq,
-      .value = v,
-      .now = core->ex.clock.now,
-      .edge = st->edge,
-      .is_pkt =
-          c && atomic_load_explicit(&c->carries_pkt, memory_order_relaxed)};
-  nprt_lane_send(core, st->to, &msg);
+  /* A value that is not a packet rides in the device's carrier. */
+  nprt_pkt *p = &st->lane.carrier;
+  if (c && atomic_load_explicit(&c->carries_pkt, memory_order_relaxed))
+    p = (nprt_pkt *)(uintptr_t)v;
+  else
+    p->anno = v;
+  /* The lane refuses only once the run aborted (the receiver is gone): the
+   * device freed the value, and the abort reports the run. */
+  (void)st->dev.ops->tx_burst(&st->dev, &p, 1);
 }
 
 void nprt_lane_out_fini(nprt_inst *self) { (void)self; }
@@ -220,17 +221,97 @@ static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
   return NPRT_NEXT_MSG;
 }
 
+/*--- Lane devices (device.h) ---------------------------------------------*/
+
+void nprt_lane_dev_init(nprt_device *d, nprt_lane_dev *lane, nprt_core *core,
+                        const nprt_device_ops *ops) {
+  lane->core = core;
+  d->ops = ops;
+  d->impl = lane;
+  d->host = &core->ex.devices.host;
+  d->output = ops == &nprt_lane_tx_ops;
+}
+
+static void nprt_lane_count(nprt_lane_dev *lane, const nprt_lane_msg *msg) {
+  ++lane->packets;
+  if (msg->is_pkt && msg->value)
+    lane->bytes += ((const nprt_pkt *)(uintptr_t)msg->value)->len;
+}
+
+/* The lane-out's device: stamps each value with the core's sequence number
+ * and clock and puts it on the way to the core that takes it (its lane
+ * out, a nprt_lane_out, holds where). */
+static uint32_t nprt_lane_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
+  nprt_lane_dev *lane = d->impl;
+  nprt_lane_out *st =
+      (nprt_lane_out *)(void *)((char *)lane - offsetof(nprt_lane_out, lane));
+  nprt_core *core = lane->core;
+  uint32_t sent = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    bool is_pkt = pkts[i] != &lane->carrier;
+    nprt_lane_msg msg = {.seq = core->cur_seq,
+                         .value = is_pkt ? (uint64_t)(uintptr_t)pkts[i]
+                                         : lane->carrier.anno,
+                         .now = core->ex.clock.now,
+                         .edge = st->edge,
+                         .is_pkt = is_pkt};
+    nprt_lane_count(lane, &msg);
+    sent += nprt_lane_send(core, st->to, &msg);
+  }
+  return sent;
+}
+
+/* The lane-in's device: the next message in order (nprt_next_msg), its
+ * value as a packet or in the carrier, and the message in `last`. BUSY
+ * while a source may still send an earlier one. */
+static nprt_dev_status nprt_lane_rx(nprt_device *d, nprt_pkt **pkts,
+                                    uint32_t max, uint32_t *n) {
+  nprt_lane_dev *lane = d->impl;
+  *n = 0;
+  if (!max)
+    return NPRT_DEV_OK;
+  nprt_next r = nprt_next_msg(lane->core, &lane->last);
+  if (r != NPRT_NEXT_MSG)
+    return r == NPRT_NEXT_END ? NPRT_DEV_END : NPRT_DEV_BUSY;
+  nprt_lane_count(lane, &lane->last);
+  lane->carrier.anno = lane->last.value;
+  pkts[0] = lane->last.is_pkt ? (nprt_pkt *)(uintptr_t)lane->last.value
+                              : &lane->carrier;
+  *n = 1;
+  return NPRT_DEV_OK;
+}
+
+static void nprt_lane_stats(const nprt_device *d, nprt_dev_stats *s) {
+  const nprt_lane_dev *lane = d->impl;
+  s->packets = lane->packets;
+  s->bytes = lane->bytes;
+}
+
+const nprt_device_ops nprt_lane_tx_ops = {
+    .kind = "lane",
+    .tx_burst = nprt_lane_tx,
+    .stats = nprt_lane_stats,
+};
+
+const nprt_device_ops nprt_lane_rx_ops = {
+    .kind = "lane",
+    .rx_burst = nprt_lane_rx,
+    .stats = nprt_lane_stats,
+};
+
 void nprt_lane_in_handler(nprt_inst *self) {
-  nprt_core *core = nprt_core_of(self->ex);
+  nprt_lane_in *st = self->state_obj;
+  nprt_core *core = st->lane.core;
   nprt_multi *m = core->m;
   for (uint32_t burst = 0; burst < 64; ++burst) {
-    nprt_lane_msg msg;
-    nprt_next r = nprt_next_msg(core, &msg);
-    if (r == NPRT_NEXT_END) {
+    nprt_pkt *p;
+    uint32_t got = 0;
+    nprt_dev_status r = st->dev.ops->rx_burst(&st->dev, &p, 1, &got);
+    if (r == NPRT_DEV_END) {
       nprt_core_flush(core);
       nprt_exec_terminate(self);
     }
-    if (r == NPRT_NEXT_NONE) {
+    if (!got) {
       nprt_core_flush(core);
       if (atomic_load_explicit(&m->abort, memory_order_acquire))
         nprt_exec_terminate(self);
@@ -241,6 +322,7 @@ void nprt_lane_in_handler(nprt_inst *self) {
       return;
     }
     core->idle = 0;
+    const nprt_lane_msg msg = st->lane.last;
     const nprt_edge *e = &m->edges[msg.edge];
     if (e->dst_core != core->id) {
       /* For a later stage: relay it, in order. */
@@ -261,7 +343,7 @@ void nprt_lane_in_handler(nprt_inst *self) {
     ex->clock.now = msg.now;
     core->cur_seq = msg.seq;
     if (msg.is_pkt)
-      nprt_send_pkt(self, e->in_port, (nprt_pkt *)(uintptr_t)msg.value);
+      nprt_send_pkt(self, e->in_port, p);
     else
       nprt_send_val(self, e->in_port, msg.value);
     core->cur_seq = own;

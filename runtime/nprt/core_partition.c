@@ -88,9 +88,10 @@ static void nprt_core_lane_out(nprt_core *c, uint32_t k, uint32_t from,
   st->to = to;
   st->self = to == c->id;
   st->main = main;
+  nprt_lane_dev_init(&st->dev, &st->lane, c, &nprt_lane_tx_ops);
   g->insts[id]->state_obj = st;
   g->insts[id]->push_ports = 1;
-  g->insts[id]->lane_end = true;
+  g->insts[id]->runtime_added = true;
   g->insts[id]->fini = nprt_lane_out_fini;
   uint32_t before = g->n_chans;
   nprt_graph_connect(g, from, d->src_port, id, 0, d->depth, d->lossy);
@@ -230,7 +231,13 @@ int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
     free(ports);
     if (id == UINT32_MAX || !nprt_core_note(c, UINT32_MAX, false))
       return free(in_count), -1;
+    nprt_lane_in *st = calloc(1, sizeof(*st));
+    if (!st)
+      return free(in_count), -1;
+    nprt_lane_dev_init(&st->dev, &st->lane, c, &nprt_lane_rx_ops);
     c->lane_in = id;
+    c->graph->insts[id]->state_obj = st;
+    c->graph->insts[id]->runtime_added = true;
     for (uint32_t k = 0; k < nc; ++k) {
       const nprt_channel_desc *d = &p->channels[k];
       if (!m->edges[k].lane || m->edges[k].dst_core != q)

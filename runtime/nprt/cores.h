@@ -22,9 +22,12 @@
  *    later one: every lane is FIFO and needs no merging.
  *
  * A lane's two ends are instances the runtime adds: a lane-out per channel
- * crossing cores (a push-shaped sink that stamps the value and puts it on
- * the lane) and one lane-in per receiving core (a source with one output
- * per incoming channel). Everything else is the single-core executor.
+ * crossing cores (a push-shaped sink that sends the value to its lane
+ * device, which stamps it and puts it on the lane) and one lane-in per
+ * receiving core (a source with one output per incoming channel, which
+ * receives from its lane device in merged order). The lane devices are a
+ * kind behind device.h's table; everything else is the single-core
+ * executor.
  *
  * With --control, the thread that started the cores serves the clients and
  * hands each handler call to the cores through one mailbox per core, which
@@ -179,13 +182,34 @@ struct nprt_multi {
   uint8_t *cmd_acc, *cmd_save;
 };
 
+/* A lane end's device (kind "lane", core_lanes.c): the lane-out sends
+ * through its tx_burst, the lane-in receives through its rx_burst, in the
+ * order the merge gives. A lane carries a channel's values: a packet as
+ * itself, any other value in the device's `carrier`, whose `anno` holds
+ * it. Made by the partitioning (no `open`); not among the executor's
+ * numbered devices. */
+typedef struct nprt_lane_dev {
+  nprt_core *core;
+  nprt_pkt carrier;
+  nprt_lane_msg last; /* rx: the message rx_burst returned last */
+  uint64_t packets, bytes;
+} nprt_lane_dev;
+
 /* A lane-out's state object. */
 typedef struct nprt_lane_out {
   uint32_t edge;
-  uint32_t to; /* the next core on the way */
-  bool self;   /* feeds its own core (rtc, core 0) */
-  bool main;   /* a main copy's (counts in self_feeders) */
+  uint32_t to;     /* the next core on the way */
+  bool self;       /* feeds its own core (rtc, core 0) */
+  bool main;       /* a main copy's (counts in self_feeders) */
+  nprt_device dev; /* nprt_lane_tx_ops, `impl` the next member */
+  nprt_lane_dev lane;
 } nprt_lane_out;
+
+/* The lane-in's state object. */
+typedef struct nprt_lane_in {
+  nprt_device dev; /* nprt_lane_rx_ops, `impl` the next member */
+  nprt_lane_dev lane;
+} nprt_lane_in;
 
 /* The core whose executor `ex` is. */
 static inline nprt_core *nprt_core_of(nprt_exec *ex) {
@@ -207,6 +231,12 @@ nprt_pcap_in *nprt_core_dev_pcap(const nprt_device *d);
 void nprt_multi_flush_outputs(nprt_multi *m);
 
 /* core_lanes.c. */
+/* The lane ends as devices (nprt_lane_dev). */
+extern const nprt_device_ops nprt_lane_tx_ops;
+extern const nprt_device_ops nprt_lane_rx_ops;
+/* Makes `d` a lane end of `core` of kind `ops`, its state `lane`. */
+void nprt_lane_dev_init(nprt_device *d, nprt_lane_dev *lane, nprt_core *core,
+                        const nprt_device_ops *ops);
 /* Publishes every message this core wrote to its lanes. */
 void nprt_core_flush(nprt_core *core);
 /* The handlers of the lane ends the partitioning adds. */

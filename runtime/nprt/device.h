@@ -13,6 +13,7 @@
  *                run: steered input, output gathered on
  *                lanes to the one shared file
  *   pcie.c       PCIe slots to the FPGA's C simulation      "pcie-slot"
+ *   core_lanes.c the two ends of a lane between cores        "lane"
  *
  * How to add one is in runtime/nprt/README.md ("Adding a device"). The
  * rules every kind follows:

@@ -103,9 +103,9 @@ struct nprt_inst {
    * stack (nprt_instance_desc.push_ports). */
   uint64_t push_ports;
   uint32_t nest; /* pushed handler calls in progress on this one's stack */
-  /* An end of a lane between cores (core_lanes.c): never the target of a fused
-   * call. */
-  bool lane_end;
+  /* The runtime added it (a multicore run's lane ends, say): no element of
+   * the program, so never the target of a fused call, which names one. */
+  bool runtime_added;
 
   void *state_obj;  /* the instance's state object (nprt_state), or NULL */
   void *shared_obj; /* its element's shared object (nprt_shared), or NULL */

@@ -228,10 +228,10 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
   if (NPRT_LIKELY(c && ex->sched.phase == NPRT_PHASE_RUN &&
                   f->nest < NPRT_MAX_NEST && !nprt_chan_consumer_gone(c))) {
     nprt_inst *to = ex->graph->insts[c->dst];
-    /* On several cores the channel may lead to a lane instead of the
-     * element the call site names: then it is a plain send. */
+    /* The channel may lead to an instance the runtime added instead of
+     * the element the call site names: then it is a plain send. */
     if (NPRT_LIKELY(c->dst_port < 64 && (to->push_ports >> c->dst_port & 1u) &&
-                    !to->lane_end && nprt_chan_pass(c))) {
+                    !to->runtime_added && nprt_chan_pass(c))) {
       if (is_pkt &&
           !atomic_load_explicit(&c->carries_pkt, memory_order_relaxed))
         atomic_store_explicit(&c->carries_pkt, true, memory_order_relaxed);
