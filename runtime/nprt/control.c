@@ -49,7 +49,7 @@ struct nprt_control {
   uint32_t n_clients, cap_clients;
   struct pollfd *pfds; /* listening socket + one per client */
   int64_t next_poll;   /* CLOCK_MONOTONIC ns of the next tick's poll */
-  nprt_exec *ex;       /* served by nprt_control_serve */
+  nprt_handler_ctx hc; /* nprt_control_serve's: its executor's graph */
 };
 
 static void nprt_socket_error(nprt_strbuf *err, const char *spec,
@@ -194,7 +194,7 @@ static void nprt_client_read(nprt_client *cl) {
 }
 
 /* Runs every complete line (and, after EOF, the unterminated rest). */
-static void nprt_client_run(nprt_client *cl, nprt_exec *ex) {
+static void nprt_client_run(nprt_client *cl, nprt_handler_ctx *hc) {
   while (cl->in.len && !cl->write_closed &&
          cl->out.len < NPRT_CONTROL_MAX_PENDING) {
     const char *s = cl->in.data;
@@ -215,7 +215,7 @@ static void nprt_client_run(nprt_client *cl, nprt_exec *ex) {
                   ? 2
                   : 1;
     bool quit = false;
-    nprt_control_command(ex, s, eol, &cl->out, &quit);
+    nprt_control_command(hc, s, eol, &cl->out, &quit);
     nprt_strbuf_consume(&cl->in, next);
     if (quit) {
       cl->read_closed = true;
@@ -228,8 +228,8 @@ static void nprt_client_run(nprt_client *cl, nprt_exec *ex) {
  * stop signal arrives (ppoll unblocks those signals only while it
  * waits, so one that arrives just before cannot be missed) or `timeout`
  * (NULL: none) passes. */
-static void nprt_control_service(nprt_control *c, nprt_exec *ex, bool wait,
-                                 const struct timespec *timeout) {
+static void nprt_control_service(nprt_control *c, nprt_handler_ctx *hc,
+                                 bool wait, const struct timespec *timeout) {
   struct pollfd listen_pfd = {c->listen_fd, POLLIN, 0};
   struct pollfd *pfds = c->pfds ? c->pfds : &listen_pfd;
   pfds[0] = listen_pfd;
@@ -268,7 +268,7 @@ static void nprt_control_service(nprt_control *c, nprt_exec *ex, bool wait,
     /* Until the commands there are done, or the client must read first. */
     for (size_t before = SIZE_MAX; cl->in.len && cl->in.len != before;) {
       before = cl->in.len;
-      nprt_client_run(cl, ex);
+      nprt_client_run(cl, hc);
       nprt_client_flush(cl);
     }
     nprt_client_flush(cl);
@@ -285,33 +285,33 @@ static void nprt_control_service(nprt_control *c, nprt_exec *ex, bool wait,
   c->n_clients = k;
 }
 
-void nprt_control_tick(nprt_control *c, nprt_exec *ex) {
+void nprt_control_tick(nprt_control *c, nprt_handler_ctx *hc) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
   if (now < c->next_poll)
     return;
   c->next_poll = now + NPRT_CONTROL_PERIOD_NS;
-  nprt_control_service(c, ex, false, NULL);
+  nprt_control_service(c, hc, false, NULL);
 }
 
-void nprt_control_wait(nprt_control *c, nprt_exec *ex,
+void nprt_control_wait(nprt_control *c, nprt_handler_ctx *hc,
                        const struct timespec *timeout) {
-  nprt_control_service(c, ex, true, timeout);
+  nprt_control_service(c, hc, true, timeout);
 }
 
 static void nprt_control_round(void *ctx) {
   nprt_control *c = ctx;
-  nprt_control_tick(c, c->ex);
+  nprt_control_tick(c, &c->hc);
 }
 
 static void nprt_control_idle(void *ctx, const struct timespec *timeout) {
   nprt_control *c = ctx;
-  nprt_control_wait(c, c->ex, timeout);
+  nprt_control_wait(c, &c->hc, timeout);
 }
 
 void nprt_control_serve(nprt_control *c, nprt_exec *ex) {
-  c->ex = ex;
+  nprt_handler_ctx_exec(&c->hc, ex);
   ex->hooks = (nprt_exec_hooks){
       .ctx = c, .round = nprt_control_round, .idle = nprt_control_idle};
 }

@@ -21,6 +21,7 @@
 #define NPRT_CONTROL_H
 
 #include "runtime/nprt/executor.h"
+#include "runtime/nprt/handlers.h"
 #include "runtime/nprt/strbuf.h"
 
 #include <time.h>
@@ -34,17 +35,17 @@ nprt_control *nprt_control_open(const char *spec, nprt_strbuf *err);
  * every socket and removes the Unix socket file. NULL is ignored. */
 void nprt_control_close(nprt_control *c);
 /* While the graph runs: accepts clients and runs their complete commands
- * if a millisecond passed since the last time. Never blocks. */
-void nprt_control_tick(nprt_control *c, nprt_exec *ex);
+ * (on `hc`) if a millisecond passed since the last time. Never blocks. */
+void nprt_control_tick(nprt_control *c, nprt_handler_ctx *hc);
 /* While the graph cannot move: blocks until a client did something, a
  * SIGINT/SIGTERM arrived or `timeout` passed (NULL: no timeout; --live
  * sets the next timer's), then serves the clients. */
-void nprt_control_wait(nprt_control *c, nprt_exec *ex,
+void nprt_control_wait(nprt_control *c, nprt_handler_ctx *hc,
                        const struct timespec *timeout);
 
 /* `ex`'s scheduler serves the clients between rounds and waits on them
- * while the graph cannot move (its hooks): the run then ends only at
- * `stop` or a signal. */
+ * while the graph cannot move (its hooks), the handlers on its own graph:
+ * the run then ends only at `stop` or a signal. */
 void nprt_control_serve(nprt_control *c, nprt_exec *ex);
 
 /* The greeting a client gets on connecting. */
@@ -53,7 +54,7 @@ void nprt_control_serve(nprt_control *c, nprt_exec *ex);
 /* Runs one command line (`len` bytes, its line ending removed) and
  * appends the response to `out` (control_proto.c). Sets *quit after
  * QUIT/CLOSE: the connection closes once `out` is sent. */
-void nprt_control_command(nprt_exec *ex, const char *line, size_t len,
+void nprt_control_command(nprt_handler_ctx *hc, const char *line, size_t len,
                           nprt_strbuf *out, bool *quit);
 
 #endif /* NPRT_CONTROL_H */

@@ -102,8 +102,8 @@ static bool nprt_word_is(nprt_word w, const char *upper) {
 /* `elem.handler`, `N.handler` (N counts instances from 1) or a global
  * `handler`; a leading `.` or `0.` also names a global one. False after
  * replying 510 or 511. */
-static bool nprt_parse_handler(nprt_exec *ex, nprt_word name, nprt_strbuf *out,
-                               nprt_handler *h) {
+static bool nprt_parse_handler(nprt_handler_ctx *hc, nprt_word name,
+                               nprt_strbuf *out, nprt_handler *h) {
   const char *s = name.s;
   size_t n = name.n;
   if (n > 0 && s[0] == '.') {
@@ -117,7 +117,7 @@ static bool nprt_parse_handler(nprt_exec *ex, nprt_word name, nprt_strbuf *out,
   nprt_inst *inst = NULL;
   if (dot) {
     size_t elen = (size_t)(dot - s);
-    nprt_graph *g = ex->graph;
+    nprt_graph *g = hc->graph;
     for (uint32_t i = 0; i < g->n_insts && !inst; ++i)
       if (strlen(g->insts[i]->name) == elen &&
           memcmp(g->insts[i]->name, s, elen) == 0)
@@ -145,9 +145,10 @@ static bool nprt_parse_handler(nprt_exec *ex, nprt_word name, nprt_strbuf *out,
   return true;
 }
 
-static void nprt_cmd_read(nprt_exec *ex, nprt_word name, nprt_strbuf *out) {
+static void nprt_cmd_read(nprt_handler_ctx *hc, nprt_word name,
+                          nprt_strbuf *out) {
   nprt_handler h;
-  if (!nprt_parse_handler(ex, name, out, &h))
+  if (!nprt_parse_handler(hc, name, out, &h))
     return;
   if (!nprt_handler_readable(&h)) {
     nprt_reply_name(out, NPRT_CS_PERMISSION, "Handler ", name.s, name.n,
@@ -155,17 +156,17 @@ static void nprt_cmd_read(nprt_exec *ex, nprt_word name, nprt_strbuf *out) {
     return;
   }
   nprt_strbuf value = {0};
-  nprt_handler_read(ex, &h, &value);
+  nprt_handler_read(hc, &h, &value);
   nprt_reply_name(out, NPRT_CS_OK, "Read handler ", name.s, name.n, " OK");
   nprt_strbuf_printf(out, "DATA %zu\r\n", value.len);
   nprt_strbuf_append(out, nprt_strbuf_str(&value), value.len);
   nprt_strbuf_free(&value);
 }
 
-static void nprt_cmd_write(nprt_exec *ex, nprt_word name, const char *text,
-                           size_t len, nprt_strbuf *out) {
+static void nprt_cmd_write(nprt_handler_ctx *hc, nprt_word name,
+                           const char *text, size_t len, nprt_strbuf *out) {
   nprt_handler h;
-  if (!nprt_parse_handler(ex, name, out, &h))
+  if (!nprt_parse_handler(hc, name, out, &h))
     return;
   if (!nprt_handler_writable(&h)) {
     nprt_reply_name(out, NPRT_CS_PERMISSION, "Handler ", name.s, name.n,
@@ -174,7 +175,7 @@ static void nprt_cmd_write(nprt_exec *ex, nprt_word name, const char *text,
   }
   nprt_strbuf err = {0}, full = {0};
   nprt_strbuf_append(&full, name.s, name.n);
-  if (nprt_handler_write(ex, &h, nprt_strbuf_str(&full), text, len, &err) ==
+  if (nprt_handler_write(hc, &h, nprt_strbuf_str(&full), text, len, &err) ==
       0) {
     nprt_reply_name(out, NPRT_CS_OK, "Write handler ", name.s, name.n, " OK");
   } else {
@@ -194,10 +195,10 @@ static void nprt_cmd_write(nprt_exec *ex, nprt_word name, const char *text,
   nprt_strbuf_free(&full);
 }
 
-static void nprt_cmd_check(nprt_exec *ex, nprt_word name, bool write,
+static void nprt_cmd_check(nprt_handler_ctx *hc, nprt_word name, bool write,
                            nprt_strbuf *out) {
   nprt_handler h;
-  if (!nprt_parse_handler(ex, name, out, &h))
+  if (!nprt_parse_handler(hc, name, out, &h))
     return;
   if (write ? nprt_handler_writable(&h) : nprt_handler_readable(&h))
     nprt_reply_name(out, NPRT_CS_OK, write ? "Write handler " : "Read handler ",
@@ -222,7 +223,7 @@ static void nprt_cmd_help(nprt_strbuf *out) {
     nprt_reply(out, NPRT_CS_OK, i + 1 < n, lines[i], strlen(lines[i]));
 }
 
-void nprt_control_command(nprt_exec *ex, const char *line, size_t len,
+void nprt_control_command(nprt_handler_ctx *hc, const char *line, size_t len,
                           nprt_strbuf *out, bool *quit) {
   nprt_word w[3];
   size_t n = nprt_split(line, len, w, 3);
@@ -240,7 +241,7 @@ void nprt_control_command(nprt_exec *ex, const char *line, size_t len,
     if (read) {
       /* No read handler takes parameters: words after the name are
        * ignored. */
-      nprt_cmd_read(ex, w[1], out);
+      nprt_cmd_read(hc, w[1], out);
       return;
     }
     /* The argument text: from the third word to the end of the last. */
@@ -248,13 +249,13 @@ void nprt_control_command(nprt_exec *ex, const char *line, size_t len,
     const char *end = line + len;
     while (end > text && isspace((unsigned char)end[-1]))
       --end;
-    nprt_cmd_write(ex, w[1], text, (size_t)(end - text), out);
+    nprt_cmd_write(hc, w[1], text, (size_t)(end - text), out);
   } else if (nprt_word_is(w[0], "CHECKREAD") ||
              nprt_word_is(w[0], "CHECKWRITE")) {
     if (n != 2)
       nprt_reply(out, NPRT_CS_SYNTAX, false, wrong, sizeof(wrong) - 1);
     else
-      nprt_cmd_check(ex, w[1], w[0].n == strlen("CHECKWRITE"), out);
+      nprt_cmd_check(hc, w[1], w[0].n == strlen("CHECKWRITE"), out);
   } else if (nprt_word_is(w[0], "QUIT") || nprt_word_is(w[0], "CLOSE")) {
     static const char bad[] = "Bad command syntax", bye[] = "Goodbye!";
     if (n != 1)

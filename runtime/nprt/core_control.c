@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * With --control, the thread that started the cores serves the clients
- * (the control thread), on a view of the program: a graph loaded from it
- * that never runs, whose instances name the handlers. A read or a write of
+ * (the control thread), on a handler context (nprt_handler_ctx) whose
+ * graph is loaded from the program and never runs: its instances name the
+ * handlers, and these relays make the calls. A read or a write of
  * an element's own handler becomes a command to each core that holds a
  * copy of the instance: the control thread puts it in the core's mailbox
  * and waits; the core runs it between two scheduler rounds, when each of
@@ -135,21 +136,21 @@ static void nprt_multi_broadcast(nprt_multi *m, const nprt_cmd *cmd) {
       nprt_cmd_finish(&m->cores[q], posted[q]);
 }
 
-static void nprt_multi_write(void *ctx, uint32_t inst, uint32_t handler,
-                             const uint64_t *args) {
+void nprt_multi_write(void *ctx, uint32_t inst, uint32_t handler,
+                      const uint64_t *args) {
   nprt_multi *m = ctx;
   nprt_cmd cmd = {.kind = NPRT_CMD_WRITE, .inst = inst, .handler = handler};
   memcpy(cmd.args, args, sizeof(cmd.args));
   nprt_multi_broadcast(m, &cmd);
 }
 
-static void nprt_multi_stop(void *ctx) {
+void nprt_multi_stop(void *ctx) {
   nprt_multi *m = ctx;
   nprt_cmd cmd = {.kind = NPRT_CMD_STOP};
   nprt_multi_broadcast(m, &cmd);
 }
 
-static uint64_t nprt_multi_read(void *ctx, uint32_t inst, uint32_t handler) {
+uint64_t nprt_multi_read(void *ctx, uint32_t inst, uint32_t handler) {
   nprt_multi *m = ctx;
   const nprt_instance_desc *d = &m->program->instances[inst];
   nprt_cmd cmd = {.kind = NPRT_CMD_MERGE,
@@ -177,11 +178,4 @@ static uint64_t nprt_multi_read(void *ctx, uint32_t inst, uint32_t handler) {
   nprt_core *c = &m->cores[home];
   nprt_cmd_finish(c, nprt_cmd_post(c, &cmd));
   return c->cmd.result;
-}
-
-void nprt_multi_relay(nprt_multi *m, nprt_exec *view) {
-  view->hooks = (nprt_exec_hooks){.ctx = m,
-                                  .write_handler = nprt_multi_write,
-                                  .read_handler = nprt_multi_read,
-                                  .stop = nprt_multi_stop};
 }

@@ -265,12 +265,16 @@ void nprt_core_enter_run(void *core);
 /* Between two scheduler rounds: runs the handler call the control thread
  * posted to this core, if any (nprt_exec_hooks.round). */
 void nprt_core_tick(void *core);
-/* Makes the control thread's executor `view` relay its handler calls to
- * the cores' copies: a write reaches every copy, each between two packets
- * of its core; a read sees the copies combined (merged fields folded, the
- * rest the primary's), as the statistics and `-h` do; `WRITE stop` ends
- * ingress on every core. Each returns once every core is done. */
-void nprt_multi_relay(nprt_multi *m, nprt_exec *view);
+/* The control thread's handler calls, relayed to the cores' copies
+ * (`ctx` the nprt_multi; the relays of nprt_handler_ctx): a write reaches
+ * every copy, each between two packets of its core; a read sees the
+ * copies combined (merged fields folded, the rest the primary's), as the
+ * statistics and `-h` do; `WRITE stop` ends ingress on every core. Each
+ * returns once every core is done. */
+void nprt_multi_write(void *ctx, uint32_t inst, uint32_t handler,
+                      const uint64_t *args);
+uint64_t nprt_multi_read(void *ctx, uint32_t inst, uint32_t handler);
+void nprt_multi_stop(void *ctx);
 
 /* cores.c. */
 /* Sets up each core's executor once its graph is built. */

@@ -129,14 +129,6 @@ typedef struct nprt_exec_hooks {
    * `timeout` passes (NULL: no limit) or a stop signal comes. Without it
    * the run ends once the graph cannot move. */
   void (*idle)(void *ctx, const struct timespec *timeout);
-  /* An executor whose graph stands for instances that run elsewhere (a
-   * multicore run's control thread: the copies on the cores) relays their
-   * handlers' calls (handler index `handler` of program instance `inst`)
-   * and `WRITE stop` through these; NULL: the graph's own instances. */
-  void (*write_handler)(void *ctx, uint32_t inst, uint32_t handler,
-                        const uint64_t *args);
-  uint64_t (*read_handler)(void *ctx, uint32_t inst, uint32_t handler);
-  void (*stop)(void *ctx);
 } nprt_exec_hooks;
 
 struct nprt_exec {

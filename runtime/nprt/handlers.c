@@ -117,9 +117,9 @@ static void nprt_list_handlers(const nprt_inst *inst, nprt_strbuf *out) {
 }
 
 /* Reads `h` of graph `g`, an instance's own handler through `relay` if it
- * relays them (nprt_exec_hooks.read_handler). */
+ * relays them (nprt_handler_ctx.read_handler). */
 static void nprt_handler_read_in(const nprt_graph *g,
-                                 const nprt_exec_hooks *relay,
+                                 const nprt_handler_ctx *relay,
                                  const nprt_handler *h, nprt_strbuf *out) {
   nprt_inst *in = h->inst;
   switch (h->kind) {
@@ -164,12 +164,25 @@ static void nprt_handler_read_in(const nprt_graph *g,
   }
 }
 
-void nprt_handler_read(nprt_exec *ex, const nprt_handler *h, nprt_strbuf *out) {
-  nprt_handler_read_in(ex->graph, &ex->hooks, h, out);
+static void nprt_handler_stop_exec(void *ctx) {
+  nprt_exec *ex = ctx;
+  ex->stop = true;
+  ex->stop_requested = true;
 }
 
-int nprt_handler_write(nprt_exec *ex, const nprt_handler *h, const char *name,
-                       const char *text, size_t len, nprt_strbuf *err) {
+void nprt_handler_ctx_exec(nprt_handler_ctx *hc, nprt_exec *ex) {
+  *hc = (nprt_handler_ctx){
+      .graph = ex->graph, .ctx = ex, .stop = nprt_handler_stop_exec};
+}
+
+void nprt_handler_read(const nprt_handler_ctx *hc, const nprt_handler *h,
+                       nprt_strbuf *out) {
+  nprt_handler_read_in(hc->graph, hc, h, out);
+}
+
+int nprt_handler_write(nprt_handler_ctx *hc, const nprt_handler *h,
+                       const char *name, const char *text, size_t len,
+                       nprt_strbuf *err) {
   static const nprt_handler_desc no_args = {"stop", true, NULL, 0,
                                             0,      NULL, NULL};
   uint64_t args[NPRT_MAX_HANDLER_ARGS];
@@ -180,16 +193,15 @@ int nprt_handler_write(nprt_exec *ex, const nprt_handler *h, const char *name,
   if (h->kind == NPRT_HANDLER_STOP) {
     /* Ends ingress as SIGTERM would, but as a normal end of the run: the
      * graph drains, every instance finishes, the exit code stays 0. */
-    ex->stop = true;
-    ex->stop_requested = true;
-    if (ex->hooks.stop)
-      ex->hooks.stop(ex->hooks.ctx);
+    hc->stopped = true;
+    if (hc->stop)
+      hc->stop(hc->ctx);
     return 0;
   }
-  if (ex->hooks.write_handler) {
-    /* Every copy on the cores; the view's own instance never runs. */
-    ex->hooks.write_handler(ex->hooks.ctx, h->inst->id,
-                            (uint32_t)(d - h->inst->handlers), args);
+  if (hc->write_handler) {
+    /* Where the instance runs (a multicore run's copies on the cores). */
+    hc->write_handler(hc->ctx, h->inst->id, (uint32_t)(d - h->inst->handlers),
+                      args);
     return 0;
   }
   memcpy(h->inst->handler_args, args, sizeof(args));

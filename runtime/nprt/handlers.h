@@ -39,6 +39,29 @@ typedef struct nprt_handler {
   const nprt_handler_desc *read, *write; /* NPRT_HANDLER_OWN only */
 } nprt_handler;
 
+/* What handlers run on: a graph, and where its calls go. A run on one
+ * core calls its graph's own instances and stops its executor
+ * (nprt_handler_ctx_exec); a multicore run's control thread holds the
+ * program's graph and relays each call to the cores' copies
+ * (run_cores.c), no executor behind it. */
+typedef struct nprt_handler_ctx {
+  nprt_graph *graph;
+  void *ctx;
+  /* Relay an instance's own write (read) handler, index `handler` of
+   * program instance `inst`, to where it runs; NULL: call the graph's
+   * instance itself. */
+  void (*write_handler)(void *ctx, uint32_t inst, uint32_t handler,
+                        const uint64_t *args);
+  uint64_t (*read_handler)(void *ctx, uint32_t inst, uint32_t handler);
+  /* `WRITE stop`: ingress ends as on SIGTERM, a normal end of the run.
+   * May be NULL. */
+  void (*stop)(void *ctx);
+  bool stopped; /* `WRITE stop` ran */
+} nprt_handler_ctx;
+
+/* Handlers on `ex`'s own graph; `WRITE stop` stops `ex`. */
+void nprt_handler_ctx_exec(nprt_handler_ctx *hc, nprt_exec *ex);
+
 /* The handler called `name` (`len` bytes) of `inst` (NULL: a global one);
  * false if there is none. */
 bool nprt_handler_find(nprt_inst *inst, const char *name, size_t len,
@@ -49,12 +72,14 @@ bool nprt_handler_writable(const nprt_handler *h);
 /* Calls a readable handler and appends its value as text. Values of the
  * element's own handlers have no trailing newline; lists end every line
  * with one. */
-void nprt_handler_read(nprt_exec *ex, const nprt_handler *h, nprt_strbuf *out);
+void nprt_handler_read(const nprt_handler_ctx *hc, const nprt_handler *h,
+                       nprt_strbuf *out);
 /* Parses `text` for a writable handler (`name` as the user wrote it, for
  * messages) and calls it. Returns 0, or -1 with a one-line message in
  * `err`. */
-int nprt_handler_write(nprt_exec *ex, const nprt_handler *h, const char *name,
-                       const char *text, size_t len, nprt_strbuf *err);
+int nprt_handler_write(nprt_handler_ctx *hc, const nprt_handler *h,
+                       const char *name, const char *text, size_t len,
+                       nprt_strbuf *err);
 
 /* What `-h` prints, collected while the graph is still as the run left it
  * (before fini) and printed after the statistics. Entry i holds the

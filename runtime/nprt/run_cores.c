@@ -24,7 +24,7 @@
 /* Serves the clients while the cores run: a poll of the sockets at least
  * every 2 ms, to see the cores end. */
 static void nprt_multi_serve(nprt_multi *m, nprt_control *ctl,
-                             nprt_exec *view) {
+                             nprt_handler_ctx *hc) {
   for (;;) {
     bool all = true;
     for (uint32_t q = 0; q < m->n && all; ++q)
@@ -35,7 +35,7 @@ static void nprt_multi_serve(nprt_multi *m, nprt_control *ctl,
     if (nprt_stop_signal)
       nanosleep(&ts, NULL); /* the cores drain */
     else
-      nprt_control_wait(ctl, view, &ts);
+      nprt_control_wait(ctl, hc, &ts);
   }
 }
 
@@ -44,8 +44,8 @@ static void nprt_multi_serve(nprt_multi *m, nprt_control *ctl,
  * --duration (handlers now run on the cores' graphs from this thread),
  * unless the run already stopped or failed. A
  * signal that ends it is the run's, as if the cores had seen it. */
-static void nprt_multi_linger(nprt_multi *m, nprt_control *ctl, nprt_exec *view,
-                              int rc) {
+static void nprt_multi_linger(nprt_multi *m, nprt_control *ctl,
+                              nprt_handler_ctx *hc, int rc) {
   bool ended = rc == NPRT_EXIT_ERROR ||
                atomic_load_explicit(&m->stop, memory_order_acquire);
   for (uint32_t q = 0; q < m->n; ++q)
@@ -56,12 +56,12 @@ static void nprt_multi_linger(nprt_multi *m, nprt_control *ctl, nprt_exec *view,
   /* With --live, the end of --duration is one too. */
   const nprt_exec *ex = &m->cores[0].ex;
   bool timed = m->opts->live && ex->clock.end != INT64_MAX;
-  while (!view->stop && !nprt_stop_signal) {
+  while (!hc->stopped && !nprt_stop_signal) {
     int64_t d = timed ? ex->clock.end + 1 - nprt_exec_live_now(ex) : 0;
     if (timed && d <= 0)
       break;
     struct timespec ts = {(time_t)(d / 1000000000), (long)(d % 1000000000)};
-    nprt_control_wait(ctl, view, timed ? &ts : NULL);
+    nprt_control_wait(ctl, hc, timed ? &ts : NULL);
   }
   if (nprt_stop_signal) {
     m->cores[0].ex.signo = nprt_stop_signal;
@@ -69,10 +69,10 @@ static void nprt_multi_linger(nprt_multi *m, nprt_control *ctl, nprt_exec *view,
   }
 }
 
-/* The control thread's view: an executor that never runs, on the
- * program's graph, whose handler calls go to the cores (core_control.c),
- * and the buffers reads need. */
-static int nprt_multi_view(nprt_multi *m, nprt_exec *view) {
+/* What the control thread's handlers run on: the program's graph, which
+ * never runs (its instances name the handlers), with every call relayed
+ * to the cores' copies (core_control.c), and the buffers reads need. */
+static int nprt_multi_handlers(nprt_multi *m, nprt_handler_ctx *hc) {
   const nprt_program *p = m->program;
   size_t size = 1;
   for (uint32_t i = 0; i < p->n_instances; ++i)
@@ -80,16 +80,17 @@ static int nprt_multi_view(nprt_multi *m, nprt_exec *view) {
       size = p->instances[i].state_size;
   m->cmd_acc = malloc(size);
   m->cmd_save = malloc(size);
-  nprt_multi_relay(m, view);
-  view->graph = nprt_graph_create();
-  if (view->graph)
-    nprt_graph_load(view->graph, p);
-  if (!m->cmd_acc || !m->cmd_save || !view->graph || view->graph->error[0]) {
+  *hc = (nprt_handler_ctx){.graph = nprt_graph_create(),
+                           .ctx = m,
+                           .write_handler = nprt_multi_write,
+                           .read_handler = nprt_multi_read,
+                           .stop = nprt_multi_stop};
+  if (hc->graph)
+    nprt_graph_load(hc->graph, p);
+  if (!m->cmd_acc || !m->cmd_save || !hc->graph || hc->graph->error[0]) {
     fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
     return -1;
   }
-  for (uint32_t i = 0; i < view->graph->n_insts; ++i)
-    view->graph->insts[i]->ex = view;
   return 0;
 }
 
@@ -247,10 +248,12 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   memset(&sum, 0, sizeof(sum));
   sum.opts = o;
   nprt_graph *summary = NULL;
-  /* The control thread's executor: with --control its view of the
-   * program, after the run the clock of the summary. */
-  nprt_exec view;
-  nprt_exec_init(&view, NULL, o);
+  /* With --control, what the control thread's handlers run on. */
+  nprt_handler_ctx hc;
+  memset(&hc, 0, sizeof(hc));
+  /* The summary's clock: its instances' handlers may call now(). */
+  nprt_exec clock;
+  nprt_exec_init(&clock, NULL, o);
   nprt_control *ctl = NULL;
   if (!m.cores || nprt_multi_build(&m, stages) != 0) {
     if (!m.cores || !m.cores[0].graph || !m.cores[0].graph->error[0])
@@ -271,8 +274,8 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     }
   }
   /* The control socket opens before any output file, as on one core. */
-  if (o->control &&
-      (nprt_multi_view(&m, &view) != 0 || nprt_run_open_control(o, &ctl) != 0))
+  if (o->control && (nprt_multi_handlers(&m, &hc) != 0 ||
+                     nprt_run_open_control(o, &ctl) != 0))
     goto done;
   for (uint32_t q = 0; q < m.n; ++q)
     if (nprt_exec_attach_signals(&m.cores[q].ex) != 0 ||
@@ -303,18 +306,18 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   if (nprt_multi_start(&m) != 0)
     goto done;
   if (ctl)
-    nprt_multi_serve(&m, ctl, &view);
+    nprt_multi_serve(&m, ctl, &hc);
   rc = nprt_multi_join(&m);
   nprt_multi_flush_outputs(&m);
   if (ctl) {
-    nprt_multi_linger(&m, ctl, &view, rc);
+    nprt_multi_linger(&m, ctl, &hc, rc);
     nprt_control_close(ctl);
     ctl = NULL;
   }
   nprt_multi_drain(&m);
   sum.cores = calloc(m.n, sizeof(*sum.cores));
   sum.n_cores = m.n;
-  summary = sum.cores ? nprt_multi_summary(&m, &sum, &view) : NULL;
+  summary = sum.cores ? nprt_multi_summary(&m, &sum, &clock) : NULL;
   if (!summary || summary->error[0]) {
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     rc = NPRT_EXIT_ERROR;
@@ -348,8 +351,8 @@ done:
   free(sum.cores);
   nprt_graph_destroy(summary);
   nprt_control_close(ctl);
-  nprt_graph_destroy(view.graph);
-  nprt_exec_free(&view);
+  nprt_graph_destroy(hc.graph);
+  nprt_exec_free(&clock);
   nprt_multi_free(&m);
   pthread_mutex_destroy(&m.out_lock);
   nprt_exec_restore_signals(old);

@@ -84,16 +84,11 @@ void nprt_test_exit(nprt_inst *self) { nprt_exec_terminate(self); }
 
 char *nprt_test_control_command(nprt_graph *g, const char *line, bool *quit,
                                 bool *stop) {
-  nprt_options o;
-  nprt_options_init(&o, "prog", "test");
-  nprt_exec ex;
-  memset(&ex, 0, sizeof(ex));
-  ex.graph = g;
-  ex.opts = &o;
+  nprt_handler_ctx hc = {.graph = g};
   nprt_strbuf out = {0};
   *quit = false;
-  nprt_control_command(&ex, line, strlen(line), &out, quit);
-  *stop = ex.stop_requested;
+  nprt_control_command(&hc, line, strlen(line), &out, quit);
+  *stop = hc.stopped;
   char *s = malloc(out.len + 1);
   memcpy(s, nprt_strbuf_str(&out), out.len + 1);
   nprt_strbuf_free(&out);
