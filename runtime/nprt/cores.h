@@ -192,6 +192,7 @@ typedef struct nprt_lane_dev {
   nprt_core *core;
   nprt_pkt carrier;
   nprt_lane_msg last; /* rx: the message rx_burst returned last */
+  /* Messages carried (values too), and the bytes of their packets. */
   uint64_t packets, bytes;
 } nprt_lane_dev;
 
