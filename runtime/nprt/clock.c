@@ -70,10 +70,7 @@ void nprt_clock_start(nprt_exec *ex, int64_t t) {
 }
 
 /* --duration ran out: ingress stops as on `WRITE stop`, a normal end. */
-static void nprt_clock_ended(nprt_exec *ex) {
-  ex->stop = true;
-  ex->stop_requested = true;
-}
+static void nprt_clock_ended(nprt_exec *ex) { nprt_status_stop(&ex->status); }
 
 /* The earliest deadline up to `upto` of an instance that can run its timer
  * now (waiting, or `self`, the caller); ties in instance order. */
@@ -149,7 +146,7 @@ void nprt_clock_live_tick(nprt_exec *ex) {
     nprt_fire_timer(ex, due);
   }
   ex->clock.now = now;
-  if (now > ex->clock.end && !ex->stop)
+  if (now > ex->clock.end && !ex->status.stop)
     nprt_clock_ended(ex);
 }
 
@@ -187,7 +184,7 @@ void nprt_clock_sleep_until(nprt_exec *ex, int64_t deadline) {
  * timers of instances waiting to receive do not keep it going). */
 bool nprt_clock_wait_for_timers(nprt_exec *ex) {
   nprt_graph *g = ex->graph;
-  if (ex->sched.phase < NPRT_PHASE_RUN || nprt_exec_stopping(ex))
+  if (ex->sched.phase < NPRT_PHASE_RUN || nprt_status_stopping(&ex->status))
     return false;
   bool source = false;
   for (uint32_t i = 0; i < g->n_insts && !source; ++i)

@@ -24,8 +24,7 @@
 
 static void nprt_core_apply(nprt_core *c, nprt_cmd *cmd) {
   if (cmd->kind == NPRT_CMD_STOP) {
-    c->ex.stop = true;
-    c->ex.stop_requested = true;
+    nprt_status_stop(&c->ex.status);
     return;
   }
   const nprt_instance_desc *d = &c->m->program->instances[cmd->inst];

@@ -43,7 +43,7 @@ static void *nprt_core_main(void *arg) {
   c->rc = nprt_exec_schedule(&c->ex);
   nprt_core_flush(c);
   nprt_pool_return_away(&c->ex.pool);
-  if (c->rc != NPRT_EXIT_OK || c->ex.io_error)
+  if (c->rc != NPRT_EXIT_OK || c->ex.status.io_error)
     atomic_store_explicit(&m->abort, true, memory_order_release);
   atomic_store_explicit(&c->done, UINT64_MAX, memory_order_release);
   atomic_store_explicit(&c->finished, true, memory_order_release);

@@ -163,7 +163,7 @@ static void nprt_inst_main(nprt_inst *self) {
   nprt_barrier(self, NPRT_PHASE_RUN);
   self->batch = 0;
   for (;;) {
-    if (nprt_exec_stopping(self->ex) && !nprt_has_inputs(self))
+    if (nprt_status_stopping(&self->ex->status) && !nprt_has_inputs(self))
       nprt_exec_terminate(self);
     if (self->open_inputs == 0 && self->n_in && self->iterations &&
         !self->used_device && nprt_inputs_exhausted(self))
@@ -383,7 +383,7 @@ static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
     return ex->sched.phase >= in->wait_port;
   case NPRT_WAIT_TIMER: /* its timer ran (its deadline moved), or a stop */
     return (uint64_t)in->timer_deadline != in->wait_ticket ||
-           nprt_exec_stopping(ex);
+           nprt_status_stopping(&ex->status);
   case NPRT_WAIT_NONE:
     break;
   }
@@ -395,10 +395,7 @@ static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
 static bool nprt_check_signals(nprt_exec *ex) {
   if (!nprt_stop_signal)
     return false;
-  if (!ex->signo) {
-    ex->signo = nprt_stop_signal;
-    ex->stop = true;
-  }
+  nprt_status_take_signal(&ex->status);
   return nprt_exec_signals_seen() >= 2;
 }
 
@@ -512,16 +509,16 @@ static int nprt_schedule(nprt_exec *ex) {
       ran |= nprt_exec_run_handoffs(ex);
     }
     if (ex->sched.n_done != g->n_insts) {
-      if (ran || (!ex->init_failed && nprt_next_phase(ex)))
+      if (ran || (!ex->status.init_failed && nprt_next_phase(ex)))
         continue;
     }
-    if (ex->init_failed)
+    if (ex->status.init_failed)
       return 0; /* reported; no packet has moved */
     if (ex->sched.n_done != g->n_insts && nprt_clock_wait_for_timers(ex))
       continue;
     /* Nothing can move: finished, drained, or stuck. */
     int end = ex->sched.n_done == g->n_insts || nprt_quiescent(ex) ? 0 : -1;
-    if (!ex->hooks.idle || nprt_exec_stopping(ex))
+    if (!ex->hooks.idle || nprt_status_stopping(&ex->status))
       return end;
     /* Live, the end of --duration wakes it too. */
     if (ex->opts->live && ex->clock.end != INT64_MAX)
@@ -578,7 +575,10 @@ static void nprt_report_deadlock(const nprt_exec *ex, FILE *err) {
 
 /*--- Running -------------------------------------------------------------*/
 
-static bool nprt_host_stopping(void *ctx) { return nprt_exec_stopping(ctx); }
+static bool nprt_host_stopping(void *ctx) {
+  const nprt_exec *ex = ctx;
+  return nprt_status_stopping(&ex->status);
+}
 
 static bool nprt_host_interrupted(void *ctx) {
   (void)ctx;
@@ -587,8 +587,7 @@ static bool nprt_host_interrupted(void *ctx) {
 
 static void nprt_host_failed(void *ctx, bool stop) {
   nprt_exec *ex = ctx;
-  ex->io_error = true;
-  ex->stop |= stop;
+  nprt_status_failed(&ex->status, stop);
 }
 
 void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts) {
@@ -701,12 +700,12 @@ int nprt_exec_schedule(nprt_exec *ex) {
   ex->sched.stack = NULL;
   int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;
   if (sched == -1) {
-    ex->deadlock = true;
+    ex->status.deadlock = true;
     nprt_report_deadlock(ex, o->err);
   }
   nprt_check_signals(ex);
   /* A multicore run says it once, for all cores. */
-  if (ex->signo && ex->reports)
+  if (ex->status.signo && ex->reports)
     nprt_exec_report_signal(ex, sched == -2);
   return rc;
 }

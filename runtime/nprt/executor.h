@@ -17,22 +17,10 @@
 #include "runtime/nprt/graph.h"
 #include "runtime/nprt/options.h"
 #include "runtime/nprt/pool.h"
+#include "runtime/nprt/run_status.h"
 
 #include <signal.h>
 #include <time.h>
-
-/* Exit codes of a run. An error takes precedence over an interruption,
- * which takes precedence over a deadlock found while draining. */
-enum {
-  NPRT_EXIT_OK = 0,
-  NPRT_EXIT_ERROR = 1,
-  NPRT_EXIT_DEADLOCK = 3,
-  NPRT_EXIT_SIGNAL = 128, /* + the signal number: 130 SIGINT, 143 SIGTERM */
-};
-
-/* Set by the SIGINT/SIGTERM handler nprt_run installs: the number of the
- * first signal, 0 while none arrived. */
-extern volatile sig_atomic_t nprt_stop_signal;
 
 /* Run phases; instances wait at a barrier between them. */
 enum {
@@ -140,7 +128,6 @@ struct nprt_exec {
   nprt_devices devices;
   nprt_inst **reactive;
   uint32_t n_reactive;
-  bool io_error; /* a device or a table file failed: exit 1 */
   nprt_exec_hooks hooks;
   /* This executor prints the run's once-per-run messages (a multicore
    * run's core 0, or the only one). */
@@ -148,20 +135,10 @@ struct nprt_exec {
   /* Its graph holds part of the program (a core's): --signal names that
    * are not in it are another core's. */
   bool part;
-  /* An init could not load a table file (nprt_handler_load): the run ends
-   * at the init barrier, before any packet moves. */
-  bool init_failed;
-  bool deadlock;
-  /* Ingress stopped: input devices read as ended and instances without
-   * connected inputs end at their next iteration, so the graph drains. Set
-   * by a signal (`signo`) or a failed output device. */
-  bool stop;
-  int signo;
-  /* The global `stop` handler ended ingress: a normal end of the run. */
-  bool stop_requested;
-  nprt_clock clock; /* the program's clock and the timers (clock.c) */
-  nprt_sched sched; /* the scheduler (executor.c) */
-  nprt_prof prof;   /* profiling (profile.c) */
+  nprt_run_status status; /* stop control and exit status (run_status.h) */
+  nprt_clock clock;       /* the program's clock and the timers (clock.c) */
+  nprt_sched sched;       /* the scheduler (executor.c) */
+  nprt_prof prof;         /* profiling (profile.c) */
 };
 
 /* An executor for `g` with `opts`: its pool, its devices (pcap files
@@ -179,19 +156,13 @@ int nprt_exec_schedule(nprt_exec *ex);
  * channels still hold, releases the stacks. */
 void nprt_exec_wind_down(nprt_exec *ex);
 
-/* signals.c: says on stderr that ex->signo stopped the run (and whether
+/* signals.c: says on stderr that ex->status.signo stopped the run (and whether
  * its drain was abandoned). */
 void nprt_exec_report_signal(const nprt_exec *ex, bool abandoned);
 void nprt_exec_catch_signals(struct sigaction old[3]);
 void nprt_exec_restore_signals(const struct sigaction old[3]);
 /* Stop signals seen since nprt_exec_catch_signals. */
 int nprt_exec_signals_seen(void);
-
-/* Ingress is to stop: a signal arrived (the scheduler has not seen it yet,
- * or has) or an output failed. */
-static inline bool nprt_exec_stopping(const nprt_exec *ex) {
-  return ex->stop || nprt_stop_signal != 0;
-}
 
 /* Waits on the stack it runs on for self->wait (set by nprt_exec_wait). */
 void nprt_exec_block(nprt_inst *self);

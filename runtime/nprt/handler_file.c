@@ -43,8 +43,8 @@ static bool nprt_blank(const char *s, size_t n) {
 }
 
 static void nprt_load_failed(nprt_inst *self) {
-  self->ex->init_failed = true;
-  self->ex->io_error = true;
+  self->ex->status.init_failed = true;
+  nprt_status_failed(&self->ex->status, false);
 }
 
 /* Runs `d` on `self` once per line of `f` (`path` in messages); false

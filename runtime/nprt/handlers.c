@@ -166,8 +166,7 @@ static void nprt_handler_read_in(const nprt_graph *g,
 
 static void nprt_handler_stop_exec(void *ctx) {
   nprt_exec *ex = ctx;
-  ex->stop = true;
-  ex->stop_requested = true;
+  nprt_status_stop(&ex->status);
 }
 
 void nprt_handler_ctx_exec(nprt_handler_ctx *hc, nprt_exec *ex) {

@@ -286,7 +286,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   bool reactive = d->ops->reactive;
   if (reactive)
     nprt_exec_note_reactive(ex, self);
-  else if (nprt_exec_stopping(ex))
+  else if (nprt_status_stopping(&ex->status))
     nprt_exec_terminate(self);
   nprt_pkt *p;
   for (;;) {

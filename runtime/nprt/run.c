@@ -69,9 +69,7 @@ static int nprt_run_report(const nprt_exec *ex) {
                    .prof_dropped = ex->prof.dropped,
                    .cores = &core,
                    .n_cores = 1,
-                   .io_error = ex->io_error,
-                   .deadlock = ex->deadlock,
-                   .signo = ex->signo};
+                   .status = ex->status};
   r.pool.allocated = ex->pool.allocated;
   r.pool.freed = ex->pool.freed;
   r.pool.live = ex->pool.live;
@@ -119,24 +117,21 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
       nprt_control_serve(control, &ex);
     rc = nprt_execute(&ex, &report);
     if (nprt_pcie_finish(pcie) != 0)
-      ex.io_error = true;
+      ex.status.io_error = true;
     nprt_control_close(control);
     ex.hooks = (nprt_exec_hooks){0};
     /* Outputs are flushed and closed before the statistics, so that the
      * status they report includes the final write. */
     if (nprt_devices_close(&ex.devices) != 0)
-      ex.io_error = true;
-    if (ex.io_error || rc == NPRT_EXIT_ERROR)
-      rc = NPRT_EXIT_ERROR;
-    else if (ex.signo)
-      rc = NPRT_EXIT_SIGNAL + ex.signo;
+      ex.status.io_error = true;
+    rc = nprt_status_exit_code(&ex.status, rc);
     /* An init that failed (a table file) ended the run before it began:
      * like a device that cannot be opened, it leaves nothing to report. */
-    if (!ex.init_failed && nprt_run_report(&ex) != 0)
+    if (!ex.status.init_failed && nprt_run_report(&ex) != 0)
       rc = NPRT_EXIT_ERROR;
     /* Click's driver reads -h handlers after the run; a missing one is an
      * error once the others are printed. */
-    if (!ex.init_failed && nprt_handler_report_print(&report, o) != 0)
+    if (!ex.status.init_failed && nprt_handler_report_print(&report, o) != 0)
       rc = NPRT_EXIT_ERROR;
   } else {
     nprt_pcie_finish(pcie);

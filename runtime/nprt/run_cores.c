@@ -49,8 +49,8 @@ static void nprt_multi_linger(nprt_multi *m, nprt_control *ctl,
   bool ended = rc == NPRT_EXIT_ERROR ||
                atomic_load_explicit(&m->stop, memory_order_acquire);
   for (uint32_t q = 0; q < m->n; ++q)
-    ended |= m->cores[q].ex.stop || m->cores[q].ex.init_failed ||
-             m->cores[q].ex.io_error;
+    ended |= m->cores[q].ex.status.stop || m->cores[q].ex.status.init_failed ||
+             m->cores[q].ex.status.io_error;
   if (ended)
     return;
   /* With --live, the end of --duration is one too. */
@@ -64,7 +64,7 @@ static void nprt_multi_linger(nprt_multi *m, nprt_control *ctl,
     nprt_control_wait(ctl, hc, timed ? &ts : NULL);
   }
   if (nprt_stop_signal) {
-    m->cores[0].ex.signo = nprt_stop_signal;
+    m->cores[0].ex.status.signo = nprt_stop_signal;
     nprt_exec_report_signal(&m->cores[0].ex, false);
   }
 }
@@ -192,10 +192,7 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum,
     sum->prof_dropped += ex->prof.dropped;
     sum->pool.allocated += ex->pool.allocated;
     sum->pool.freed += ex->pool.freed;
-    sum->io_error |= ex->io_error;
-    sum->deadlock |= ex->deadlock;
-    if (!sum->signo)
-      sum->signo = ex->signo;
+    nprt_status_merge(&sum->status, &ex->status);
     if (ex->clock.now > clock->clock.now)
       clock->clock.now = ex->clock.now;
   }
@@ -330,12 +327,9 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     nprt_exec_wind_down(&m.cores[q].ex);
   m.outs_open = false;
   if (nprt_devices_close(&m.outs) != 0)
-    sum.io_error = true;
+    sum.status.io_error = true;
   sum.tx = nprt_devices_stats(&m.outs, true, &sum.n_tx);
-  if (sum.io_error || rc == NPRT_EXIT_ERROR)
-    rc = NPRT_EXIT_ERROR;
-  else if (sum.signo)
-    rc = NPRT_EXIT_SIGNAL + sum.signo;
+  rc = nprt_status_exit_code(&sum.status, rc);
   if (nprt_stats_report(&sum) != 0)
     rc = NPRT_EXIT_ERROR;
   if (nprt_handler_report_print(&report, o) != 0)

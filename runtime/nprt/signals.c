@@ -19,9 +19,9 @@ int nprt_exec_signals_seen(void) { return nprt_signals_seen; }
 void nprt_exec_report_signal(const nprt_exec *ex, bool abandoned) {
   const nprt_options *o = ex->opts;
   fprintf(o->err, "%s: %s: %s\n", o->prog,
-          ex->signo == SIGINT    ? "interrupted (SIGINT)"
-          : ex->signo == SIGTERM ? "terminated (SIGTERM)"
-                                 : "stopped by a signal",
+          ex->status.signo == SIGINT    ? "interrupted (SIGINT)"
+          : ex->status.signo == SIGTERM ? "terminated (SIGTERM)"
+                                        : "stopped by a signal",
           abandoned ? "drain abandoned, queued packets counted as drops"
                     : "input stopped, packets in flight drained");
 }

@@ -264,10 +264,10 @@ void nprt_stats_write_json(const nprt_report *r, FILE *f) {
   fputs("{\n  \"program\": ", f);
   nprt_json_str(f, r->opts->program ? r->opts->program : "");
   fprintf(f, ",\n  \"status\": \"%s\",\n  \"elements\": [\n",
-          r->io_error   ? "error"
-          : r->signo    ? "interrupted"
-          : r->deadlock ? "deadlock"
-                        : "ok");
+          r->status.io_error   ? "error"
+          : r->status.signo    ? "interrupted"
+          : r->status.deadlock ? "deadlock"
+                               : "ok");
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     nprt_json_element(f, g->insts[i]);
     fputs(i + 1 < g->n_insts ? ",\n" : "\n", f);

@@ -11,6 +11,7 @@
 
 #include "runtime/nprt/device.h"
 #include "runtime/nprt/graph.h"
+#include "runtime/nprt/run_status.h"
 
 #include <stdio.h>
 
@@ -36,8 +37,7 @@ typedef struct nprt_report {
   uint64_t prof_windows, prof_dropped; /* sampled windows (profile.h) */
   nprt_core_prof *cores;               /* one per core */
   uint32_t n_cores;
-  bool io_error, deadlock;
-  int signo;
+  nprt_run_status status; /* how the run ended */
 } nprt_report;
 
 void nprt_stats_print_table(const nprt_report *r, FILE *f);
