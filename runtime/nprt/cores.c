@@ -21,8 +21,7 @@ void nprt_multi_init_cores(nprt_multi *m) {
     c->ex.hooks = (nprt_exec_hooks){
         .ctx = c, .round = nprt_core_tick, .run_phase = nprt_core_enter_run};
     /* Core 0 says once for all what happened to the run. */
-    c->ex.reports = q == 0;
-    c->ex.part = true;
+    c->ex.role = (nprt_exec_role){.reports = q == 0, .part = true};
     c->ex.devices.in_kind = &nprt_core_in_ops;
     c->ex.devices.out_kind = &nprt_core_out_ops;
     c->ex.devices.kind_ctx = c;

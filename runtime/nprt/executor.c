@@ -595,7 +595,7 @@ void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts) {
   ex->graph = g;
   ex->opts = opts;
   ex->clock.end = INT64_MAX;
-  ex->reports = true;
+  ex->role.reports = true;
   nprt_pool_init(&ex->pool);
   nprt_dev_host host = {
       &ex->pool,       opts, ex, nprt_host_stopping, nprt_host_interrupted,
@@ -605,21 +605,22 @@ void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts) {
 
 void nprt_exec_free(nprt_exec *ex) {
   nprt_devices_free(&ex->devices);
-  free(ex->reactive);
-  ex->reactive = NULL;
+  free(ex->sched.reactive);
+  ex->sched.reactive = NULL;
   nprt_pool_destroy(&ex->pool);
 }
 
 void nprt_exec_note_reactive(nprt_exec *ex, nprt_inst *self) {
-  for (uint32_t i = 0; i < ex->n_reactive; ++i)
-    if (ex->reactive[i] == self)
+  nprt_sched *s = &ex->sched;
+  for (uint32_t i = 0; i < s->n_reactive; ++i)
+    if (s->reactive[i] == self)
       return;
-  if (!ex->reactive) {
-    ex->reactive = calloc(ex->graph->n_insts, sizeof(*ex->reactive));
-    if (!ex->reactive)
+  if (!s->reactive) {
+    s->reactive = calloc(ex->graph->n_insts, sizeof(*s->reactive));
+    if (!s->reactive)
       return;
   }
-  ex->reactive[ex->n_reactive++] = self;
+  s->reactive[s->n_reactive++] = self;
 }
 
 int nprt_exec_attach_signals(nprt_exec *ex) {
@@ -646,7 +647,7 @@ int nprt_exec_attach_signals(nprt_exec *ex) {
       v[in->n_signals++] = o->signals[i].value;
       in->signals = v;
     }
-    if (!found && !ex->part) {
+    if (!found && !ex->role.part) {
       fprintf(o->err, "%s: error: --signal: no instance named '%s'\n", o->prog,
               o->signals[i].inst);
       return -1;
@@ -705,7 +706,7 @@ int nprt_exec_schedule(nprt_exec *ex) {
   }
   nprt_check_signals(ex);
   /* A multicore run says it once, for all cores. */
-  if (ex->status.signo && ex->reports)
+  if (ex->status.signo && ex->role.reports)
     nprt_exec_report_signal(ex, sched == -2);
   return rc;
 }

@@ -61,6 +61,10 @@ typedef struct nprt_sched {
   nprt_inst *next;    /* to run next, or NULL */
   nprt_inst **stack;  /* senders that handed a value over, innermost last */
   uint32_t stack_n;
+  /* The instances that receive from a reactive device (device.h): waiting
+   * for those is not progress. */
+  nprt_inst **reactive;
+  uint32_t n_reactive;
   jmp_buf jb; /* the scheduler's side of every switch */
 #ifdef NPRT_ASAN
   const void *stack_base; /* the scheduler's stack, for fiber switches */
@@ -104,6 +108,16 @@ typedef struct nprt_clock {
   int64_t end;
 } nprt_clock;
 
+/* The executor's place in the run. */
+typedef struct nprt_exec_role {
+  /* It prints the run's once-per-run messages (a multicore run's core 0,
+   * or the only one). */
+  bool reports;
+  /* Its graph holds part of the program (a core's): --signal names that
+   * are not in it are another core's. */
+  bool part;
+} nprt_exec_role;
+
 /* What the layers above the executor (a multicore run's cores, the
  * control socket) do at its points of rest; every member may be NULL. */
 typedef struct nprt_exec_hooks {
@@ -123,18 +137,9 @@ struct nprt_exec {
   nprt_graph *graph;
   const nprt_options *opts;
   nprt_pool pool;
-  /* The devices by number (devices.h), and the instances that receive
-   * from a reactive one (device.h): waiting for those is not progress. */
-  nprt_devices devices;
-  nprt_inst **reactive;
-  uint32_t n_reactive;
+  nprt_devices devices; /* the devices by number (devices.h) */
   nprt_exec_hooks hooks;
-  /* This executor prints the run's once-per-run messages (a multicore
-   * run's core 0, or the only one). */
-  bool reports;
-  /* Its graph holds part of the program (a core's): --signal names that
-   * are not in it are another core's. */
-  bool part;
+  nprt_exec_role role;
   nprt_run_status status; /* stop control and exit status (run_status.h) */
   nprt_clock clock;       /* the program's clock and the timers (clock.c) */
   nprt_sched sched;       /* the scheduler (executor.c) */
@@ -147,7 +152,7 @@ void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts);
 /* Frees the devices and the pool (after nprt_exec_wind_down). */
 void nprt_exec_free(nprt_exec *ex);
 /* Adds --signal values to the instances they name; reports and returns -1
- * if one has no signal handler, or (unless ex->part) does not exist. */
+ * if one has no signal handler, or (unless ex->role.part) does not exist. */
 int nprt_exec_attach_signals(nprt_exec *ex);
 /* Prepares the stacks and runs the scheduler to the end; an
  * NPRT_EXIT_* code. */

@@ -301,7 +301,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     /* Nothing but the receivers of reactive devices can move: nothing
      * more will come. */
     if (st != NPRT_DEV_AGAIN ||
-        nprt_exec_idle_but(ex, ex->reactive, ex->n_reactive))
+        nprt_exec_idle_but(ex, ex->sched.reactive, ex->sched.n_reactive))
       nprt_exec_terminate(self);
     nprt_exec_yield(self);
   }
