@@ -172,7 +172,7 @@ void nprt_clock_sleep_until(nprt_exec *ex, int64_t deadline) {
   uint64_t t0 = nprt_prof_clock();
   if (!nprt_stop_signal)
     ppoll(NULL, 0, &ts, &old);
-  nprt_prof_wait(ex, t0);
+  nprt_prof_wait(&ex->prof, t0);
   sigprocmask(SIG_SETMASK, &old, NULL);
 }
 

@@ -110,7 +110,7 @@ static bool nprt_lane_send(nprt_core *core, uint32_t to,
     nprt_backoff(m, &spins);
   }
   if (spins)
-    nprt_prof_wait(&core->ex, t0);
+    nprt_prof_wait(&core->ex.prof, t0);
   return true;
 }
 
@@ -318,7 +318,7 @@ void nprt_lane_in_handler(nprt_inst *self) {
       /* Nothing yet: let the other threads on this CPU run. */
       uint64_t t0 = self->ex->prof.on ? nprt_prof_clock() : 0;
       nprt_idle(m, &core->idle);
-      nprt_prof_wait(self->ex, t0);
+      nprt_prof_wait(&self->ex->prof, t0);
       return;
     }
     core->idle = 0;

@@ -122,7 +122,7 @@ static inline void nprt_tsan_switch(nprt_exec *ex, nprt_inst *in) {
 /*--- Context switching ---------------------------------------------------*/
 
 static void nprt_yield(nprt_inst *self) {
-  nprt_prof_leave(self->ex);
+  nprt_prof_leave(&self->ex->prof);
   void *fake = NULL;
   nprt_fiber_leave_inst(self->ex, &fake);
   if (_setjmp(self->jb) == 0) {
@@ -170,9 +170,9 @@ static void nprt_inst_main(nprt_inst *self) {
       nprt_exec_terminate(self);
     self->progress = false;
     ++self->iterations;
-    nprt_prof_iteration(self);
+    nprt_prof_iteration(&self->ex->prof, self);
     self->handler(self);
-    nprt_prof_iteration_end(self);
+    nprt_prof_iteration_end(&self->ex->prof, self);
     if (!self->progress && self->timer && !nprt_has_inputs(self)) {
       /* A source with a timer that moved nothing has nothing to do until
        * its timer ran: it waits for that instead of polling, which also
@@ -239,7 +239,7 @@ static void nprt_inst_release(nprt_inst *in) {
 
 /* Runs `in` until it blocks, yields or terminates. */
 static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
-  nprt_prof_resume(ex, in);
+  nprt_prof_resume(&ex->prof, in);
   in->state = NPRT_READY;
   ex->sched.running = in;
   void *fake = NULL;
@@ -297,9 +297,9 @@ void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
      * re-enters it, as Click's push() does). */
     ++f->nest;
     ++to->iterations;
-    nprt_prof_call(ex, to);
+    nprt_prof_call(&ex->prof, to);
     to->handler(to);
-    nprt_prof_switch(ex, self);
+    nprt_prof_switch(&ex->prof, self);
     --f->nest;
     return;
   }
@@ -338,8 +338,8 @@ void nprt_exec_terminate(nprt_inst *self) {
       nprt_chan_abandon(self->in[i].ch, &ex->pool);
   self->state = NPRT_DONE;
   ++ex->sched.n_done;
-  nprt_prof_iteration_end(self);
-  nprt_prof_leave(ex);
+  nprt_prof_iteration_end(&ex->prof, self);
+  nprt_prof_leave(&ex->prof);
   nprt_fiber_leave_inst(ex, NULL);
   nprt_tsan_switch(ex, NULL);
   _longjmp(ex->sched.jb, 1);
@@ -690,13 +690,9 @@ int nprt_exec_schedule(nprt_exec *ex) {
                           (real.tv_nsec - mono.tv_nsec);
     nprt_clock_start(ex, nprt_exec_live_now(ex));
   }
-  ex->prof.on = o->stats || o->stats_json;
-  ex->prof.countdown = NPRT_PROF_EVERY;
-  ex->prof.start = nprt_prof_clock();
+  nprt_prof_start(&ex->prof, g, o->stats || o->stats_json);
   int sched = nprt_schedule(ex);
-  ex->prof.end = nprt_prof_clock();
-  if (ex->prof.window) /* an iteration that never ended (a deadlock) */
-    nprt_prof_close(ex->prof.owner);
+  nprt_prof_finish(&ex->prof);
   free(ex->sched.stack);
   ex->sched.stack = NULL;
   int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;

@@ -17,6 +17,7 @@
 #include "runtime/nprt/graph.h"
 #include "runtime/nprt/options.h"
 #include "runtime/nprt/pool.h"
+#include "runtime/nprt/profile.h"
 #include "runtime/nprt/run_status.h"
 
 #include <signal.h>
@@ -36,15 +37,6 @@ enum {
  * in its channel for the consumer's own stack (a packet cycling without
  * end would otherwise overflow the stack, as it does Click's). */
 #define NPRT_MAX_NEST 64u
-
-/* A charge made in the open profiling window, kept until it closes: a
- * window in which the thread was preempted is dropped. */
-typedef struct nprt_prof_entry {
-  nprt_inst *inst;
-  uint64_t cycles;
-  uint64_t iters;
-} nprt_prof_entry;
-#define NPRT_PROF_LOG 128u
 
 /* The scheduler's state (executor.c). */
 typedef struct nprt_sched {
@@ -74,24 +66,6 @@ typedef struct nprt_sched {
   void *tsan_fiber; /* the scheduler's fiber: the thread's own */
 #endif
 } nprt_sched;
-
-/* Profiling (--stats, --stats-json; profile.h). */
-typedef struct nprt_prof {
-  bool on;            /* measuring */
-  bool window;        /* a sampled window is open */
-  nprt_inst *owner;   /* whose handler iteration opened it */
-  nprt_inst *cur;     /* charged now; NULL: the scheduler */
-  uint64_t t;         /* the clock when `cur` was last charged */
-  uint32_t countdown; /* iterations until the next window */
-  uint64_t windows;
-  uint64_t dropped; /* windows dropped: the thread was preempted */
-  long preempted;   /* involuntary context switches at the opening */
-  nprt_prof_entry log[NPRT_PROF_LOG];
-  uint32_t log_n;
-  /* The clock when the schedule started and ended, and the time spent
-   * waiting for other cores (spinning or yielding the CPU). */
-  uint64_t start, end, wait;
-} nprt_prof;
 
 /* The program's clock (nprt_now), in ns: the time stamp of the last
  * packet read, or a timer's deadline while it runs; with --live the

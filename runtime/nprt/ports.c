@@ -60,7 +60,7 @@ uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
 
 nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
   nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port);
-  nprt_prof_rx(self, p);
+  nprt_prof_rx(&self->ex->prof, self, p);
   return p;
 }
 
@@ -80,7 +80,7 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
 
 nprt_pkt *nprt_try_recv_pkt(nprt_inst *self, uint32_t port) {
   nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port);
-  nprt_prof_rx(self, p);
+  nprt_prof_rx(&self->ex->prof, self, p);
   return p;
 }
 
@@ -246,7 +246,7 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
         }
         /* A tail call: the fast path keeps no register across it. */
         if (NPRT_UNLIKELY(ex->prof.window))
-          return nprt_prof_fused(to);
+          return nprt_prof_fused(&ex->prof, to);
       }
       return to;
     }
@@ -270,7 +270,7 @@ nprt_inst *nprt_fused_enter_val(nprt_inst *self, uint32_t port, uint64_t v) {
 void nprt_fused_leave(nprt_inst *self) {
   nprt_exec *ex = self->ex;
   --ex->sched.running->nest;
-  nprt_prof_switch(ex, self);
+  nprt_prof_switch(&ex->prof, self);
 }
 
 /*--- Devices -------------------------------------------------------------*/
@@ -317,7 +317,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     else
       nprt_exec_advance(self, p->ts);
   }
-  nprt_prof_rx(self, p);
+  nprt_prof_rx(&self->ex->prof, self, p);
   return p;
 }
 
