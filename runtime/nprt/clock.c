@@ -11,6 +11,7 @@
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/clock.h"
 
+#include "runtime/nprt/executor.h"
 #include "runtime/nprt/profile.h"
 
 #include <poll.h>
@@ -30,8 +31,8 @@ void nprt_clock_run_timer(nprt_inst *self) {
   self->timer_deadline += (int64_t)self->timer_period;
   /* Live, periods missed while the process was busy or asleep are
    * skipped, as Click's timers do, not run back to back. */
-  if (self->ex->opts->live) {
-    int64_t late = nprt_exec_live_now(self->ex) - self->timer_deadline;
+  if (self->ex->clock.live) {
+    int64_t late = nprt_clock_live_now(&self->ex->clock) - self->timer_deadline;
     if (late >= 0)
       self->timer_deadline += (late / (int64_t)self->timer_period + 1) *
                               (int64_t)self->timer_period;
@@ -43,15 +44,31 @@ void nprt_clock_run_timer(nprt_inst *self) {
   self->wait_ticket = ticket;
 }
 
-int64_t nprt_exec_live_now(const nprt_exec *ex) {
+void nprt_clock_init(nprt_clock *c, bool live) {
+  *c = (nprt_clock){.live = live, .end = INT64_MAX};
+  if (live) {
+    /* Live time reads as the time of day but advances as CLOCK_MONOTONIC
+     * does. */
+    struct timespec real, mono;
+    clock_gettime(CLOCK_REALTIME, &real);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    c->live_base = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000 +
+                   (real.tv_nsec - mono.tv_nsec);
+  }
+}
+
+int64_t nprt_clock_live_now(const nprt_clock *c) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ex->clock.live_base + (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  return c->live_base + (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t nprt_clock_read(const nprt_clock *c) {
+  return c->live ? nprt_clock_live_now(c) : c->now;
 }
 
 uint64_t nprt_now(nprt_inst *self) {
-  nprt_exec *ex = self->ex;
-  return (uint64_t)(ex->opts->live ? nprt_exec_live_now(ex) : ex->clock.now);
+  return (uint64_t)nprt_clock_read(&self->ex->clock);
 }
 
 /* The clock starts at `t`: the first packet, or the first time the graph
@@ -133,9 +150,9 @@ static void nprt_fire_timer(nprt_exec *ex, nprt_inst *in) {
 /* --live, between rounds: runs the timers whose deadline passed on the
  * host's clock, and ends the run at the end of --duration. */
 void nprt_clock_live_tick(nprt_exec *ex) {
-  if (!ex->opts->live || ex->sched.phase < NPRT_PHASE_RUN)
+  if (!ex->clock.live || ex->sched.phase < NPRT_PHASE_RUN)
     return;
-  int64_t now = nprt_exec_live_now(ex);
+  int64_t now = nprt_clock_live_now(&ex->clock);
   /* The timers due before the end run first, and as before it: the
    * sources among them still send what their timers allow. */
   for (nprt_inst *due;
@@ -154,7 +171,7 @@ void nprt_clock_live_tick(nprt_exec *ex) {
  * clock, or less if something from outside (a control client, through
  * hooks.idle) or a stop signal comes first. */
 void nprt_clock_sleep_until(nprt_exec *ex, int64_t deadline) {
-  int64_t d = deadline - nprt_exec_live_now(ex);
+  int64_t d = deadline - nprt_clock_live_now(&ex->clock);
   if (d <= 0)
     return;
   struct timespec ts = {(time_t)(d / 1000000000), (long)(d % 1000000000)};
@@ -199,7 +216,7 @@ bool nprt_clock_wait_for_timers(nprt_exec *ex) {
     nprt_clock_ended(ex);
     return true;
   }
-  if (ex->opts->live) {
+  if (ex->clock.live) {
     /* nprt_live_tick runs the timer once it is due, or ends the run. */
     nprt_clock_sleep_until(ex, due->timer_deadline <= ex->clock.end
                                    ? due->timer_deadline

@@ -2,15 +2,42 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
- * The executor's clock (nprt_exec: now, end, live_base) and its timers,
+ * The program's clock (nprt_clock, an executor's `clock`) and the timers,
  * for the scheduler (executor.c). nprt_now and nprt_exec_advance, which
- * the port operations call, are declared in nprt.h and executor.h.
+ * the port operations call, are declared in nprt.h and executor.h; a
+ * graph's instances read the clock of the executor they run on.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_CLOCK_H
 #define NPRT_CLOCK_H
 
-#include "runtime/nprt/executor.h"
+#include "runtime/nprt/graph.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The program's clock (nprt_now), in ns: the time stamp of the last
+ * packet read, or a timer's deadline while it runs; with --live the
+ * host's clock when it was last read. */
+typedef struct nprt_clock {
+  int64_t now;
+  bool live; /* --live: nprt_now reads the host's clock */
+  bool started;
+  bool has_timers; /* some instance has a timer (set when the clock starts) */
+  /* --live: the time of day at the start minus CLOCK_MONOTONIC then, so
+   * that live time reads as time of day but never goes back. */
+  int64_t live_base;
+  /* --duration: the clock reading at which ingress stops (set when the
+   * clock starts); INT64_MAX without a limit. */
+  int64_t end;
+} nprt_clock;
+
+/* A clock that has not started: on the host's clock if `live`. */
+void nprt_clock_init(nprt_clock *c, bool live);
+/* --live: the host's clock, in ns since the epoch (monotonic). */
+int64_t nprt_clock_live_now(const nprt_clock *c);
+/* What nprt_now returns: the host's clock if live, else `now`. */
+int64_t nprt_clock_read(const nprt_clock *c);
 
 /* The clock starts at `t`: the first packet, or the first time the graph
  * waits for a timer (time 0 then, or the start of a --live run). Timers

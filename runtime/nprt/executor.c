@@ -521,7 +521,7 @@ static int nprt_schedule(nprt_exec *ex) {
     if (!ex->hooks.idle || nprt_status_stopping(&ex->status))
       return end;
     /* Live, the end of --duration wakes it too. */
-    if (ex->opts->live && ex->clock.end != INT64_MAX)
+    if (ex->clock.live && ex->clock.end != INT64_MAX)
       nprt_clock_sleep_until(ex, ex->clock.end + 1);
     else
       ex->hooks.idle(ex->hooks.ctx, NULL);
@@ -594,7 +594,7 @@ void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts) {
   memset(ex, 0, sizeof(*ex));
   ex->graph = g;
   ex->opts = opts;
-  ex->clock.end = INT64_MAX;
+  nprt_clock_init(&ex->clock, opts->live);
   ex->role.reports = true;
   nprt_pool_init(&ex->pool);
   nprt_dev_host host = {
@@ -680,16 +680,8 @@ int nprt_exec_schedule(nprt_exec *ex) {
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     return NPRT_EXIT_ERROR;
   }
-  if (o->live) {
-    /* Live time reads as the time of day but advances as CLOCK_MONOTONIC
-     * does; the clock and the timers start now. */
-    struct timespec real, mono;
-    clock_gettime(CLOCK_REALTIME, &real);
-    clock_gettime(CLOCK_MONOTONIC, &mono);
-    ex->clock.live_base = ((int64_t)real.tv_sec - mono.tv_sec) * 1000000000 +
-                          (real.tv_nsec - mono.tv_nsec);
-    nprt_clock_start(ex, nprt_exec_live_now(ex));
-  }
+  if (ex->clock.live) /* the clock and the timers start now */
+    nprt_clock_start(ex, nprt_clock_live_now(&ex->clock));
   nprt_prof_start(&ex->prof, g, o->stats || o->stats_json);
   int sched = nprt_schedule(ex);
   nprt_prof_finish(&ex->prof);

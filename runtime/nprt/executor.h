@@ -13,6 +13,7 @@
 #ifndef NPRT_EXECUTOR_H
 #define NPRT_EXECUTOR_H
 
+#include "runtime/nprt/clock.h"
 #include "runtime/nprt/devices.h"
 #include "runtime/nprt/graph.h"
 #include "runtime/nprt/options.h"
@@ -66,21 +67,6 @@ typedef struct nprt_sched {
   void *tsan_fiber; /* the scheduler's fiber: the thread's own */
 #endif
 } nprt_sched;
-
-/* The program's clock (nprt_now), in ns: the time stamp of the last
- * packet read, or a timer's deadline while it runs; with --live the
- * host's clock when it was last read (clock.c). */
-typedef struct nprt_clock {
-  int64_t now;
-  bool started;
-  bool has_timers; /* some instance has a timer (set when the clock starts) */
-  /* --live: the time of day at the start minus CLOCK_MONOTONIC then, so
-   * that live time reads as time of day but never goes back. */
-  int64_t live_base;
-  /* --duration: the clock reading at which ingress stops (set when the
-   * clock starts); INT64_MAX without a limit. */
-  int64_t end;
-} nprt_clock;
 
 /* The executor's place in the run. */
 typedef struct nprt_exec_role {
@@ -153,8 +139,6 @@ void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
 /* An input device read a packet stamped `t`: timers that fall due up to
  * `t` run first, in deadline order, then the clock reads `t`. */
 void nprt_exec_advance(nprt_inst *self, int64_t t);
-/* --live: the host's clock, in ns since the epoch (monotonic). */
-int64_t nprt_exec_live_now(const nprt_exec *ex);
 /* `self` just put a value into `c`: a consumer of push shape (push_ports)
  * runs its handler now as a call; any other consumer that waits for the
  * value runs now on its own stack, and `self` resumes when it blocks. */

@@ -308,8 +308,8 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   self->progress = true;
   if (!reactive) {
     /* Live, a packet is stamped when it is read, as a capture would be. */
-    if (ex->opts->live)
-      p->ts = nprt_exec_live_now(ex);
+    if (ex->clock.live)
+      p->ts = nprt_clock_live_now(&ex->clock);
     /* In order, before the end, no timer to run: only the clock moves. */
     if (ex->clock.started && !ex->clock.has_timers && p->ts >= ex->clock.now &&
         p->ts <= ex->clock.end)

@@ -55,9 +55,9 @@ static void nprt_multi_linger(nprt_multi *m, nprt_control *ctl,
     return;
   /* With --live, the end of --duration is one too. */
   const nprt_exec *ex = &m->cores[0].ex;
-  bool timed = m->opts->live && ex->clock.end != INT64_MAX;
+  bool timed = ex->clock.live && ex->clock.end != INT64_MAX;
   while (!hc->stopped && !nprt_stop_signal) {
-    int64_t d = timed ? ex->clock.end + 1 - nprt_exec_live_now(ex) : 0;
+    int64_t d = timed ? ex->clock.end + 1 - nprt_clock_live_now(&ex->clock) : 0;
     if (timed && d <= 0)
       break;
     struct timespec ts = {(time_t)(d / 1000000000), (long)(d % 1000000000)};
@@ -121,9 +121,9 @@ static int nprt_multi_sum_rx(nprt_report *sum, const nprt_devices *t) {
 /* The run as one graph and its statistics, for the report and -h:
  * counters summed over the copies, merged state combined, the rest from
  * the primary copy; each core's devices, pool and profile summed. The
- * graph's instances read the clock of `clock` (handlers may call now()). */
-static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum,
-                                      nprt_exec *clock) {
+ * graph's handlers (which may call now() or print) run on the executor of
+ * the core whose clock went furthest: the clock the run ended with. */
+static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum) {
   const nprt_program *p = m->program;
   nprt_graph *g = nprt_graph_create();
   if (!g)
@@ -155,6 +155,7 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum,
     }
   }
   /* Merged fields of the other copies. */
+  nprt_exec *last = &m->cores[0].ex;
   for (uint32_t q = 0; q < m->n; ++q) {
     nprt_core *c = &m->cores[q];
     for (uint32_t l = 0; l < c->n_local; ++l) {
@@ -193,14 +194,14 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum,
     sum->pool.allocated += ex->pool.allocated;
     sum->pool.freed += ex->pool.freed;
     nprt_status_merge(&sum->status, &ex->status);
-    if (ex->clock.now > clock->clock.now)
-      clock->clock.now = ex->clock.now;
+    if (ex->clock.now > last->clock.now)
+      last = ex;
   }
   sum->pool.live = sum->pool.allocated > sum->pool.freed
                        ? sum->pool.allocated - sum->pool.freed
                        : 0;
   for (uint32_t i = 0; i < g->n_insts; ++i)
-    g->insts[i]->ex = clock;
+    g->insts[i]->ex = last;
   return g;
 }
 
@@ -248,9 +249,6 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   /* With --control, what the control thread's handlers run on. */
   nprt_handler_ctx hc;
   memset(&hc, 0, sizeof(hc));
-  /* The summary's clock: its instances' handlers may call now(). */
-  nprt_exec clock;
-  nprt_exec_init(&clock, NULL, o);
   nprt_control *ctl = NULL;
   if (!m.cores || nprt_multi_build(&m, stages) != 0) {
     if (!m.cores || !m.cores[0].graph || !m.cores[0].graph->error[0])
@@ -314,7 +312,7 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   nprt_multi_drain(&m);
   sum.cores = calloc(m.n, sizeof(*sum.cores));
   sum.n_cores = m.n;
-  summary = sum.cores ? nprt_multi_summary(&m, &sum, &clock) : NULL;
+  summary = sum.cores ? nprt_multi_summary(&m, &sum) : NULL;
   if (!summary || summary->error[0]) {
     fprintf(o->err, "%s: error: out of memory\n", o->prog);
     rc = NPRT_EXIT_ERROR;
@@ -346,7 +344,6 @@ done:
   nprt_graph_destroy(summary);
   nprt_control_close(ctl);
   nprt_graph_destroy(hc.graph);
-  nprt_exec_free(&clock);
   nprt_multi_free(&m);
   pthread_mutex_destroy(&m.out_lock);
   nprt_exec_restore_signals(old);
