@@ -11,10 +11,16 @@
 #ifndef NPRT_CLOCK_H
 #define NPRT_CLOCK_H
 
-#include "runtime/nprt/graph.h"
+#include "nprt/nprt.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nprt_exec nprt_exec;
 
 /* The program's clock (nprt_now), in ns: the time stamp of the last
  * packet read, or a timer's deadline while it runs; with --live the
@@ -54,5 +60,9 @@ void nprt_clock_sleep_until(nprt_exec *ex, int64_t deadline);
 /* Nothing can move: moves time on to the next timer of a source that
  * waits for one; false when there is none. */
 bool nprt_clock_wait_for_timers(nprt_exec *ex);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NPRT_CLOCK_H */

@@ -16,6 +16,10 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Exit codes of a run. An error takes precedence over an interruption,
  * which takes precedence over a deadlock found while draining. */
 enum {
@@ -90,5 +94,9 @@ static inline int nprt_status_exit_code(const nprt_run_status *s, int rc) {
     return NPRT_EXIT_SIGNAL + s->signo;
   return rc;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NPRT_RUN_STATUS_H */
