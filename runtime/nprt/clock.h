@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * The program's clock (nprt_clock, an executor's `clock`) and the timers,
- * for the scheduler (executor.c). nprt_now and nprt_exec_advance, which
+ * for the scheduler (sched.c). nprt_now and nprt_exec_advance, which
  * the port operations call, are declared in nprt.h and executor.h; a
  * graph's instances read the clock of the executor they run on.
  *

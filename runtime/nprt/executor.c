@@ -2,6 +2,11 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
+ * The instances' green threads: their stacks, the switches between them
+ * and the scheduler's stack, blocking, hand-overs and termination; and the
+ * executor's life (set-up, a run, wind-down). Which stack runs next, and
+ * when the run ends, is the scheduler's (sched.c).
+ *
  * Each instance gets an mmap'd stack with a guard page. The first entry goes
  * through makecontext/setcontext; every later switch is a _setjmp/_longjmp
  * pair, which (unlike swapcontext) does not save the signal mask and so
@@ -145,14 +150,6 @@ static bool nprt_inputs_exhausted(nprt_inst *self) {
   return true;
 }
 
-/* True if some input port is connected (the instance is not a source). */
-static bool nprt_has_inputs(const nprt_inst *self) {
-  for (uint32_t i = 0; i < self->n_in; ++i)
-    if (self->in[i].ch)
-      return true;
-  return false;
-}
-
 static void nprt_inst_main(nprt_inst *self) {
   nprt_fiber_enter_inst(self->ex, NULL);
   if (self->init)
@@ -163,7 +160,7 @@ static void nprt_inst_main(nprt_inst *self) {
   nprt_barrier(self, NPRT_PHASE_RUN);
   self->batch = 0;
   for (;;) {
-    if (nprt_status_stopping(&self->ex->status) && !nprt_has_inputs(self))
+    if (nprt_status_stopping(&self->ex->status) && !nprt_inst_has_inputs(self))
       nprt_exec_terminate(self);
     if (self->open_inputs == 0 && self->n_in && self->iterations &&
         !self->used_device && nprt_inputs_exhausted(self))
@@ -173,7 +170,7 @@ static void nprt_inst_main(nprt_inst *self) {
     nprt_prof_iteration(&self->ex->prof, self);
     self->handler(self);
     nprt_prof_iteration_end(&self->ex->prof, self);
-    if (!self->progress && self->timer && !nprt_has_inputs(self)) {
+    if (!self->progress && self->timer && !nprt_inst_has_inputs(self)) {
       /* A source with a timer that moved nothing has nothing to do until
        * its timer ran: it waits for that instead of polling, which also
        * lets the clock move on to the deadline. */
@@ -220,7 +217,7 @@ static int nprt_inst_prepare(nprt_inst *in, size_t stack) {
   return 0;
 }
 
-static void nprt_inst_release(nprt_inst *in) {
+void nprt_exec_release_stack(nprt_inst *in) {
 #ifdef NPRT_ASAN
   /* Frames abandoned on this stack leave poisoned shadow behind; a later
    * mapping at the same address must not inherit it. */
@@ -238,7 +235,7 @@ static void nprt_inst_release(nprt_inst *in) {
 }
 
 /* Runs `in` until it blocks, yields or terminates. */
-static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
+void nprt_exec_resume(nprt_exec *ex, nprt_inst *in) {
   nprt_prof_resume(&ex->prof, in);
   in->state = NPRT_READY;
   ex->sched.running = in;
@@ -255,8 +252,6 @@ static void nprt_resume(nprt_exec *ex, nprt_inst *in) {
   nprt_fiber_enter_sched(fake);
 }
 
-static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in);
-
 void nprt_exec_block(nprt_inst *self) {
   /* An instance that blocks lets others run: its batch starts over. */
   self->batch = 0;
@@ -267,7 +262,7 @@ void nprt_exec_block(nprt_inst *self) {
       break;
     /* Woken for its timer: run it, then wait on as before. */
     nprt_clock_run_timer(self);
-    if (nprt_wait_satisfied(self->ex, self))
+    if (nprt_sched_ready(self->ex, self))
       break;
   }
   self->wait = NPRT_WAIT_NONE;
@@ -317,6 +312,8 @@ void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
 
 void nprt_finish(nprt_inst *self) { nprt_exec_terminate(self); }
 
+void nprt_exec_yield(nprt_inst *self) { nprt_yield(self); }
+
 void nprt_exec_terminate(nprt_inst *self) {
   nprt_exec *ex = self->ex;
   if (self != ex->sched.running) {
@@ -343,234 +340,6 @@ void nprt_exec_terminate(nprt_inst *self) {
   nprt_fiber_leave_inst(ex, NULL);
   nprt_tsan_switch(ex, NULL);
   _longjmp(ex->sched.jb, 1);
-}
-
-/*--- Scheduling ----------------------------------------------------------*/
-
-static bool nprt_port_ended(const nprt_chan *c) {
-  return !c || (nprt_chan_closed(c) && nprt_chan_occupancy(c) == 0);
-}
-
-static bool nprt_wait_satisfied(const nprt_exec *ex, const nprt_inst *in) {
-  const nprt_inst *w = in->wait_on;
-  const nprt_chan *c;
-  if (in->timer_due && !in->in_timer)
-    return true;
-  switch (in->wait) {
-  case NPRT_WAIT_RECV:
-    c = w->in[in->wait_port].ch;
-    return !c || nprt_chan_occupancy(c) != 0 || nprt_chan_closed(c);
-  case NPRT_WAIT_SEND:
-    c = w->out[in->wait_port].ch;
-    return !c || nprt_chan_consumer_gone(c) || nprt_chan_occupancy(c) < c->cap;
-  case NPRT_WAIT_TAKEN:
-    c = w->out[in->wait_port].ch;
-    return !c || nprt_chan_consumer_gone(c) ||
-           nprt_chan_taken(c, in->wait_ticket);
-  case NPRT_WAIT_SELECT: {
-    bool all_ended = true;
-    for (uint32_t i = 0; i < w->n_in && i < 64; ++i) {
-      if (!(in->wait_mask >> i & 1u))
-        continue;
-      c = w->in[i].ch;
-      if (c && nprt_chan_occupancy(c) != 0)
-        return true;
-      all_ended = all_ended && nprt_port_ended(c);
-    }
-    return all_ended;
-  }
-  case NPRT_WAIT_PHASE:
-    return ex->sched.phase >= in->wait_port;
-  case NPRT_WAIT_TIMER: /* its timer ran (its deadline moved), or a stop */
-    return (uint64_t)in->timer_deadline != in->wait_ticket ||
-           nprt_status_stopping(&ex->status);
-  case NPRT_WAIT_NONE:
-    break;
-  }
-  return true;
-}
-
-/* Turns a signal that arrived into a stop; true once the drain is to be
- * abandoned (a second signal). */
-static bool nprt_check_signals(nprt_exec *ex) {
-  if (!nprt_stop_signal)
-    return false;
-  nprt_status_take_signal(&ex->status);
-  return nprt_exec_signals_seen() >= 2;
-}
-
-void nprt_exec_yield(nprt_inst *self) { nprt_yield(self); }
-
-bool nprt_exec_idle_but(const nprt_exec *ex, nprt_inst *const *skip,
-                        uint32_t n) {
-  const nprt_graph *g = ex->graph;
-  for (uint32_t i = 0; i < g->n_insts; ++i) {
-    const nprt_inst *in = g->insts[i];
-    bool skipped = false;
-    for (uint32_t k = 0; k < n; ++k)
-      skipped |= skip[k] == in;
-    if (skipped || in->state == NPRT_DONE)
-      continue;
-    if (in->state != NPRT_BLOCKED || nprt_wait_satisfied(ex, in))
-      return false;
-  }
-  return true;
-}
-
-/* Runs `in` if it can run; releases it once it terminated. */
-bool nprt_exec_step(nprt_exec *ex, nprt_inst *in) {
-  if (in->state == NPRT_DONE ||
-      (in->state == NPRT_BLOCKED && !nprt_wait_satisfied(ex, in)))
-    return false;
-  nprt_resume(ex, in);
-  if (in->state == NPRT_DONE)
-    nprt_inst_release(in);
-  return true;
-}
-
-/* The consumers values were handed to, then the senders that handed them
- * over, innermost first: depth-first order. */
-bool nprt_exec_run_handoffs(nprt_exec *ex) {
-  bool ran = false;
-  while (ex->sched.next || ex->sched.stack_n) {
-    nprt_inst *in =
-        ex->sched.next ? ex->sched.next : ex->sched.stack[--ex->sched.stack_n];
-    ex->sched.next = NULL;
-    ran |= nprt_exec_step(ex, in);
-  }
-  return ran;
-}
-
-/* Nothing can move, and nothing is left to move: every instance still
- * running waits to receive, and every channel is empty. The input is
- * exhausted and the graph drained, feedback loops included. */
-static bool nprt_quiescent(const nprt_exec *ex) {
-  const nprt_graph *g = ex->graph;
-  if (ex->sched.phase < NPRT_PHASE_RUN)
-    return false;
-  for (uint32_t i = 0; i < g->n_insts; ++i) {
-    const nprt_inst *in = g->insts[i];
-    if (in->state != NPRT_DONE && in->wait != NPRT_WAIT_RECV &&
-        in->wait != NPRT_WAIT_SELECT)
-      return false;
-  }
-  for (uint32_t i = 0; i < g->n_chans; ++i)
-    if (nprt_chan_occupancy(g->chans[i]) != 0)
-      return false;
-  return true;
-}
-
-/* Nobody could run: if everyone waits at the next barrier, moves to the
- * next phase and returns true. */
-static bool nprt_next_phase(nprt_exec *ex) {
-  nprt_graph *g = ex->graph;
-  bool at_barrier = ex->sched.phase < NPRT_PHASE_RUN;
-  for (uint32_t i = 0; i < g->n_insts && at_barrier; ++i) {
-    nprt_inst *in = g->insts[i];
-    at_barrier = in->state == NPRT_DONE || in->wait == NPRT_WAIT_PHASE;
-  }
-  if (!at_barrier)
-    return false;
-  ++ex->sched.phase;
-  if (ex->sched.phase == NPRT_PHASE_RUN && ex->hooks.run_phase)
-    ex->hooks.run_phase(ex->hooks.ctx);
-  /* Handlers start receivers first: by the time a source sends its first
-   * value, everything downstream waits for it, and the run is depth-first
-   * from the first packet on. */
-  if (ex->sched.phase == NPRT_PHASE_RUN)
-    for (uint32_t i = 0; i < g->n_insts; ++i)
-      if (nprt_has_inputs(g->insts[i])) {
-        nprt_exec_step(ex, g->insts[i]);
-        nprt_exec_run_handoffs(ex);
-      }
-  return true;
-}
-
-/* Round-robin over runnable instances (each send handing over depth-first)
- * until all terminated or the graph is drained (0), none can move (-1,
- * deadlock) or a second signal abandons the drain (-2). With --control,
- * the first two only end the run after `stop` or a signal: until then the
- * scheduler blocks on the control socket and looks again after each
- * wake-up. */
-static int nprt_schedule(nprt_exec *ex) {
-  nprt_graph *g = ex->graph;
-  for (;;) {
-    /* Clients are served between rounds, when no instance is in the
-     * middle of a stretch of its body. Without --control, this branch is
-     * all it costs. */
-    if (ex->hooks.round)
-      ex->hooks.round(ex->hooks.ctx);
-    nprt_clock_live_tick(ex);
-    bool ran = false;
-    for (uint32_t i = 0; i < g->n_insts; ++i) {
-      if (nprt_check_signals(ex))
-        return -2;
-      ran |= nprt_exec_step(ex, g->insts[i]);
-      ran |= nprt_exec_run_handoffs(ex);
-    }
-    if (ex->sched.n_done != g->n_insts) {
-      if (ran || (!ex->status.init_failed && nprt_next_phase(ex)))
-        continue;
-    }
-    if (ex->status.init_failed)
-      return 0; /* reported; no packet has moved */
-    if (ex->sched.n_done != g->n_insts && nprt_clock_wait_for_timers(ex))
-      continue;
-    /* Nothing can move: finished, drained, or stuck. */
-    int end = ex->sched.n_done == g->n_insts || nprt_quiescent(ex) ? 0 : -1;
-    if (!ex->hooks.idle || nprt_status_stopping(&ex->status))
-      return end;
-    /* Live, the end of --duration wakes it too. */
-    if (ex->clock.live && ex->clock.end != INT64_MAX)
-      nprt_clock_sleep_until(ex, ex->clock.end + 1);
-    else
-      ex->hooks.idle(ex->hooks.ctx, NULL);
-  }
-}
-
-static void nprt_report_deadlock(const nprt_exec *ex, FILE *err) {
-  const nprt_graph *g = ex->graph;
-  for (uint32_t i = 0; i < g->n_insts; ++i) {
-    const nprt_inst *in = g->insts[i];
-    if (in->state != NPRT_BLOCKED)
-      continue;
-    /* A pushed handler that waits is named, with the stack it runs on. */
-    const nprt_inst *w = in->wait_on;
-    switch (in->wait) {
-    case NPRT_WAIT_RECV:
-      fprintf(err, "deadlock: instance '%s' (%s) blocked in recv on port '%s'",
-              w->name, w->element, w->in[in->wait_port].name);
-      break;
-    case NPRT_WAIT_SEND:
-    case NPRT_WAIT_TAKEN:
-      fprintf(err, "deadlock: instance '%s' (%s) blocked in send on port '%s'",
-              w->name, w->element, w->out[in->wait_port].name);
-      break;
-    case NPRT_WAIT_SELECT: {
-      fprintf(err, "deadlock: instance '%s' (%s) blocked in select on ports",
-              w->name, w->element);
-      const char *sep = " ";
-      for (uint32_t p = 0; p < w->n_in && p < 64; ++p)
-        if (in->wait_mask >> p & 1u) {
-          fprintf(err, "%s'%s'", sep, w->in[p].name);
-          sep = ", ";
-        }
-      break;
-    }
-    case NPRT_WAIT_TIMER: /* not a deadlock: time moves on to the timer */
-      break;
-    case NPRT_WAIT_PHASE:
-    case NPRT_WAIT_NONE:
-      fprintf(err,
-              "deadlock: instance '%s' (%s) waits for the others to "
-              "finish init",
-              in->name, in->element);
-      break;
-    }
-    if (w != in)
-      fprintf(err, " (pushed to from instance '%s')", in->name);
-    fputc('\n', err);
-  }
 }
 
 /*--- Running -------------------------------------------------------------*/
@@ -608,19 +377,6 @@ void nprt_exec_free(nprt_exec *ex) {
   free(ex->sched.reactive);
   ex->sched.reactive = NULL;
   nprt_pool_destroy(&ex->pool);
-}
-
-void nprt_exec_note_reactive(nprt_exec *ex, nprt_inst *self) {
-  nprt_sched *s = &ex->sched;
-  for (uint32_t i = 0; i < s->n_reactive; ++i)
-    if (s->reactive[i] == self)
-      return;
-  if (!s->reactive) {
-    s->reactive = calloc(ex->graph->n_insts, sizeof(*s->reactive));
-    if (!s->reactive)
-      return;
-  }
-  s->reactive[s->n_reactive++] = self;
 }
 
 int nprt_exec_attach_signals(nprt_exec *ex) {
@@ -683,16 +439,16 @@ int nprt_exec_schedule(nprt_exec *ex) {
   if (ex->clock.live) /* the clock and the timers start now */
     nprt_clock_start(ex, nprt_clock_live_now(&ex->clock));
   nprt_prof_start(&ex->prof, g, o->stats || o->stats_json);
-  int sched = nprt_schedule(ex);
+  int sched = nprt_sched_run(ex);
   nprt_prof_finish(&ex->prof);
   free(ex->sched.stack);
   ex->sched.stack = NULL;
   int rc = sched == -1 ? NPRT_EXIT_DEADLOCK : NPRT_EXIT_OK;
   if (sched == -1) {
     ex->status.deadlock = true;
-    nprt_report_deadlock(ex, o->err);
+    nprt_sched_report_deadlock(ex, o->err);
   }
-  nprt_check_signals(ex);
+  nprt_sched_take_signals(ex);
   /* A multicore run says it once, for all cores. */
   if (ex->status.signo && ex->role.reports)
     nprt_exec_report_signal(ex, sched == -2);
@@ -710,5 +466,5 @@ void nprt_exec_wind_down(nprt_exec *ex) {
   for (uint32_t i = 0; i < g->n_chans; ++i)
     nprt_chan_abandon(g->chans[i], &ex->pool);
   for (uint32_t i = 0; i < g->n_insts; ++i)
-    nprt_inst_release(g->insts[i]);
+    nprt_exec_release_stack(g->insts[i]);
 }

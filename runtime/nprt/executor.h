@@ -20,53 +20,10 @@
 #include "runtime/nprt/pool.h"
 #include "runtime/nprt/profile.h"
 #include "runtime/nprt/run_status.h"
+#include "runtime/nprt/sched.h"
 
 #include <signal.h>
 #include <time.h>
-
-/* Run phases; instances wait at a barrier between them. */
-enum {
-  NPRT_PHASE_INIT = 0,    /* init() of every instance */
-  NPRT_PHASE_SIGNALS = 1, /* --signal handlers */
-  NPRT_PHASE_RUN = 2,     /* handler() loops */
-};
-
-/* Handler iterations an instance may run before it yields even though it
- * did not block, so that polling instances cannot starve the others. */
-#define NPRT_MAX_BATCH 64u
-/* Pushed handler calls one stack may hold; a deeper push leaves the value
- * in its channel for the consumer's own stack (a packet cycling without
- * end would otherwise overflow the stack, as it does Click's). */
-#define NPRT_MAX_NEST 64u
-
-/* The scheduler's state (executor.c). */
-typedef struct nprt_sched {
-  uint32_t phase;  /* NPRT_PHASE_* */
-  uint32_t n_done; /* instances that terminated */
-  /* Depth-first order, as in Click's push processing: a send runs a push
-   * consumer's handler as a call (nest deep), or switches to a consumer
-   * waiting for the value while the sender waits on `stack` and resumes
-   * when its consumers block again; each packet goes down its whole path
-   * before the next one enters. The depth of the calls is the `nest` of
-   * the instance whose stack holds them. */
-  nprt_inst *running; /* whose stack the processor is on (not the
-                       * scheduler's) */
-  nprt_inst *next;    /* to run next, or NULL */
-  nprt_inst **stack;  /* senders that handed a value over, innermost last */
-  uint32_t stack_n;
-  /* The instances that receive from a reactive device (device.h): waiting
-   * for those is not progress. */
-  nprt_inst **reactive;
-  uint32_t n_reactive;
-  jmp_buf jb; /* the scheduler's side of every switch */
-#ifdef NPRT_ASAN
-  const void *stack_base; /* the scheduler's stack, for fiber switches */
-  size_t stack_bytes;
-#endif
-#ifdef NPRT_TSAN
-  void *tsan_fiber; /* the scheduler's fiber: the thread's own */
-#endif
-} nprt_sched;
 
 /* The executor's place in the run. */
 typedef struct nprt_exec_role {
@@ -102,7 +59,7 @@ struct nprt_exec {
   nprt_exec_role role;
   nprt_run_status status; /* stop control and exit status (run_status.h) */
   nprt_clock clock;       /* the program's clock and the timers (clock.c) */
-  nprt_sched sched;       /* the scheduler (executor.c) */
+  nprt_sched sched;       /* the scheduler (sched.c) */
   nprt_prof prof;         /* profiling (profile.c) */
 };
 
@@ -153,9 +110,14 @@ bool nprt_exec_idle_but(const nprt_exec *ex, nprt_inst *const *skip,
 /* `self` receives from a reactive device (device.h). */
 void nprt_exec_note_reactive(nprt_exec *ex, nprt_inst *self);
 
-/* For the executor's own files (clock.c): runs `in` if it can run (true
- * if it ran), then the instances values were handed to, depth-first. */
+/* For the executor's own files (sched.c, clock.c): runs `in` if it can
+ * run (true if it ran), then the instances values were handed to,
+ * depth-first. */
 bool nprt_exec_step(nprt_exec *ex, nprt_inst *in);
 bool nprt_exec_run_handoffs(nprt_exec *ex);
+/* executor.c, for sched.c: switches to `in`'s stack until it blocks,
+ * yields or terminates; unmaps the stack of an instance that ended. */
+void nprt_exec_resume(nprt_exec *ex, nprt_inst *in);
+void nprt_exec_release_stack(nprt_inst *in);
 
 #endif /* NPRT_EXECUTOR_H */

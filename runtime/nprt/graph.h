@@ -138,6 +138,14 @@ struct nprt_inst {
   void *tsan_fiber; /* ThreadSanitizer's view of the stack (NPRT_TSAN) */
 };
 
+/* Some input port is connected: the instance is not a source. */
+static inline bool nprt_inst_has_inputs(const nprt_inst *in) {
+  for (uint32_t i = 0; i < in->n_in; ++i)
+    if (in->in[i].ch)
+      return true;
+  return false;
+}
+
 struct nprt_graph {
   nprt_inst **insts;
   uint32_t n_insts, cap_insts;
