@@ -19,6 +19,7 @@
 #include "nprt/version.h"
 #include "targets/c/Mapping/Passes.h"
 #include "targets/c/Passes.h"
+#include "targets/emitc/Passes.h"
 #include "targets/hls/Passes.h"
 #include "targets/hls/Transforms/Passes.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
@@ -45,6 +46,7 @@ int main(int argc, char **argv) {
   npcc::np::registerNPPasses();
   npcc::match::registerMatchPasses();
   npcc::c::registerCTargetPasses();
+  npcc::toemitc::registerEmitCLoweringPasses();
   npcc::c::registerCMappingPasses();
   npcc::hls::registerHLSTargetPasses();
   npcc::hls::registerHLSTransformsPasses();

@@ -10,6 +10,7 @@
 #include "dialects/NP/Transforms/Passes.h"
 #include "targets/c/Mapping/Passes.h"
 #include "targets/c/Passes.h"
+#include "targets/emitc/Passes.h"
 #include "targets/hls/Passes.h"
 #include "targets/hls/Transforms/Passes.h"
 #include "targets/ucode/MatchToUCode/Passes.h"
@@ -44,11 +45,11 @@ buildNPSteps(mlir::OpPassManager &pm, llvm::StringRef channelDepth,
 /// check that nothing else is left.
 static void buildEmitCSteps(mlir::OpPassManager &pm) {
   using namespace npcc;
-  pm.addPass(c::createLegalizeIntWidths());
+  pm.addPass(toemitc::createLegalizeIntWidths());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
-  pm.addPass(c::createConvertToEmitC());
-  pm.addPass(c::createVerifyCContract());
+  pm.addPass(toemitc::createConvertToEmitC());
+  pm.addPass(toemitc::createVerifyCContract());
 }
 
 /// ClickNP's HLS optimisations, each when asked for, in their order.
@@ -127,7 +128,7 @@ mlir::LogicalResult npcc::translateToHLS(mlir::ModuleOp module,
 }
 
 void npcc::buildCContractPipeline(mlir::OpPassManager &pm) {
-  pm.addPass(c::createVerifyCContract());
+  pm.addPass(toemitc::createVerifyCContract());
 }
 
 void npcc::buildUCodePipeline(mlir::OpPassManager &pm) {

@@ -21,11 +21,8 @@ namespace npcc::c {
 #define GEN_PASS_REGISTRATION
 #include "targets/c/Passes.h.inc"
 
-/// Prints a module that passed verify-c-contract as C11.
+/// Prints a module that passed verify-c-contract (targets/emitc) as C11.
 mlir::LogicalResult translateToC(mlir::ModuleOp module, llvm::raw_ostream &os);
-
-/// Registers `--emit-c` with mlir-translate style tools.
-void registerToCTranslation();
 
 } // namespace npcc::c
 

@@ -12,11 +12,11 @@
 #include "targets/c/ProgramToEmitC.h"
 
 #include "targets/c/Mapping/MapCores.h"
+#include "targets/emitc/ProgramLowering.h"
 #include "targets/emitc/RuntimeABI.h"
 
 #include "dialects/NP/IR/NPOps.h"
 
-#include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -26,18 +26,15 @@ using namespace npcc::toemitc;
 
 namespace {
 
-struct ProgramLowering : NPPattern<np::ProgramOp> {
-  using NPPattern::NPPattern;
+/// The program's tables and a main() that hands them to libnprt.
+struct CProgramLowering : ProgramLowering {
+  CProgramLowering(TypeConverter &tc, MLIRContext *ctx,
+                   const NPLoweringInfo &info)
+      : ProgramLowering(tc, ctx, info, "nprt/nprt.h") {}
 
-  LogicalResult matchAndRewrite(np::ProgramOp program, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = program.getLoc();
+  void printProgram(np::ProgramOp program,
+                    llvm::raw_ostream &os) const override {
     auto module = program->getParentOfType<ModuleOp>();
-    rw.setInsertionPointToStart(module.getBody());
-    rw.create<emitc::IncludeOp>(loc, "nprt/nprt.h",
-                                /*is_standard_include=*/false);
-    std::string text;
-    llvm::raw_string_ostream os(text);
     describeShared(os);
     unsigned n = program.getElements().size();
     c::ProgramMapping mapping;
@@ -173,11 +170,6 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
        << abi::designated("nprt_program", v) << ";\n\n";
     os << "int main(int argc, char **argv) {\n"
           "  return nprt_main(argc, argv, &npcc_program);\n}";
-
-    rw.setInsertionPoint(module.getBody(), module.getBody()->end());
-    rw.create<emitc::VerbatimOp>(loc, rw.getStringAttr(text));
-    rw.eraseOp(program);
-    return success();
   }
 
   /// The table of the shared objects the runtime allocates, one per
@@ -201,5 +193,5 @@ struct ProgramLowering : NPPattern<np::ProgramOp> {
 void npcc::c::populateCProgramPatterns(TypeConverter &tc,
                                        RewritePatternSet &patterns,
                                        const NPLoweringInfo &info) {
-  patterns.add<ProgramLowering>(tc, patterns.getContext(), info);
+  patterns.add<CProgramLowering>(tc, patterns.getContext(), info);
 }

@@ -2,8 +2,10 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// One conversion pattern per operation. Operands come from the adaptor, so
-// a pattern never looks at a value after its producer was retyped; the
+// One pattern, BodyOpLowering, with a function per operation that builds
+// its replacement: most are one runtime call (lowerToCall) with the
+// arguments a function of the op gives. Operands come from the adaptor, so
+// a lowering never looks at a value after its producer was retyped; the
 // runtime entry points and their arities come from nprt/abi.def.
 //
 //===----------------------------------------------------------------------===//
@@ -43,41 +45,11 @@ Value narrow(OpBuilder &b, Location loc, Value v, Type to) {
   return b.create<arith::TruncIOp>(loc, to, v);
 }
 
-struct RecvLowering : NPPattern<np::RecvOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::RecvOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value self = enclosingInstance(op);
-    if (isa<np::PacketType>(op.getType())) {
-      rw.replaceOp(op, abi::call(rw, loc, Fn::nprt_recv_pkt,
-                                 {self, (uint64_t)port(op)}));
-      return success();
-    }
-    Value v = abi::call(rw, loc, Fn::nprt_recv_val, {self, (uint64_t)port(op)});
-    rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
-    return success();
-  }
-};
-
-struct TryRecvLowering : NPPattern<np::TryRecvOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::TryRecvOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value self = enclosingInstance(op);
-    uint64_t p = port(op);
-    Value ok = abi::call(rw, loc, Fn::nprt_poll, {self, p});
-    Type t = op.getValue().getType();
-    Value v =
-        isa<np::PacketType>(t)
-            ? abi::call(rw, loc, Fn::nprt_try_recv_pkt, {self, p})
-            : narrow(rw, loc,
-                     abi::call(rw, loc, Fn::nprt_try_recv_val, {self, p}), t);
-    rw.replaceOp(op, {ok, v});
-    return success();
-  }
-};
+/// An integer as the body types it, from the 64 bits the runtime returns
+/// it in; a packet handle as it is.
+Value fromCarried(OpBuilder &b, Location loc, Value v, Type t) {
+  return isa<np::PacketType>(t) ? v : narrow(b, loc, v, t);
+}
 
 /// The value `op` sends (converted: `v`) as the runtime carries it: a
 /// packet handle, or an integer in 64 bits.
@@ -87,78 +59,131 @@ template <typename SendLike> Value carried(OpBuilder &b, SendLike op, Value v) {
   return widen(b, op.getLoc(), v);
 }
 
-struct SendLowering : NPPattern<np::SendOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::SendOp op, OpAdaptor adaptor,
+/// The runtime's entry point for a value of type `t`: `pkt` for a packet,
+/// `val` for an integer.
+Fn forValue(Type t, Fn pkt, Fn val) {
+  return isa<np::PacketType>(t) ? pkt : val;
+}
+
+/// The index of the port `op` names (np.select: of its first).
+uint64_t portOf(const NPLoweringInfo &info, Operation *op) {
+  return info.ports.lookup(op)[0];
+}
+
+/// What replaces an np op: the values of its results, or none for an op
+/// without results or whose results nobody uses; failure when the op is
+/// not in a form the lowering takes (decided before anything is built).
+using Replacement = FailureOr<SmallVector<Value, 2>>;
+
+Replacement replaceWith(ValueRange values = {}) {
+  return SmallVector<Value, 2>(values);
+}
+
+/// How an op of type `Op` lowers: built at the op, from its converted
+/// operands.
+template <typename Op>
+using LowerFn = Replacement (*)(Op, typename Op::Adaptor,
+                                const NPLoweringInfo &, OpBuilder &);
+
+/// The one pattern of this file: `Lower` builds what replaces the op.
+template <typename Op, LowerFn<Op> Lower>
+struct BodyOpLowering : NPPattern<Op> {
+  using NPPattern<Op>::NPPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rw) const override {
-    bool pkt = isa<np::PacketType>(op.getValue().getType());
-    abi::call(rw, op.getLoc(), pkt ? Fn::nprt_send_pkt : Fn::nprt_send_val,
-              {enclosingInstance(op), (uint64_t)port(op),
-               carried(rw, op, adaptor.getValue())});
-    rw.eraseOp(op);
+    Replacement values = Lower(op, adaptor, this->info, rw);
+    if (failed(values))
+      return rw.notifyMatchFailure(op, "not in the form its lowering takes");
+    if (values->empty())
+      rw.eraseOp(op);
+    else
+      rw.replaceOp(op, *values);
     return success();
   }
 };
+
+Replacement lowerRecv(np::RecvOp op, np::RecvOp::Adaptor,
+                      const NPLoweringInfo &info, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Type t = op.getType();
+  Value v = abi::call(b, loc, forValue(t, Fn::nprt_recv_pkt, Fn::nprt_recv_val),
+                      {enclosingInstance(op), portOf(info, op)});
+  return replaceWith(fromCarried(b, loc, v, t));
+}
+
+Replacement lowerTryRecv(np::TryRecvOp op, np::TryRecvOp::Adaptor,
+                         const NPLoweringInfo &info, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value self = enclosingInstance(op);
+  uint64_t p = portOf(info, op);
+  Value ok = abi::call(b, loc, Fn::nprt_poll, {self, p});
+  Type t = op.getValue().getType();
+  Value v = abi::call(b, loc,
+                      forValue(t, Fn::nprt_try_recv_pkt, Fn::nprt_try_recv_val),
+                      {self, p});
+  return replaceWith({ok, fromCarried(b, loc, v, t)});
+}
+
+Replacement lowerSend(np::SendOp op, np::SendOp::Adaptor a,
+                      const NPLoweringInfo &info, OpBuilder &b) {
+  abi::call(
+      b, op.getLoc(),
+      forValue(op.getValue().getType(), Fn::nprt_send_pkt, Fn::nprt_send_val),
+      {enclosingInstance(op), portOf(info, op), carried(b, op, a.getValue())});
+  return replaceWith();
+}
 
 /// `to = nprt_fused_enter_*(self, port, v); if (to != NULL) {
 /// <push>(to, v); nprt_fused_leave(self); }`: the runtime counts the value
 /// as sent and received and says whether the call is to be made now; if
 /// not, it has sent the value through the channel. The push function is a
 /// static function of the same file, which the C compiler can inline.
-struct FusedSendLowering : NPPattern<np::FusedSendOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::FusedSendOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value self = enclosingInstance(op);
-    bool pkt = isa<np::PacketType>(op.getValue().getType());
-    // The push function takes integers in 64 bits too (ElementLowering).
-    Value v = carried(rw, op, adaptor.getValue());
-    Value to = abi::call(
-        rw, loc, pkt ? Fn::nprt_fused_enter_pkt : Fn::nprt_fused_enter_val,
-        {self, (uint64_t)port(op), v});
-    Value null = rw.create<emitc::LiteralOp>(
-        loc, abi::instanceType(getContext()), "NULL");
-    Value call = rw.create<emitc::CmpOp>(loc, rw.getI1Type(),
-                                         emitc::CmpPredicate::ne, to, null);
-    auto ifOp = rw.create<emitc::IfOp>(loc, call, /*addThenBlock=*/true,
-                                       /*addElseBlock=*/false);
-    OpBuilder::InsertionGuard g(rw);
-    rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    rw.create<emitc::CallOp>(
-        loc, SymbolRefAttr::get(getContext(), info.fusedCallee.at(op)),
-        TypeRange(), ValueRange{to, v});
-    abi::call(rw, loc, Fn::nprt_fused_leave, {self});
-    rw.create<emitc::YieldOp>(loc);
-    rw.eraseOp(op);
-    return success();
-  }
-};
+Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
+                           const NPLoweringInfo &info, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value self = enclosingInstance(op);
+  // The push function takes integers in 64 bits too (ElementLowering).
+  Value v = carried(b, op, a.getValue());
+  Value to =
+      abi::call(b, loc,
+                forValue(op.getValue().getType(), Fn::nprt_fused_enter_pkt,
+                         Fn::nprt_fused_enter_val),
+                {self, portOf(info, op), v});
+  Value null = b.create<emitc::LiteralOp>(
+      loc, abi::instanceType(b.getContext()), "NULL");
+  Value call = b.create<emitc::CmpOp>(loc, b.getI1Type(),
+                                      emitc::CmpPredicate::ne, to, null);
+  auto ifOp = b.create<emitc::IfOp>(loc, call, /*addThenBlock=*/true,
+                                    /*addElseBlock=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  b.create<emitc::CallOp>(
+      loc, SymbolRefAttr::get(b.getContext(), info.fusedCallee.at(op)),
+      TypeRange(), ValueRange{to, v});
+  abi::call(b, loc, Fn::nprt_fused_leave, {self});
+  b.create<emitc::YieldOp>(loc);
+  return replaceWith();
+}
 
-struct SelectLowering : NPPattern<np::SelectOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::SelectOp op, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    const auto &indices = info.ports.lookup(op);
-    uint64_t mask = 0;
-    for (unsigned p : indices)
-      mask |= 1ull << p;
-    Value r =
-        abi::call(rw, loc, Fn::nprt_select, {enclosingInstance(op), mask});
-    // The runtime answers with a port index; np.select with a position.
-    Value pos = rw.create<arith::ConstantIntOp>(loc, 0, 32);
-    for (unsigned k = 1; k < indices.size(); ++k) {
-      Value is = rw.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::eq, r,
-          rw.create<arith::ConstantIntOp>(loc, indices[k], 32));
-      pos = rw.create<arith::SelectOp>(
-          loc, is, rw.create<arith::ConstantIntOp>(loc, k, 32), pos);
-    }
-    rw.replaceOp(op, pos);
-    return success();
+Replacement lowerSelect(np::SelectOp op, np::SelectOp::Adaptor,
+                        const NPLoweringInfo &info, OpBuilder &b) {
+  Location loc = op.getLoc();
+  const auto &indices = info.ports.lookup(op);
+  uint64_t mask = 0;
+  for (unsigned p : indices)
+    mask |= 1ull << p;
+  Value r = abi::call(b, loc, Fn::nprt_select, {enclosingInstance(op), mask});
+  // The runtime answers with a port index; np.select with a position.
+  Value pos = b.create<arith::ConstantIntOp>(loc, 0, 32);
+  for (unsigned k = 1; k < indices.size(); ++k) {
+    Value is = b.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, r,
+        b.create<arith::ConstantIntOp>(loc, indices[k], 32));
+    pos = b.create<arith::SelectOp>(
+        loc, is, b.create<arith::ConstantIntOp>(loc, k, 32), pos);
   }
-};
+  return replaceWith(pos);
+}
 
 /// The arguments of the runtime call an op of type `Op` becomes, from the
 /// op and its converted operands; `b` builds any conversion they need.
@@ -166,26 +191,25 @@ template <typename Op>
 using CallArgs = SmallVector<abi::Arg> (*)(Op, typename Op::Adaptor,
                                            OpBuilder &b);
 
-/// An op that becomes one runtime call `F` with the arguments `Args` gives.
-/// The call's result, if the op has one, replaces it, truncated to the
-/// op's integer type when `Narrow` (the runtime returns integers in 64
-/// bits).
+/// One runtime call `F` with the arguments `Args` gives. The call's
+/// result, if the op has one, replaces it, truncated to the op's integer
+/// type when `Narrow` (the runtime returns integers in 64 bits).
+template <typename Op, Fn F, CallArgs<Op> Args, bool Narrow>
+Replacement lowerToCall(Op op, typename Op::Adaptor adaptor,
+                        const NPLoweringInfo &, OpBuilder &b) {
+  Location loc = op.getLoc();
+  Value r = abi::call(b, loc, F, Args(op, adaptor, b));
+  if (!op->getNumResults())
+    return replaceWith();
+  if (Narrow)
+    r = narrow(b, loc, r, op->getResult(0).getType());
+  return replaceWith(r);
+}
+
+/// An op that becomes one runtime call (lowerToCall).
 template <typename Op, Fn F, CallArgs<Op> Args, bool Narrow = false>
-struct RuntimeCallLowering : NPPattern<Op> {
-  using NPPattern<Op>::NPPattern;
-  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = op.getLoc();
-    Value r = abi::call(rw, loc, F, Args(op, adaptor, rw));
-    if (!op->getNumResults())
-      rw.eraseOp(op);
-    else if (Narrow)
-      rw.replaceOp(op, narrow(rw, loc, r, op->getResult(0).getType()));
-    else
-      rw.replaceOp(op, r);
-    return success();
-  }
-};
+using RuntimeCallLowering =
+    BodyOpLowering<Op, lowerToCall<Op, F, Args, Narrow>>;
 
 /// `self` (if the function takes it) and the op's operands in order.
 template <typename Op, bool TakesSelf>
@@ -217,25 +241,21 @@ SmallVector<abi::Arg> pktSetArgs(np::PktSetOp op, np::PktSetOp::Adaptor a,
 
 /// np.meta_get / np.meta_set: the field as abi.def's enumerator, then the
 /// runtime accessor.
-template <typename Op, Fn F> struct MetaLowering : NPPattern<Op> {
-  using NPPattern<Op>::NPPattern;
-  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    auto field = abi::metaEnumerator(op.getField());
-    if (!field)
-      return rw.notifyMatchFailure(op, "metadata field not in nprt/abi.def");
-    Location loc = op.getLoc();
-    if constexpr (std::is_same_v<Op, np::MetaGetOp>) {
-      Value v = abi::call(rw, loc, F, {adaptor.getPkt(), *field});
-      rw.replaceOp(op, narrow(rw, loc, v, op.getType()));
-    } else {
-      abi::call(rw, loc, F,
-                {adaptor.getPkt(), *field, widen(rw, loc, adaptor.getValue())});
-      rw.eraseOp(op);
-    }
-    return success();
+template <typename Op, Fn F>
+Replacement lowerMeta(Op op, typename Op::Adaptor a, const NPLoweringInfo &,
+                      OpBuilder &b) {
+  auto field = abi::metaEnumerator(op.getField());
+  if (!field)
+    return failure(); // a field not in nprt/abi.def
+  Location loc = op.getLoc();
+  if constexpr (std::is_same_v<Op, np::MetaGetOp>) {
+    Value v = abi::call(b, loc, F, {a.getPkt(), *field});
+    return replaceWith(narrow(b, loc, v, op.getType()));
+  } else {
+    abi::call(b, loc, F, {a.getPkt(), *field, widen(b, loc, a.getValue())});
+    return replaceWith();
   }
-};
+}
 
 SmallVector<abi::Arg> pktCrcArgs(np::PktCrcOp op, np::PktCrcOp::Adaptor a,
                                  OpBuilder &) {
@@ -307,35 +327,28 @@ SmallVector<abi::Arg> handlerResultArgs(np::HandlerResultOp op,
 
 /// np.table: one call of nprt_table_op on the state array behind the
 /// memref (np.state_field's lowering left it under a cast).
-struct TableLowering : NPPattern<np::TableOp> {
-  using NPPattern::NPPattern;
-  LogicalResult matchAndRewrite(np::TableOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    auto cast = adaptor.getTable().getDefiningOp<UnrealizedConversionCastOp>();
-    if (!cast || cast.getNumOperands() != 1)
-      return rw.notifyMatchFailure(op, "table is not a state field");
-    Location loc = op.getLoc();
-    SmallVector<abi::Arg> args = {
-        cast.getOperand(0),         (uint64_t)op.getKind(),
-        (uint64_t)op.getOp(),       (uint64_t)op.getCapacity(),
-        (uint64_t)op.getKeyWords(), (uint64_t)op.getValueWords()};
-    for (unsigned k = 0; k < 2; ++k)
-      args.push_back(k < adaptor.getArgs().size()
-                         ? abi::Arg(adaptor.getArgs()[k])
-                         : abi::Arg((uint64_t)0));
-    Value r = abi::call(rw, loc, Fn::nprt_table_op, args);
-    // An insert or remove whose result is ignored: no cast for the C
-    // compiler to call an unused variable.
-    if (op.getResult().use_empty()) {
-      rw.eraseOp(op);
-      return success();
-    }
-    if (op.getResult().getType().isInteger(1))
-      r = rw.create<emitc::CastOp>(loc, rw.getI1Type(), r);
-    rw.replaceOp(op, r);
-    return success();
-  }
-};
+Replacement lowerTable(np::TableOp op, np::TableOp::Adaptor a,
+                       const NPLoweringInfo &, OpBuilder &b) {
+  auto cast = a.getTable().getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast || cast.getNumOperands() != 1)
+    return failure(); // the table is not a state field
+  Location loc = op.getLoc();
+  SmallVector<abi::Arg> args = {
+      cast.getOperand(0),         (uint64_t)op.getKind(),
+      (uint64_t)op.getOp(),       (uint64_t)op.getCapacity(),
+      (uint64_t)op.getKeyWords(), (uint64_t)op.getValueWords()};
+  for (unsigned k = 0; k < 2; ++k)
+    args.push_back(k < a.getArgs().size() ? abi::Arg(a.getArgs()[k])
+                                          : abi::Arg((uint64_t)0));
+  Value r = abi::call(b, loc, Fn::nprt_table_op, args);
+  // An insert or remove whose result is ignored: no cast for the C
+  // compiler to call an unused variable.
+  if (op.getResult().use_empty())
+    return replaceWith();
+  if (op.getResult().getType().isInteger(1))
+    r = b.create<emitc::CastOp>(loc, b.getI1Type(), r);
+  return replaceWith(r);
+}
 
 } // namespace
 
@@ -344,10 +357,14 @@ void npcc::toemitc::populateNPPacketToEmitCPatterns(
     const NPLoweringInfo &info) {
   using namespace np;
   patterns.add<
-      RecvLowering, TryRecvLowering, SendLowering, FusedSendLowering,
-      SelectLowering, TableLowering,
-      MetaLowering<MetaGetOp, Fn::nprt_pkt_get_meta>,
-      MetaLowering<MetaSetOp, Fn::nprt_pkt_set_meta>,
+      BodyOpLowering<RecvOp, lowerRecv>,
+      BodyOpLowering<TryRecvOp, lowerTryRecv>,
+      BodyOpLowering<SendOp, lowerSend>,
+      BodyOpLowering<FusedSendOp, lowerFusedSend>,
+      BodyOpLowering<SelectOp, lowerSelect>,
+      BodyOpLowering<TableOp, lowerTable>,
+      BodyOpLowering<MetaGetOp, lowerMeta<MetaGetOp, Fn::nprt_pkt_get_meta>>,
+      BodyOpLowering<MetaSetOp, lowerMeta<MetaSetOp, Fn::nprt_pkt_set_meta>>,
 // The np ops of builtins that are one libnprt call (Builtins.def).
 #define NPL_BUILTIN_OP(Op, runtimeFn, takesSelf)                               \
   CallLowering<Op, Fn::runtimeFn, takesSelf>,

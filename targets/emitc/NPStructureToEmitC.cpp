@@ -8,7 +8,8 @@
 // nprt_state(self), shared state through nprt_shared(self), one struct per
 // source name. Nothing generated is mutable at file scope: the runtime
 // allocates every state and shared object. The np.program is each
-// target's own (targets/c/ProgramToEmitC.cpp, targets/hls).
+// target's own text (targets/c/ProgramToEmitC.cpp, targets/hls), written
+// through ProgramLowering.h.
 //
 //===----------------------------------------------------------------------===//
 

@@ -99,10 +99,6 @@ template <typename Op> struct NPPattern : mlir::OpConversionPattern<Op> {
   NPPattern(mlir::TypeConverter &tc, mlir::MLIRContext *ctx,
             const NPLoweringInfo &info)
       : mlir::OpConversionPattern<Op>(tc, ctx), info(info) {}
-  /// The index of the `i`-th port `op` names.
-  unsigned port(mlir::Operation *op, unsigned i = 0) const {
-    return info.ports.lookup(op)[i];
-  }
   const NPLoweringInfo &info;
 };
 

@@ -18,6 +18,7 @@
 #include "dialects/NP/Transforms/Passes.h"
 #include "dialects/NP/Transforms/TopGraph.h"
 #include "targets/emitc/NPToEmitC.h"
+#include "targets/emitc/ProgramLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -488,21 +489,17 @@ void printTop(llvm::raw_ostream &os, np::ProgramOp program,
   os << "}";
 }
 
-struct ProgramLowering : toemitc::NPPattern<np::ProgramOp> {
-  ProgramLowering(TypeConverter &tc, MLIRContext *ctx,
-                  const NPLoweringInfo &info, ArrayRef<Process> procs,
-                  Profile profile)
-      : NPPattern(tc, ctx, info), procs(procs), profile(profile) {}
+/// Shared state objects, the process of each instance and the top
+/// function.
+struct HLSProgramLowering : toemitc::ProgramLowering {
+  HLSProgramLowering(TypeConverter &tc, MLIRContext *ctx,
+                     const NPLoweringInfo &info, ArrayRef<Process> procs,
+                     Profile profile)
+      : ProgramLowering(tc, ctx, info, "nphls/nphls.h"), procs(procs),
+        profile(profile) {}
 
-  LogicalResult matchAndRewrite(np::ProgramOp program, OpAdaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Location loc = program.getLoc();
-    auto module = program->getParentOfType<ModuleOp>();
-    rw.setInsertionPointToStart(module.getBody());
-    rw.create<emitc::IncludeOp>(loc, "nphls/nphls.h",
-                                /*is_standard_include=*/false);
-    std::string text;
-    llvm::raw_string_ostream os(text);
+  void printProgram(np::ProgramOp program,
+                    llvm::raw_ostream &os) const override {
     for (auto [j, sh] : llvm::enumerate(info.shared))
       os << "static " << sh.type << " *npcc_shared_object_" << j
          << "() {\n  static " << sh.type << " object"
@@ -511,10 +508,6 @@ struct ProgramLowering : toemitc::NPPattern<np::ProgramOp> {
     for (const Process &p : procs)
       printProcess(os, p, info, profile);
     printTop(os, program, procs, profile);
-    rw.setInsertionPoint(module.getBody(), module.getBody()->end());
-    rw.create<emitc::VerbatimOp>(loc, rw.getStringAttr(text));
-    rw.eraseOp(program);
-    return success();
   }
 
   ArrayRef<Process> procs;
@@ -573,8 +566,8 @@ struct ConvertNPToHLSPass
     module->setAttr("hls.program", program.getSymNameAttr());
     Profile profile{*t};
     auto extra = [&](TypeConverter &tc, RewritePatternSet &patterns) {
-      patterns.add<ProgramLowering>(tc, patterns.getContext(), info, procs,
-                                    profile);
+      patterns.add<HLSProgramLowering>(tc, patterns.getContext(), info, procs,
+                                       profile);
       patterns.add<HeaderFieldGet, HeaderFieldSet, ReadWholeFirst>(
           tc, patterns.getContext());
     };

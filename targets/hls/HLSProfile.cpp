@@ -24,38 +24,41 @@ StringRef npcc::hls::toolName(Tool tool) {
   return tool == Tool::Vivado2019_2 ? "vivado-2019.2" : "vitis-2023";
 }
 
+/// The pragma `tool` spells as `vivado` (Vivado 2019.2) or `vitis` (Vitis
+/// 2023), with `name` in place of `{0}`.
+static std::string spell(Tool tool, StringRef vivado, StringRef vitis,
+                         StringRef name = "") {
+  std::string text = (tool == Tool::Vivado2019_2 ? vivado : vitis).str();
+  if (size_t at = text.find("{0}"); at != std::string::npos)
+    text.replace(at, 3, name.str());
+  return text;
+}
+
 std::string Profile::axisPort(StringRef port) const {
-  if (tool == Tool::Vivado2019_2)
-    return "#pragma HLS INTERFACE axis register both port=" + port.str();
-  return "#pragma HLS INTERFACE mode=axis register_mode=both port=" +
-         port.str();
+  return spell(tool, "#pragma HLS INTERFACE axis register both port={0}",
+               "#pragma HLS INTERFACE mode=axis register_mode=both port={0}",
+               port);
 }
 
 std::string Profile::noControl() const {
-  if (tool == Tool::Vivado2019_2)
-    return "#pragma HLS INTERFACE ap_ctrl_none port=return";
-  return "#pragma HLS INTERFACE mode=ap_ctrl_none port=return";
+  return spell(tool, "#pragma HLS INTERFACE ap_ctrl_none port=return",
+               "#pragma HLS INTERFACE mode=ap_ctrl_none port=return");
 }
 
 std::string Profile::blockRAM(StringRef variable) const {
-  if (tool == Tool::Vivado2019_2)
-    return "#pragma HLS RESOURCE variable=" + variable.str() +
-           " core=RAM_2P_BRAM";
-  return "#pragma HLS BIND_STORAGE variable=" + variable.str() +
-         " type=ram_2p impl=bram";
+  return spell(tool, "#pragma HLS RESOURCE variable={0} core=RAM_2P_BRAM",
+               "#pragma HLS BIND_STORAGE variable={0} type=ram_2p impl=bram",
+               variable);
 }
 
 std::string Profile::registers(StringRef variable) const {
-  if (tool == Tool::Vivado2019_2)
-    return "#pragma HLS ARRAY_PARTITION variable=" + variable.str() +
-           " complete dim=0";
-  return "#pragma HLS ARRAY_PARTITION variable=" + variable.str() +
-         " type=complete dim=0";
+  return spell(tool, "#pragma HLS ARRAY_PARTITION variable={0} complete dim=0",
+               "#pragma HLS ARRAY_PARTITION variable={0} type=complete dim=0",
+               variable);
 }
 
 std::string Profile::noInterDependence(StringRef variable) const {
-  if (tool == Tool::Vivado2019_2)
-    return "#pragma HLS DEPENDENCE variable=" + variable.str() + " inter false";
-  return "#pragma HLS DEPENDENCE variable=" + variable.str() +
-         " type=inter dependent=false";
+  return spell(tool, "#pragma HLS DEPENDENCE variable={0} inter false",
+               "#pragma HLS DEPENDENCE variable={0} type=inter dependent=false",
+               variable);
 }

@@ -94,12 +94,19 @@ LogicalResult npcc::ucode::translateUCodeToAssembly(ModuleOp module,
   return success();
 }
 
+/// The image and the listing of the one `ucode.program` of `module`.
+static LogicalResult emitOnlyProgram(ModuleOp module,
+                                     std::vector<uint8_t> &image,
+                                     std::string &listing) {
+  ProgramOp program = getOnlyProgram(module);
+  return failure(!program || failed(emitUCodeImage(program, image, listing)));
+}
+
 LogicalResult npcc::ucode::translateUCodeToImage(ModuleOp module,
                                                  llvm::raw_ostream &os) {
-  ProgramOp program = getOnlyProgram(module);
   std::vector<uint8_t> image;
   std::string listing;
-  if (!program || failed(emitUCodeImage(program, image, listing)))
+  if (failed(emitOnlyProgram(module, image, listing)))
     return failure();
   os.write(reinterpret_cast<const char *>(image.data()), image.size());
   return success();
@@ -107,10 +114,9 @@ LogicalResult npcc::ucode::translateUCodeToImage(ModuleOp module,
 
 LogicalResult npcc::ucode::translateUCodeToListing(ModuleOp module,
                                                    llvm::raw_ostream &os) {
-  ProgramOp program = getOnlyProgram(module);
   std::vector<uint8_t> image;
   std::string listing;
-  if (!program || failed(emitUCodeImage(program, image, listing)))
+  if (failed(emitOnlyProgram(module, image, listing)))
     return failure();
   os << listing;
   return success();

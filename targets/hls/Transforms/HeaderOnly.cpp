@@ -24,6 +24,22 @@ using namespace npcc::hls;
 
 namespace {
 
+/// What an op of one kind does that needs more of a packet than its
+/// header window.
+struct Reason {
+  TypeID kind;
+  const char *why;
+};
+
+/// The reason of the row whose kind `op` is, or `otherwise`.
+std::string reasonFor(Operation *op, ArrayRef<Reason> table,
+                      const char *otherwise = "") {
+  for (const Reason &r : table)
+    if (op->getName().getTypeID() == r.kind)
+      return r.why;
+  return otherwise;
+}
+
 /// Why `op` needs more of a packet than its header window, or "".
 std::string needsWholePacket(Operation *op) {
   if (auto ranges = packetByteRanges(op); !ranges.empty()) {
@@ -36,22 +52,24 @@ std::string needsWholePacket(Operation *op) {
         });
     if (inside)
       return "";
-    if (isa<PktGetOp>(op))
-      return "reads a header field that may lie past the header window";
-    if (isa<PktSetOp>(op))
-      return "writes a header field that may lie past the header window";
-    if (isa<PktCsumOp>(op))
-      return "sums bytes that may lie past the header window";
-    if (isa<PktCrcOp>(op))
-      return "computes a CRC over bytes that may lie past the header window";
-    return "copies bytes that may lie past the header window";
+    static const Reason pastWindow[] = {
+        {TypeID::get<PktGetOp>(),
+         "reads a header field that may lie past the header window"},
+        {TypeID::get<PktSetOp>(),
+         "writes a header field that may lie past the header window"},
+        {TypeID::get<PktCsumOp>(),
+         "sums bytes that may lie past the header window"},
+        {TypeID::get<PktCrcOp>(),
+         "computes a CRC over bytes that may lie past the header window"}};
+    return reasonFor(op, pastWindow,
+                     "copies bytes that may lie past the header window");
   }
-  if (isa<PrintPktOp>(op))
-    return "prints the packet";
-  if (isa<CloneOp>(op))
-    return "clones packets (a copy needs every byte)";
-  if (isa<PktToWordOp>(op))
-    return "holds packets in state (a packet queue)";
+  static const Reason wholePacket[] = {
+      {TypeID::get<PrintPktOp>(), "prints the packet"},
+      {TypeID::get<CloneOp>(), "clones packets (a copy needs every byte)"},
+      {TypeID::get<PktToWordOp>(), "holds packets in state (a packet queue)"}};
+  if (std::string why = reasonFor(op, wholePacket); !why.empty())
+    return why;
   if (auto call = dyn_cast<CallOpInterface>(op))
     if (llvm::any_of(call.getArgOperands(),
                      [](Value v) { return isa<PacketType>(v.getType()); }))

@@ -87,23 +87,20 @@ struct Z3Domain {
   B isZero(const W &a) { return a == c(0); }
   B ult(const W &a, const W &b) { return z3::ult(a, b); }
   B ule(const W &a, const W &b) { return z3::ule(a, b); }
-  B land(const B &a, const B &b) {
-    if (a.is_true())
+  B land(const B &a, const B &b) { return andOr(a, b, /*isAnd=*/true); }
+  B lor(const B &a, const B &b) { return andOr(a, b, /*isAnd=*/false); }
+  /// `a && b` or `a || b`, folded where a side is a constant: the
+  /// operator's identity (true for &&) gives the other side, its absorbing
+  /// value gives itself.
+  B andOr(const B &a, const B &b, bool isAnd) {
+    auto is = [](const B &x, bool v) { return v ? x.is_true() : x.is_false(); };
+    if (is(a, isAnd))
       return b;
-    if (b.is_true())
+    if (is(b, isAnd))
       return a;
-    if (a.is_false() || b.is_false())
-      return ctx.bool_val(false);
-    return a && b;
-  }
-  B lor(const B &a, const B &b) {
-    if (a.is_false())
-      return b;
-    if (b.is_false())
-      return a;
-    if (a.is_true() || b.is_true())
-      return ctx.bool_val(true);
-    return a || b;
+    if (is(a, !isAnd) || is(b, !isAnd))
+      return ctx.bool_val(!isAnd);
+    return isAnd ? a && b : a || b;
   }
   B lnot(const B &a) {
     if (a.is_true() || a.is_false())

@@ -12,9 +12,18 @@
       (PassPipelineRegistration) of R is registered in one of the tools
       whose --help text is given and has a lit test named after its flag
       (test/**/<flag>.mlir).
+  check_architecture.py runtime-layers --root R [--runtime DIR]
+      The C runtime's own layers (R/DIR, runtime/nprt by default): every
+      .c and .h of DIR is placed in a row of the "Layers" table of its
+      README.md (a row per layer, bottom first, "| N. name | files | ... |";
+      a name without an ending stands for its .c and .h, one ending in *
+      for a prefix), every file a row places exists, and no file includes
+      a header of a higher layer. Findings are "UNPLACED file", "MISSING
+      name" and "UPWARD file:line: includes header"; the last line is
+      "layers: N files, M includes, K wrong".
 
-Each finding is a line "WRONG path:line: why"; the last line counts them, and
-the exit status is 1 when there is any.
+Each finding is a line "WRONG path:line: why" (runtime-layers: as above);
+the last line counts them, and the exit status is 1 when there is any.
 """
 import argparse
 import os
@@ -203,18 +212,76 @@ def check_pass_tests(root, help_files):
     return wrong
 
 
+def read_runtime_layers(readme):
+    """{file name or prefix*: rank} from the runtime's Layers table."""
+    order, rank = {}, 0
+    for _, cells in section_rows(readme, "Layers"):
+        if len(cells) < 2 or not re.match(r"\d+\.", cells[0]):
+            continue
+        for name in CELL_PATH_RE.findall(cells[1]):
+            if name.endswith("*") or "." in name:
+                order[name] = rank  # a prefix (table_*) or a whole name
+            else:
+                order[name + ".c"] = rank
+                order[name + ".h"] = rank
+        rank += 1
+    return order
+
+
+def runtime_rank(order, name):
+    if name in order:
+        return order[name]
+    for key, rank in order.items():
+        if key.endswith("*") and name.startswith(key[:-1]):
+            return rank
+    return None
+
+
+def check_runtime_layers(runtime_dir):
+    order = read_runtime_layers(os.path.join(runtime_dir, "README.md"))
+    files = sorted(f for f in os.listdir(runtime_dir) if f.endswith((".c", ".h")))
+    wrong = includes = 0
+    for f in files:
+        mine = runtime_rank(order, f)
+        if mine is None:
+            print(f"UNPLACED {f}")
+            wrong += 1
+            continue
+        for n, line in enumerate(open(os.path.join(runtime_dir, f)), 1):
+            m = re.match(r'\s*#\s*include\s+"(?:runtime/nprt/)?([\w.]+)"', line)
+            if not m or not os.path.exists(os.path.join(runtime_dir, m.group(1))):
+                continue
+            includes += 1
+            theirs = runtime_rank(order, m.group(1))
+            if theirs is not None and theirs > mine:
+                print(f"UPWARD {f}:{n}: includes {m.group(1)}")
+                wrong += 1
+    for key in order:
+        if not key.endswith("*") and key not in files:
+            # "graph" names graph.c and graph.h; only one may exist.
+            other = key[:-1] + ("h" if key.endswith(".c") else "c")
+            if other not in files or not re.search(r"\.(c|h)$", key):
+                print(f"MISSING {key}")
+                wrong += 1
+    print(f"layers: {len(files)} files, {includes} includes, {wrong} wrong")
+    return wrong
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["layers", "map", "pass-tests"])
+    ap.add_argument("what", choices=["layers", "map", "pass-tests", "runtime-layers"])
     ap.add_argument("--root", required=True)
     ap.add_argument("--doc", default="docs/architecture.md")
     ap.add_argument("--help-text", nargs="*", default=[])
+    ap.add_argument("--runtime", default="runtime/nprt")
     args = ap.parse_args()
     doc = os.path.join(args.root, args.doc)
     if args.what == "layers":
         wrong = check_layers(args.root, doc)
     elif args.what == "map":
         wrong = check_map(args.root, doc)
+    elif args.what == "runtime-layers":
+        wrong = check_runtime_layers(os.path.join(args.root, args.runtime))
     else:
         wrong = check_pass_tests(args.root, args.help_text)
     sys.exit(1 if wrong else 0)

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/c/Passes.h"
+#include "targets/emitc/Passes.h"
 
 #include "mlir/Conversion/ArithToEmitC/ArithToEmitC.h"
 #include "mlir/Conversion/MemRefToEmitC/MemRefToEmitC.h"
@@ -16,10 +16,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-namespace npcc::c {
+namespace npcc::toemitc {
 #define GEN_PASS_DEF_CONVERTTOEMITC
-#include "targets/c/Passes.h.inc"
-} // namespace npcc::c
+#include "targets/emitc/Passes.h.inc"
+} // namespace npcc::toemitc
 
 using namespace mlir;
 
@@ -108,7 +108,7 @@ Value castMaterialization(OpBuilder &b, Type to, ValueRange in, Location loc) {
 }
 
 struct ConvertToEmitCPass
-    : npcc::c::impl::ConvertToEmitCBase<ConvertToEmitCPass> {
+    : npcc::toemitc::impl::ConvertToEmitCBase<ConvertToEmitCPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -142,9 +142,9 @@ struct ConvertToEmitCPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    // c-convert-np-to-emitc hands state arrays over as memrefs; the memref
-    // lowering reads the array behind them and leaves the cast dead, or
-    // casts back to the same array type.
+    // The conversions of np IR (c- and hls-convert-np-to-emitc) hand state
+    // arrays over as memrefs; the memref lowering reads the array behind
+    // them and leaves the cast dead, or casts back to the same array type.
     IRRewriter rw(ctx);
     module.walk([&](UnrealizedConversionCastOp c) {
       if (c->use_empty()) {

@@ -13,15 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/c/Passes.h"
+#include "targets/emitc/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
-namespace npcc::c {
+namespace npcc::toemitc {
 #define GEN_PASS_DEF_LEGALIZEINTWIDTHS
-#include "targets/c/Passes.h.inc"
-} // namespace npcc::c
+#include "targets/emitc/Passes.h.inc"
+} // namespace npcc::toemitc
 
 using namespace mlir;
 
@@ -268,7 +268,7 @@ void Legalizer::run() {
 
 namespace {
 struct LegalizeIntWidthsPass
-    : npcc::c::impl::LegalizeIntWidthsBase<LegalizeIntWidthsPass> {
+    : npcc::toemitc::impl::LegalizeIntWidthsBase<LegalizeIntWidthsPass> {
   void runOnOperation() override { Legalizer(getOperation()).run(); }
 };
 } // namespace
