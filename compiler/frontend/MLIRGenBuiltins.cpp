@@ -197,7 +197,7 @@ Value BodyGen::genCall(const Expr &e) {
     const Ty &vt = e.args[1]->ty;
     auto op =
         b.create<np::PrintOp>(l, arg(1), b.getStringAttr(label(*e.args[0])));
-    if (vt.kind == Ty::Int && vt.isSigned)
+    if (vt.isSignedInt())
       op.setIsSigned(true);
     return nullptr;
   }
