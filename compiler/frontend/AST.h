@@ -82,6 +82,7 @@ struct Ty {
     return t;
   }
   bool isInt() const { return kind == Int || kind == IntLit; }
+  bool isSignedInt() const { return kind == Int && isSigned; }
   bool operator==(const Ty &o) const;
   bool operator!=(const Ty &o) const { return !(*this == o); }
   std::string str() const;
@@ -199,11 +200,16 @@ struct ControlDecl {
   Loc bodyEnd;
 };
 
-struct ElementDecl {
+/// What an element and a graph both declare: the name an instance calls,
+/// the parameters it passes and the ports it connects.
+struct ComponentDecl {
   Loc loc;
   std::string name;
   std::vector<Param> params;
   std::vector<PortDecl> ports;
+};
+
+struct ElementDecl : ComponentDecl {
   std::vector<StateVar> state;
   bool hasInit = false, hasHandler = false, hasSignal = false;
   bool hasTimer = false;
@@ -239,11 +245,7 @@ struct Connection {
   std::vector<Loc> attrLocs;
 };
 
-struct GraphDecl {
-  Loc loc;
-  std::string name;
-  std::vector<Param> params;
-  std::vector<PortDecl> ports;
+struct GraphDecl : ComponentDecl {
   std::vector<InstanceDecl> instances;
   std::vector<Connection> connections;
 };

@@ -42,6 +42,17 @@ Value npcc::emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
   return b.create<mlir::arith::CmpIOp>(l, *pred, a, c);
 }
 
+Value npcc::emitIntUnary(mlir::OpBuilder &b, mlir::Location l,
+                         llvm::StringRef op, Value a) {
+  auto constant = [&](int64_t v) -> Value {
+    return b.create<mlir::arith::ConstantOp>(l, a.getType(),
+                                             b.getIntegerAttr(a.getType(), v));
+  };
+  if (op == "~")
+    return b.create<mlir::arith::XOrIOp>(l, a, constant(~0ll));
+  return b.create<mlir::arith::SubIOp>(l, constant(0), a);
+}
+
 Value npcc::emitCast(mlir::OpBuilder &b, mlir::Location l, Value a,
                      const ast::Ty &from, const ast::Ty &to) {
   if (to.kind == ast::Ty::Bool) {
@@ -58,7 +69,7 @@ Value npcc::emitCast(mlir::OpBuilder &b, mlir::Location l, Value a,
     return a;
   if (wf > wt)
     return b.create<mlir::arith::TruncIOp>(l, type, a);
-  if (from.kind == ast::Ty::Int && from.isSigned)
+  if (from.isSignedInt())
     return b.create<mlir::arith::ExtSIOp>(l, type, a);
   return b.create<mlir::arith::ExtUIOp>(l, type, a);
 }

@@ -71,6 +71,7 @@ private:
   Value gen(const Expr &e);
   Value genBinary(const Expr &e);
   Value genCall(const Expr &e);
+  Value genOneOpBuiltin(const Expr &e);
   Value genField(const Expr &e);
   Value genIndex(const Expr &e);
   Value genCast(const Expr &e);

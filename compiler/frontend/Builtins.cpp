@@ -52,3 +52,19 @@ const BuiltinInfo &npcc::builtinInfo(Builtin b) {
   // The rows are in the order of the enum, after None.
   return kBuiltins[(unsigned)b - 1];
 }
+
+ast::Ty npcc::builtinType(llvm::StringRef name) {
+  using ast::Ty;
+  if (name == "pkt")
+    return Ty::of(Ty::Pkt);
+  if (name == "bool")
+    return Ty::of(Ty::Bool);
+  if (name == "void")
+    return Ty::of(Ty::Void);
+  bool isSigned = name.consume_front("i");
+  if (!isSigned)
+    name.consume_front("u");
+  unsigned width = 0;
+  name.getAsInteger(10, width);
+  return Ty::integer(width, isSigned);
+}

@@ -9,6 +9,8 @@
 #ifndef NPCC_FRONTEND_BUILTINS_H
 #define NPCC_FRONTEND_BUILTINS_H
 
+#include "compiler/frontend/AST.h"
+
 #include "llvm/ADT/StringRef.h"
 
 namespace npcc {
@@ -38,6 +40,10 @@ struct BuiltinInfo {
 Builtin lookupBuiltin(llvm::StringRef name);
 /// The row of `b` (not Builtin::None).
 const BuiltinInfo &builtinInfo(Builtin b);
+/// The NPL type a row names where it is one type ("pkt", "bool", "void" or
+/// an integer type such as "u32"): every param and the result of a Fixed
+/// row, and the result of an NPL_BUILTIN_LOWERS_TO one.
+ast::Ty builtinType(llvm::StringRef name);
 
 } // namespace npcc
 

@@ -176,8 +176,7 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
       return b;
     const Ty &ot = e.args[0]->ty;
     bool cmp = false;
-    uint64_t res =
-        foldBinary(e.text, a->i, b->i, ot.kind == Ty::Int && ot.isSigned, cmp);
+    uint64_t res = foldBinary(e.text, a->i, b->i, ot.isSignedInt(), cmp);
     r.kind = cmp || a->kind == CValue::Bool ? CValue::Bool : CValue::Int;
     r.i = r.kind == CValue::Int ? wrapTo(res, e.ty) : res;
     return r;
@@ -251,7 +250,7 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
       auto b = a ? evalImpl(*e.args[1], report, what) : a;
       if (!b)
         return b;
-      bool sgn = e.ty.kind == Ty::Int && e.ty.isSigned;
+      bool sgn = e.ty.isSignedInt();
       bool less = sgn ? (int64_t)a->i < (int64_t)b->i : a->i < b->i;
       r.i = (e.text == "min") == less ? a->i : b->i;
       return r;

@@ -62,7 +62,7 @@ struct ConstFnAdapter {
     bool cmp;
     CValue r = old;
     r.i = foldBinary(llvm::StringRef(s.op).drop_back(), old.i, value.i,
-                     t.kind == Ty::Int && t.isSigned, cmp);
+                     t.isSignedInt(), cmp);
     return wrapped(r, t);
   }
 

@@ -397,7 +397,7 @@ void BodyGen::storeScalar(Value memref, Value v) {
 
 Value BodyGen::toIndex(Value v, const Ty &t) {
   mlir::Location l = v.getLoc();
-  if (t.kind == Ty::Int && t.isSigned)
+  if (t.isSignedInt())
     return b.create<mlir::arith::IndexCastOp>(l, b.getIndexType(), v);
   return b.create<mlir::arith::IndexCastUIOp>(l, b.getIndexType(), v);
 }
@@ -409,7 +409,7 @@ Value BodyGen::toI32(Value v, const Ty &t) {
     return v;
   if (w > 32)
     return b.create<mlir::arith::TruncIOp>(l, b.getI32Type(), v);
-  if (t.kind == Ty::Int && t.isSigned)
+  if (t.isSignedInt())
     return b.create<mlir::arith::ExtSIOp>(l, b.getI32Type(), v);
   return b.create<mlir::arith::ExtUIOp>(l, b.getI32Type(), v);
 }

@@ -2,9 +2,11 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// Each builtin of dialects/NP/IR/Builtins.def becomes its np op, or arith
-// (ArithGen.cpp) where a target has no op for it; classify and ipclassify
-// become compares on packet bytes, compiled from their patterns here.
+// The builtins of dialects/NP/IR/Builtins.def that are not one np op on
+// their arguments (those are MLIRGenOneOpBuiltins.cpp's): an op with
+// attributes or constant operands, arith (ArithGen.cpp) where a target has
+// no op, and classify and ipclassify, compares on packet bytes compiled
+// from their patterns here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,16 +59,12 @@ Value BodyGen::genCall(const Expr &e) {
   mlir::Location l = loc(e.loc);
   auto arg = [&](size_t i) { return gen(*e.args[i]); };
   switch (lookupBuiltin(e.text)) {
+#define NPL_BUILTIN_LOWERS_TO(Id, Op) case Builtin::Id:
+#include "dialects/NP/IR/Builtins.def"
+    return genOneOpBuiltin(e);
   case Builtin::Send:
     sendTo(*e.args[0], arg(1), e.loc);
     return nullptr;
-  case Builtin::Drop:
-    b.create<np::DropOp>(l, arg(0));
-    return nullptr;
-  case Builtin::Clone:
-    return b.create<np::CloneOp>(l, np::PacketType::get(ctx), arg(0));
-  case Builtin::NewPkt:
-    return b.create<np::PktNewOp>(l, np::PacketType::get(ctx), arg(0));
   case Builtin::Len:
     if (e.args[0]->ty.kind == Ty::Str) {
       auto c = ce.eval(*e.args[0], "'len' of a string");
@@ -93,9 +91,6 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::Remove:
   case Builtin::Clear:
     return genTableCall(e);
-  case Builtin::Finish:
-    b.create<np::FinishOp>(l);
-    return nullptr;
   case Builtin::Load: {
     // The path is known once the element's arguments are: each instance
     // may load its own file.
@@ -137,15 +132,6 @@ Value BodyGen::genCall(const Expr &e) {
       op->setAttr("np.file", b.getUnitAttr());
     return send ? nullptr : op->getResult(0);
   }
-  case Builtin::Strip:
-  case Builtin::Pull:
-    return b.create<np::PktPullOp>(l, b.getI1Type(), arg(0), arg(1));
-  case Builtin::Unstrip:
-  case Builtin::Push:
-    return b.create<np::PktPushOp>(l, b.getI1Type(), arg(0), arg(1));
-  case Builtin::Truncate:
-    b.create<np::PktTruncateOp>(l, arg(0), arg(1));
-    return nullptr;
   case Builtin::Min:
   case Builtin::Max:
     return emitMinMax(b, l, lookupBuiltin(e.text) == Builtin::Min,
@@ -169,9 +155,6 @@ Value BodyGen::genCall(const Expr &e) {
                                         arg(2), i32(l, 0));
     return emitCsumFold(b, l, sum);
   }
-  case Builtin::CsumPartial:
-    return b.create<np::PktCsumOp>(l, b.getI32Type(), arg(0), arg(1), arg(2),
-                                   arg(3));
   case Builtin::CsumFold:
     return emitCsumFold(b, l, arg(0));
   case Builtin::CsumUpdate:
@@ -198,8 +181,6 @@ Value BodyGen::genCall(const Expr &e) {
     return emitPopcount(b, l, arg(0));
   case Builtin::Bswap:
     return emitBswap(b, l, arg(0));
-  case Builtin::Now:
-    return b.create<np::NowOp>(l, b.getI64Type());
   case Builtin::Print: {
     auto label = [&](const Expr &a) -> std::string {
       auto c = ce.eval(a, "print label");
@@ -216,13 +197,10 @@ Value BodyGen::genCall(const Expr &e) {
     const Ty &vt = e.args[1]->ty;
     auto op =
         b.create<np::PrintOp>(l, arg(1), b.getStringAttr(label(*e.args[0])));
-    if (vt.kind == Ty::Int && vt.isSigned)
+    if (vt.isSignedInt())
       op.setIsSigned(true);
     return nullptr;
   }
-  case Builtin::PktCopy:
-    b.create<np::PktCopyOp>(l, arg(0), arg(1), arg(2), arg(3), arg(4));
-    return nullptr;
   case Builtin::PktWrite: {
     // The string is a constant: its bytes become pkt_set of 64-bit words
     // (the last one narrower), which write nothing past the frame's end.
@@ -243,10 +221,6 @@ Value BodyGen::genCall(const Expr &e) {
     }
     return nullptr;
   }
-  case Builtin::Put:
-    return b.create<np::PktPutOp>(l, b.getI1Type(), arg(0), arg(1));
-  case Builtin::Take:
-    return b.create<np::PktTakeOp>(l, b.getI1Type(), arg(0), arg(1));
   case Builtin::None:
     if (const ast::FnDecl *f = sema.lookupFn(e.text)) {
       if (!isCompileTimeFn(*f))

@@ -87,10 +87,7 @@ Value BodyGen::gen(const Expr &e) {
     Value a = gen(*e.args[0]);
     if (e.text == "!")
       return notOf(a);
-    if (e.text == "~")
-      return b.create<mlir::arith::XOrIOp>(l, a,
-                                           constInt(l, a.getType(), ~0ull));
-    return b.create<mlir::arith::SubIOp>(l, constInt(l, a.getType(), 0), a);
+    return emitIntUnary(b, l, e.text, a);
   }
   case Expr::Binary:
     return genBinary(e);
@@ -159,8 +156,7 @@ Value BodyGen::genBinary(const Expr &e) {
   }
   Value a = gen(*e.args[0]);
   Value c = gen(*e.args[1]);
-  const Ty &t = e.args[0]->ty;
-  bool sgn = t.kind == Ty::Int && t.isSigned;
+  bool sgn = e.args[0]->ty.isSignedInt();
   if (Value v = emitPlainBinary(b, l, op, a, c, sgn))
     return v;
   if (op == "<<" || op == ">>")

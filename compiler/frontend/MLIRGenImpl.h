@@ -100,6 +100,11 @@ mlir::Value emitPlainBinary(mlir::OpBuilder &b, mlir::Location l,
                             llvm::StringRef op, mlir::Value a, mlir::Value c,
                             bool isSigned);
 
+/// `~a` (op "~": a xor all ones) or `-a` (op "-": 0 minus a), the same in
+/// handlers and match programs.
+mlir::Value emitIntUnary(mlir::OpBuilder &b, mlir::Location l,
+                         llvm::StringRef op, mlir::Value a);
+
 /// `a << c` or `a >> c` in a handler: the amount `c` (any integer type) is
 /// zero-extended or clamped to a's width, so that an amount of the width or
 /// more shifts every bit out (>> of a signed value: copies of the sign);

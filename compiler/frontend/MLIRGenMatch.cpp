@@ -73,7 +73,7 @@ private:
     unsigned w = v.getType().getIntOrFloatBitWidth();
     if (w == 64)
       return v;
-    if (t.kind == Ty::Int && t.isSigned)
+    if (t.isSignedInt())
       return b.create<mlir::arith::ExtSIOp>(l, b.getI64Type(), v);
     return b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), v);
   }
@@ -330,10 +330,7 @@ Value MatchGen::gen(const Expr &e) {
     Value a = gen(*e.args[0]);
     if (e.text == "!")
       return b.create<mlir::arith::XOrIOp>(l, a, constInt(l, b.getI1Type(), 1));
-    if (e.text == "~")
-      return b.create<mlir::arith::XOrIOp>(l, a,
-                                           constInt(l, a.getType(), ~0ull));
-    return b.create<mlir::arith::SubIOp>(l, constInt(l, a.getType(), 0), a);
+    return emitIntUnary(b, l, e.text, a);
   }
   case Expr::Binary:
     return genBinary(e);
@@ -438,8 +435,7 @@ Value MatchGen::genBinary(const Expr &e) {
   llvm::StringRef op = e.text;
   Value a = gen(*e.args[0]);
   Value c = gen(*e.args[1]);
-  const Ty &t = e.args[0]->ty;
-  bool sgn = t.kind == Ty::Int && t.isSigned;
+  bool sgn = e.args[0]->ty.isSignedInt();
   if (Value v = emitPlainBinary(b, l, op, a, c, sgn))
     return v;
   // The operations below have no match-unit instruction; they are kept so

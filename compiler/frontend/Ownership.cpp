@@ -3,9 +3,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A flow-sensitive check over the typed AST of every element body. Each
-// packet binding (`let p = recv(i)`, `if let`, a `select` case, `clone`,
-// `new_pkt`, `device_recv`) is owned until `send`, `drop` or `device_send`
-// consumes it. Along every path:
+// packet binding (`let p = recv(i)`, `if let`, a `select` case, or a
+// builtin's fresh packet: `clone`, `new_pkt`, `device_recv`, ... by
+// Builtins.def's NPL_BUILTIN_GIVES_PACKET rows) is owned until a builtin
+// takes it over (`send`, `drop`, `device_send`, `enqueue`, by its
+// NPL_BUILTIN_TAKES_PACKET rows). Along every path:
 //   * a consumed packet is not read, written, sent or dropped again;
 //   * an owned packet is consumed before it goes out of scope or `return`
 //     leaves the body (a packet received in a loop iteration is consumed in
@@ -115,15 +117,29 @@ private:
     if (e.kind != Expr::Call)
       return nullptr;
     switch (lookupBuiltin(e.text)) {
-    case Builtin::Clone:
-      return "cloned";
-    case Builtin::NewPkt:
-      return "created";
-    case Builtin::DeviceRecv:
-    case Builtin::RecvAny:
-      return "received";
+#define NPL_BUILTIN_GIVES_PACKET(Id, origin)                                   \
+  case Builtin::Id:                                                            \
+    return origin;
+#include "dialects/NP/IR/Builtins.def"
     default:
       return nullptr;
+    }
+  }
+
+  /// The argument a builtin takes over, and how; arg is -1 when `b` takes
+  /// none.
+  struct TakenArg {
+    int arg;
+    const char *how;
+  };
+  static TakenArg takenArg(Builtin b) {
+    switch (b) {
+#define NPL_BUILTIN_TAKES_PACKET(Id, arg, how)                                 \
+  case Builtin::Id:                                                            \
+    return {arg, how};
+#include "dialects/NP/IR/Builtins.def"
+    default:
+      return {-1, nullptr};
     }
   }
 
@@ -413,7 +429,7 @@ private:
       expr(*a);
   }
 
-  /// `e` is handed over by send, drop or device_send at `at`.
+  /// `e` is taken over by a builtin (send, drop, ...) at `at`.
   void consumeExpr(Expr &e, const Loc &at, const char *how) {
     if (e.kind == Expr::Name) {
       int id = lookup(e.text);
@@ -453,28 +469,14 @@ private:
         freshLeak(e);
       return;
     case Expr::Call: {
-      Builtin b = lookupBuiltin(e.text);
-      if (b == Builtin::Send && e.args.size() == 2) {
-        expr(*e.args[0]);
-        consumeExpr(*e.args[1], e.loc, "sent");
-        return;
+      // Sema accepted the call, so a taken argument is there.
+      TakenArg taken = takenArg(lookupBuiltin(e.text));
+      for (size_t k = 0; k < e.args.size(); ++k) {
+        if ((int)k == taken.arg)
+          consumeExpr(*e.args[k], e.loc, taken.how);
+        else
+          expr(*e.args[k]);
       }
-      if (b == Builtin::Drop && e.args.size() == 1) {
-        consumeExpr(*e.args[0], e.loc, "dropped");
-        return;
-      }
-      if (b == Builtin::DeviceSend && e.args.size() >= 2) {
-        expr(*e.args[0]);
-        consumeExpr(*e.args[1], e.loc, "sent");
-        return;
-      }
-      // A queue keeps the packet, or drops it when full: either way the
-      // caller no longer owns it.
-      if (b == Builtin::Enqueue && e.args.size() == 2) {
-        consumeExpr(*e.args[1], e.loc, "queued");
-        return;
-      }
-      valueArgs(e);
       if (freshOrigin(e))
         freshLeak(e);
       return;

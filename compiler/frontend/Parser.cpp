@@ -283,8 +283,7 @@ private:
   }
 
   /// What an element and a graph both begin with: a name and parameters.
-  template <typename Decl, typename Context>
-  void nameAndParams(Decl &d, Context *c) {
+  template <typename Context> void nameAndParams(ComponentDecl &d, Context *c) {
     d.loc = loc(c);
     d.name = c->ID()->getText();
     if (c->paramList())

@@ -21,23 +21,6 @@ bool npcc::isPacketMetaField(llvm::StringRef name, unsigned &width) {
          name == "anno" || name == "ts";
 }
 
-/// The NPL type a Fixed row names: "pkt", "bool", "void" or an integer
-/// type such as "u32".
-static Ty fixedType(llvm::StringRef name) {
-  if (name == "pkt")
-    return Ty::of(Ty::Pkt);
-  if (name == "bool")
-    return Ty::of(Ty::Bool);
-  if (name == "void")
-    return Ty::of(Ty::Void);
-  bool isSigned = name.consume_front("i");
-  if (!isSigned)
-    name.consume_front("u");
-  unsigned width = 0;
-  name.getAsInteger(10, width);
-  return Ty::integer(width, isSigned);
-}
-
 bool Sema::checkArity(Expr &e, size_t n) {
   if (e.args.size() == n)
     return true;
@@ -48,13 +31,13 @@ bool Sema::checkArity(Expr &e, size_t n) {
 
 /// A builtin whose row says it all: each argument coerced to its type.
 Ty Sema::checkFixedCall(Expr &e, const BuiltinInfo &row) {
-  Ty result = fixedType(row.result);
+  Ty result = builtinType(row.result);
   if (!checkArity(e, row.minArgs))
     return row.rule == BuiltinInfo::FixedStrict ? Ty() : result;
   llvm::SmallVector<llvm::StringRef> params;
   llvm::StringRef(row.params).split(params, ' ', -1, /*KeepEmpty=*/false);
   for (size_t k = 0; k < e.args.size(); ++k)
-    coerce(*e.args[k], fixedType(params[k]));
+    coerce(*e.args[k], builtinType(params[k]));
   return result;
 }
 

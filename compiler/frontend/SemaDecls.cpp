@@ -271,20 +271,19 @@ void Sema::checkElement(ElementDecl &e) {
   }
   if (!e.hasHandler)
     error(e.loc) << "element '" << e.name << "' has no handler";
-  if (e.hasInit) {
-    inInit = true;
+  // init, the handler and the timer: each in its own scope, with the flag
+  // saying where its statements stand set meanwhile.
+  auto checkBody = [&](Block &body, bool &where) {
+    where = true;
     scopes.emplace_back();
-    checkBlock(e.init);
+    checkBlock(body);
     scopes.pop_back();
-    inInit = false;
-  }
-  if (e.hasHandler) {
-    inHandler = true;
-    scopes.emplace_back();
-    checkBlock(e.handler);
-    scopes.pop_back();
-    inHandler = false;
-  }
+    where = false;
+  };
+  if (e.hasInit)
+    checkBody(e.init, inInit);
+  if (e.hasHandler)
+    checkBody(e.handler, inHandler);
   if (e.hasSignal) {
     scopes.emplace_back();
     Ty t = resolve(*e.signalType);
@@ -296,11 +295,7 @@ void Sema::checkElement(ElementDecl &e) {
   }
   if (e.hasTimer) {
     coerce(*e.timerPeriod, Ty::integer(64, false));
-    inTimer = true;
-    scopes.emplace_back();
-    checkBlock(e.timer);
-    scopes.pop_back();
-    inTimer = false;
+    checkBody(e.timer, inTimer);
   }
   llvm::StringMap<Loc> controlNames;
   for (ControlDecl &c : e.controls) {
