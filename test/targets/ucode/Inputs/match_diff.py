@@ -105,6 +105,11 @@ def main():
         def failure(kind, detail):
             failures.append("%s seed %d: %s (%s.np)" % (kind, seed, detail, base))
 
+        def first_difference(got):
+            bad = [i for i in range(len(want)) if i >= len(got) or got[i] != want[i]]
+            return "want %s, got %s" % (
+                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing")
+
         def culprit():
             # The interpreter after every pass names the pass that changed
             # the answer (npcc --check-each-pass).
@@ -129,9 +134,7 @@ def main():
         got = out.splitlines()
         if got != want:
             mismatches += 1
-            bad = [i for i in range(len(want)) if i >= len(got) or got[i] != want[i]]
-            failure("MISMATCH(interp)", "want %s, got %s" % (
-                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing"))
+            failure("MISMATCH(interp)", first_difference(got))
             continue
         headers_seen += len(want)
         matched += sum(1 for w in want if "no match" not in w)
@@ -170,10 +173,7 @@ def main():
         got = [re.sub(r" cycles \d+$", "", l) for l in lines]
         if got != want:
             mismatches += 1
-            bad = [i for i in range(len(want)) if i >= len(got) or got[i] != want[i]]
-            failure("MISMATCH(ucode)", "want %s, got %s%s" % (
-                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing",
-                culprit()))
+            failure("MISMATCH(ucode)", first_difference(got) + culprit())
             continue
         for l in lines:
             m = re.search(r" cycles (\d+)$", l)
