@@ -2,14 +2,15 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// One pattern, BodyOpLowering, with a function per operation that builds
-// its replacement: most are one runtime call (lowerToCall) with the
-// arguments a function of the op gives. Operands come from the adaptor, so
-// a lowering never looks at a value after its producer was retyped; the
-// runtime entry points and their arities come from nprt/abi.def.
+// One pattern, BodyOpLowering (BodyOpLowering.h), with a function per
+// operation that builds its replacement: most are one runtime call
+// (lowerToCall) with the arguments a function of the op gives. Operands come
+// from the adaptor, so a lowering never looks at a value after its producer was
+// retyped; the runtime entry points and their arities come from nprt/abi.def.
 //
 //===----------------------------------------------------------------------===//
 
+#include "targets/emitc/BodyOpLowering.h"
 #include "targets/emitc/NPToEmitC.h"
 #include "targets/emitc/RuntimeABI.h"
 
@@ -69,38 +70,6 @@ Fn forValue(Type t, Fn pkt, Fn val) {
 uint64_t portOf(const NPLoweringInfo &info, Operation *op) {
   return info.ports.lookup(op)[0];
 }
-
-/// What replaces an np op: the values of its results, or none for an op
-/// without results or whose results nobody uses; failure when the op is
-/// not in a form the lowering takes (decided before anything is built).
-using Replacement = FailureOr<SmallVector<Value, 2>>;
-
-Replacement replaceWith(ValueRange values = {}) {
-  return SmallVector<Value, 2>(values);
-}
-
-/// How an op of type `Op` lowers: built at the op, from its converted
-/// operands.
-template <typename Op>
-using LowerFn = Replacement (*)(Op, typename Op::Adaptor,
-                                const NPLoweringInfo &, OpBuilder &);
-
-/// The one pattern of this file: `Lower` builds what replaces the op.
-template <typename Op, LowerFn<Op> Lower>
-struct BodyOpLowering : NPPattern<Op> {
-  using NPPattern<Op>::NPPattern;
-  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    Replacement values = Lower(op, adaptor, this->info, rw);
-    if (failed(values))
-      return rw.notifyMatchFailure(op, "not in the form its lowering takes");
-    if (values->empty())
-      rw.eraseOp(op);
-    else
-      rw.replaceOp(op, *values);
-    return success();
-  }
-};
 
 Replacement lowerRecv(np::RecvOp op, np::RecvOp::Adaptor,
                       const NPLoweringInfo &info, OpBuilder &b) {

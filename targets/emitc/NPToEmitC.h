@@ -97,8 +97,8 @@ struct NPLoweringInfo {
 /// A conversion pattern with access to the precomputed facts.
 template <typename Op> struct NPPattern : mlir::OpConversionPattern<Op> {
   NPPattern(mlir::TypeConverter &tc, mlir::MLIRContext *ctx,
-            const NPLoweringInfo &info)
-      : mlir::OpConversionPattern<Op>(tc, ctx), info(info) {}
+            const NPLoweringInfo &info, mlir::PatternBenefit benefit = 1)
+      : mlir::OpConversionPattern<Op>(tc, ctx, benefit), info(info) {}
   const NPLoweringInfo &info;
 };
 

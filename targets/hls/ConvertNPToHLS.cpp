@@ -17,6 +17,7 @@
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/Passes.h"
 #include "dialects/NP/Transforms/TopGraph.h"
+#include "targets/emitc/BodyOpLowering.h"
 #include "targets/emitc/NPToEmitC.h"
 #include "targets/emitc/ProgramLowering.h"
 
@@ -55,58 +56,48 @@ bool isAccessorWidth(uint32_t width) { return width >= 1 && width <= 64; }
 /// Emits `nphls_pkt_<what><W>(pkt, offset, bit[, value])` for the field
 /// `op` accesses.
 template <typename Op>
-emitc::CallOpaqueOp callFieldAccessor(Op op, ConversionPatternRewriter &rw,
-                                      StringRef what, TypeRange results,
-                                      ValueRange operands) {
+emitc::CallOpaqueOp callFieldAccessor(Op op, OpBuilder &b, StringRef what,
+                                      TypeRange results, ValueRange operands) {
   SmallVector<Attribute> args = {
-      rw.getIndexAttr(0), rw.getIndexAttr(1),
-      emitc::OpaqueAttr::get(rw.getContext(),
+      b.getIndexAttr(0), b.getIndexAttr(1),
+      emitc::OpaqueAttr::get(b.getContext(),
                              std::to_string(op.getBit()) + "u")};
   if (operands.size() == 3)
-    args.push_back(rw.getIndexAttr(2));
-  return rw.create<emitc::CallOpaqueOp>(
+    args.push_back(b.getIndexAttr(2));
+  return b.create<emitc::CallOpaqueOp>(
       op.getLoc(), results, ("nphls_pkt_" + what).str(), operands,
-      rw.getArrayAttr(args),
-      rw.getArrayAttr({rw.getI32IntegerAttr(op.getWidth())}));
+      b.getArrayAttr(args),
+      b.getArrayAttr({b.getI32IntegerAttr(op.getWidth())}));
 }
 
-struct HeaderFieldGet : OpConversionPattern<np::PktGetOp> {
-  HeaderFieldGet(TypeConverter &tc, MLIRContext *ctx)
-      : OpConversionPattern(tc, ctx, kOverCTarget) {}
-  LogicalResult matchAndRewrite(np::PktGetOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    uint32_t width = op.getWidth();
-    if (!isAccessorWidth(width))
-      return rw.notifyMatchFailure(op, "not a field of 1 to 64 bits");
-    Type field = emitc::OpaqueType::get(
-        rw.getContext(), ("ap_uint<" + llvm::Twine(width) + ">").str());
-    auto call = callFieldAccessor(op, rw, "get", field,
-                                  {adaptor.getPkt(), adaptor.getOffset()});
-    Location loc = op.getLoc();
-    Value v = rw.create<emitc::CastOp>(loc, rw.getI64Type(), call.getResult(0));
-    if (width != 64)
-      v = rw.create<arith::TruncIOp>(loc, op.getType(), v);
-    rw.replaceOp(op, v);
-    return success();
-  }
-};
+toemitc::Replacement lowerHeaderFieldGet(np::PktGetOp op,
+                                         np::PktGetOp::Adaptor a,
+                                         const NPLoweringInfo &, OpBuilder &b) {
+  uint32_t width = op.getWidth();
+  if (!isAccessorWidth(width))
+    return failure(); // not a field of 1 to 64 bits
+  Type field = emitc::OpaqueType::get(
+      b.getContext(), ("ap_uint<" + llvm::Twine(width) + ">").str());
+  auto call =
+      callFieldAccessor(op, b, "get", field, {a.getPkt(), a.getOffset()});
+  Location loc = op.getLoc();
+  Value v = b.create<emitc::CastOp>(loc, b.getI64Type(), call.getResult(0));
+  if (width != 64)
+    v = b.create<arith::TruncIOp>(loc, op.getType(), v);
+  return toemitc::replaceWith(v);
+}
 
-struct HeaderFieldSet : OpConversionPattern<np::PktSetOp> {
-  HeaderFieldSet(TypeConverter &tc, MLIRContext *ctx)
-      : OpConversionPattern(tc, ctx, kOverCTarget) {}
-  LogicalResult matchAndRewrite(np::PktSetOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rw) const override {
-    if (!isAccessorWidth(op.getWidth()))
-      return rw.notifyMatchFailure(op, "not a field of 1 to 64 bits");
-    Value value = adaptor.getValue();
-    if (value.getType().getIntOrFloatBitWidth() != 64)
-      value = rw.create<arith::ExtUIOp>(op.getLoc(), rw.getI64Type(), value);
-    callFieldAccessor(op, rw, "set", {},
-                      {adaptor.getPkt(), adaptor.getOffset(), value});
-    rw.eraseOp(op);
-    return success();
-  }
-};
+toemitc::Replacement lowerHeaderFieldSet(np::PktSetOp op,
+                                         np::PktSetOp::Adaptor a,
+                                         const NPLoweringInfo &, OpBuilder &b) {
+  if (!isAccessorWidth(op.getWidth()))
+    return failure(); // not a field of 1 to 64 bits
+  Value value = a.getValue();
+  if (value.getType().getIntOrFloatBitWidth() != 64)
+    value = b.create<arith::ExtUIOp>(op.getLoc(), b.getI64Type(), value);
+  callFieldAccessor(op, b, "set", {}, {a.getPkt(), a.getOffset(), value});
+  return toemitc::replaceWith();
+}
 
 /// Marks an op before which the packets it takes are read in whole
 /// (wholePacketOps); ReadWholeFirst lowers the mark.
@@ -568,8 +559,10 @@ struct ConvertNPToHLSPass
     auto extra = [&](TypeConverter &tc, RewritePatternSet &patterns) {
       patterns.add<HLSProgramLowering>(tc, patterns.getContext(), info, procs,
                                        profile);
-      patterns.add<HeaderFieldGet, HeaderFieldSet, ReadWholeFirst>(
-          tc, patterns.getContext());
+      patterns.add<toemitc::BodyOpLowering<np::PktGetOp, lowerHeaderFieldGet>,
+                   toemitc::BodyOpLowering<np::PktSetOp, lowerHeaderFieldSet>>(
+          tc, patterns.getContext(), info, kOverCTarget);
+      patterns.add<ReadWholeFirst>(tc, patterns.getContext());
     };
     if (failed(toemitc::convertNPToEmitC(module, info, extra)))
       return signalPassFailure();

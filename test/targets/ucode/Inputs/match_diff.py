@@ -105,6 +105,22 @@ def main():
         def failure(kind, detail):
             failures.append("%s seed %d: %s (%s.np)" % (kind, seed, detail, base))
 
+        def first_difference(got):
+            bad = [i for i in range(len(want)) if i >= len(got) or got[i] != want[i]]
+            return "want %s, got %s" % (
+                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing")
+
+        def run_step(cmd, what):
+            """Runs one step; None (a hang, counted and reported) or its
+            (exit status, stdout, stderr)."""
+            nonlocal hangs
+            rc, out, err = run(cmd, args.timeout)
+            if rc is None:
+                hangs += 1
+                failure("HANG", what)
+                return None
+            return rc, out, err
+
         def culprit():
             # The interpreter after every pass names the pass that changed
             # the answer (npcc --check-each-pass).
@@ -114,12 +130,11 @@ def main():
             m = re.search(r"--check-each-pass: (.*)", err)
             return "; " + m.group(1)[:300] if m else ""
 
-        rc, out, err = run([args.npcc, base + ".np", "--target=interp"] + files,
-                           args.timeout)
-        if rc is None:
-            hangs += 1
-            failure("HANG", "npcc --target=interp")
+        step = run_step([args.npcc, base + ".np", "--target=interp"] + files,
+                        "npcc --target=interp")
+        if step is None:
             continue
+        rc, out, err = step
         if rc != 0:
             # The generator only writes well-typed programs.
             crashes += 1
@@ -129,19 +144,16 @@ def main():
         got = out.splitlines()
         if got != want:
             mismatches += 1
-            bad = [i for i in range(len(want)) if i >= len(got) or got[i] != want[i]]
-            failure("MISMATCH(interp)", "want %s, got %s" % (
-                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing"))
+            failure("MISMATCH(interp)", first_difference(got))
             continue
         headers_seen += len(want)
         matched += sum(1 for w in want if "no match" not in w)
 
-        rc, out, err = run([args.npcc, base + ".np", "--target=ucode", "-o",
-                            base + ".mu"], args.timeout)
-        if rc is None:
-            hangs += 1
-            failure("HANG", "npcc --target=ucode")
+        step = run_step([args.npcc, base + ".np", "--target=ucode", "-o",
+                         base + ".mu"], "npcc --target=ucode")
+        if step is None:
             continue
+        rc, out, err = step
         if rc != 0:
             if rc == 1 and located(err):
                 refused[reason_of(err)] += 1
@@ -156,12 +168,10 @@ def main():
             failure("CRASH", "npcc --target=ucode exit %d: %s" % (rc, err.strip()[:300]))
             continue
         compiled += 1
-        rc, out, err = run([args.musim, base + ".mu", "--stats"] + files,
-                           args.timeout)
-        if rc is None:
-            hangs += 1
-            failure("HANG", "musim")
+        step = run_step([args.musim, base + ".mu", "--stats"] + files, "musim")
+        if step is None:
             continue
+        rc, out, err = step
         if rc != 0:
             mismatches += 1
             failure("MISMATCH(musim fault)", err.strip()[:300] + culprit())
@@ -170,10 +180,7 @@ def main():
         got = [re.sub(r" cycles \d+$", "", l) for l in lines]
         if got != want:
             mismatches += 1
-            bad = [i for i in range(len(want)) if i >= len(got) or got[i] != want[i]]
-            failure("MISMATCH(ucode)", "want %s, got %s%s" % (
-                want[bad[0]], got[bad[0]] if bad[0] < len(got) else "nothing",
-                culprit()))
+            failure("MISMATCH(ucode)", first_difference(got) + culprit())
             continue
         for l in lines:
             m = re.search(r" cycles (\d+)$", l)
