@@ -224,7 +224,7 @@ ExprPtr ArgConverter::convert(const ast::TypeRef &type, const ArgText &arg,
       return nullptr;
     }
     ExprPtr call = makeExpr(Expr::Call, loc);
-    call->text = "prefix";
+    call->text = builtinInfo(Builtin::Prefix).name;
     call->args.push_back(intLit(addr, false, loc));
     call->args.push_back(intLit(len, false, loc));
     return call;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/click/ClickLowerer.h"
+#include "compiler/frontend/Builtins.h"
 #include "compiler/frontend/ConstFnRunner.h"
 #include "compiler/frontend/ConstFold.h"
 #include "compiler/frontend/Limits.h"
@@ -158,14 +159,16 @@ static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
     }
     return std::nullopt;
   }
-  case Expr::Call:
-    if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
+  case Expr::Call: {
+    Builtin which = lookupBuiltin(e.text);
+    if ((which == Builtin::Min || which == Builtin::Max) &&
+        e.args.size() == 2) {
       auto a = sub(0), b = sub(1);
       if (!a || !b)
         return std::nullopt;
-      return e.text == "min" ? std::min(*a, *b) : std::max(*a, *b);
+      return which == Builtin::Min ? std::min(*a, *b) : std::max(*a, *b);
     }
-    if (e.text == "len" && e.args.size() == 1 &&
+    if (which == Builtin::Len && e.args.size() == 1 &&
         e.args[0]->kind == Expr::Name) {
       auto it = env.lists.find(e.args[0]->text);
       if (it != env.lists.end())
@@ -177,6 +180,7 @@ static std::optional<int64_t> evalSize(const Expr &e, const SizeEnv &env,
     if (const ast::FnDecl *f = env.index.fns.lookup(e.text))
       return callFn(*f, e, env, depth);
     return std::nullopt;
+  }
   case Expr::Cast:
     return sub(0);
   case Expr::Index:

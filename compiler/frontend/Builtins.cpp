@@ -21,15 +21,32 @@ static constexpr unsigned countWords(const char *s) {
   return n;
 }
 
-// A row checked from its types alone names one type per argument.
+/// Whether a GIVES_PACKET or TAKES_PACKET row names `b`.
+static constexpr bool movesPacket(Builtin b) {
+  switch (b) {
+#define NPL_BUILTIN_GIVES_PACKET(Id, origin) case Builtin::Id:
+#define NPL_BUILTIN_TAKES_PACKET(Id, arg, how) case Builtin::Id:
+#include "dialects/NP/IR/Builtins.def"
+    return true;
+  default:
+    return false;
+  }
+}
+
+// A row checked from its types alone names one type per argument; a
+// builtin a function may not call makes or takes an owned packet.
 #define NPL_BUILTIN(Id, name, minArgs, maxArgs, params, result, rule, inFn,    \
                     whyNotInMatch)                                             \
   static_assert(BuiltinInfo::rule == BuiltinInfo::Special ||                   \
                     (minArgs == maxArgs && countWords(params) == minArgs),     \
-                "the params of builtin '" name "' do not match its arity");
+                "the params of builtin '" name "' do not match its arity");    \
+  static_assert(BuiltinInfo::inFn == BuiltinInfo::InFn ||                      \
+                    movesPacket(Builtin::Id),                                  \
+                "builtin '" name "' is NotInFn but has no GIVES_PACKET or "    \
+                "TAKES_PACKET row");
 #include "dialects/NP/IR/Builtins.def"
 
-static const BuiltinInfo kBuiltins[] = {
+static constexpr BuiltinInfo kBuiltins[] = {
 #define NPL_BUILTIN(Id, name, minArgs, maxArgs, params, result, rule, inFn,    \
                     whyNotInMatch)                                             \
   {Builtin::Id,  name,   minArgs,           maxArgs,                           \
@@ -37,6 +54,12 @@ static const BuiltinInfo kBuiltins[] = {
    whyNotInMatch},
 #include "dialects/NP/IR/Builtins.def"
 };
+
+// The packet a builtin takes over is an argument every call has.
+#define NPL_BUILTIN_TAKES_PACKET(Id, arg, how)                                 \
+  static_assert(arg < kBuiltins[(unsigned)Builtin::Id - 1].minArgs,            \
+                "builtin " #Id " takes over an argument it may not have");
+#include "dialects/NP/IR/Builtins.def"
 
 Builtin npcc::lookupBuiltin(llvm::StringRef name) {
   static const llvm::StringMap<Builtin> byName = [] {

@@ -244,18 +244,20 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     }
     return base->list[index->i];
   }
-  case Expr::Call:
-    if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
+  case Expr::Call: {
+    Builtin which = lookupBuiltin(e.text);
+    if ((which == Builtin::Min || which == Builtin::Max) &&
+        e.args.size() == 2) {
       auto a = evalImpl(*e.args[0], report, what);
       auto b = a ? evalImpl(*e.args[1], report, what) : a;
       if (!b)
         return b;
       bool sgn = e.ty.isSignedInt();
       bool less = sgn ? (int64_t)a->i < (int64_t)b->i : a->i < b->i;
-      r.i = (e.text == "min") == less ? a->i : b->i;
+      r.i = (which == Builtin::Min) == less ? a->i : b->i;
       return r;
     }
-    if (e.text == "prefix" && e.args.size() == 2) {
+    if (which == Builtin::Prefix && e.args.size() == 2) {
       auto addr = evalImpl(*e.args[0], report, what);
       auto len = addr ? evalImpl(*e.args[1], report, what) : addr;
       if (!len)
@@ -275,12 +277,12 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     if (const RecordDecl *rec = sema.lookupRecord(e.text);
         rec && !rec->isHeader)
       return evalConstructor(e, *rec, report, what);
-    if (e.text == "len" && e.args.size() == 1 &&
+    if (which == Builtin::Len && e.args.size() == 1 &&
         e.args[0]->kind == Expr::StrLit) {
       r.i = e.args[0]->text.size();
       return r;
     }
-    if (e.text == "len" && e.args.size() == 1 &&
+    if (which == Builtin::Len && e.args.size() == 1 &&
         e.args[0]->kind == Expr::Name) {
       auto it = env.find(e.args[0]->text);
       if (it != env.end() && it->second.kind == CValue::Str) {
@@ -298,6 +300,7 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
         }
     }
     return fail();
+  }
   default:
     return fail();
   }

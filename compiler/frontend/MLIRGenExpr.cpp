@@ -18,15 +18,23 @@ using mlir::Value;
 // Expressions
 //===----------------------------------------------------------------------===//
 
+/// Whether a call of `b` has no effect (Builtins.def's
+/// NPL_BUILTIN_SPECULATABLE rows).
+static bool isSpeculatable(Builtin b) {
+  switch (b) {
+#define NPL_BUILTIN_SPECULATABLE(Id) case Builtin::Id:
+#include "dialects/NP/IR/Builtins.def"
+    return true;
+  default:
+    return false;
+  }
+}
+
 static bool isPure(const Expr &e) {
   if (e.kind == Expr::Recv)
     return false;
-  if (e.kind == Expr::Call) {
-    Builtin b = lookupBuiltin(e.text);
-    if (b != Builtin::Len && b != Builtin::Min && b != Builtin::Max &&
-        b != Builtin::Classify && b != Builtin::IPClassify)
-      return false;
-  }
+  if (e.kind == Expr::Call && !isSpeculatable(lookupBuiltin(e.text)))
+    return false;
   for (const ExprPtr &a : e.args)
     if (!isPure(*a))
       return false;

@@ -256,7 +256,7 @@ bool MatchGen::genStmt(const Stmt &s, Value path) {
   }
   case Stmt::ExprStmt: {
     const Expr &e = *s.init;
-    if (e.kind == Expr::Call && e.text == "accept") {
+    if (e.kind == Expr::Call && lookupBuiltin(e.text) == Builtin::Accept) {
       Value off = toU64(gen(*e.args[0]), e.args[0]->ty, l);
       Value len = toU64(gen(*e.args[1]), e.args[1]->ty, l);
       b.create<match::AcceptOp>(l, off, len);

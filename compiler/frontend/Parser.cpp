@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/Parser.h"
+#include "compiler/frontend/Builtins.h"
 #include "compiler/frontend/Limits.h"
 
 #include "NPLLexer.h"
@@ -648,7 +649,7 @@ private:
   ExprPtr prefixLit(const std::string &text, Loc l) {
     size_t slash = text.find('/');
     auto e = make(Expr::Call, l);
-    e->text = "prefix";
+    e->text = builtinInfo(Builtin::Prefix).name;
     e->args.push_back(addressLit(text.substr(0, slash), '.', 10, l));
     Loc lenLoc = l;
     lenLoc.col += slash + 1;

@@ -449,7 +449,7 @@ void Sema::checkMatch(MatchDecl &m) {
   for (size_t i = 0; i < m.body.size(); ++i) {
     Stmt &s = *m.body[i];
     bool isAccept = s.kind == Stmt::ExprStmt && s.init->kind == Expr::Call &&
-                    s.init->text == "accept";
+                    lookupBuiltin(s.init->text) == Builtin::Accept;
     if (isAccept && i + 1 != m.body.size())
       error(s.loc) << "'accept' must be the last statement of a match "
                       "program";
@@ -457,7 +457,7 @@ void Sema::checkMatch(MatchDecl &m) {
   }
   if (m.body.empty() || m.body.back()->kind != Stmt::ExprStmt ||
       m.body.back()->init->kind != Expr::Call ||
-      m.body.back()->init->text != "accept")
+      lookupBuiltin(m.body.back()->init->text) != Builtin::Accept)
     error(m.loc) << "match program '" << m.name
                  << "' must end with 'accept(offset, length)'";
   popScope();
