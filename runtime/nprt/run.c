@@ -117,13 +117,13 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
       nprt_control_serve(control, &ex);
     rc = nprt_execute(&ex, &report);
     if (nprt_pcie_finish(pcie) != 0)
-      ex.status.io_error = true;
+      nprt_status_failed(&ex.status, false);
     nprt_control_close(control);
     ex.hooks = (nprt_exec_hooks){0};
     /* Outputs are flushed and closed before the statistics, so that the
      * status they report includes the final write. */
     if (nprt_devices_close(&ex.devices) != 0)
-      ex.status.io_error = true;
+      nprt_status_failed(&ex.status, false);
     rc = nprt_status_exit_code(&ex.status, rc);
     /* An init that failed (a table file) ended the run before it began:
      * like a device that cannot be opened, it leaves nothing to report. */

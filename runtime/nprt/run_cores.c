@@ -325,7 +325,7 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     nprt_exec_wind_down(&m.cores[q].ex);
   m.outs_open = false;
   if (nprt_devices_close(&m.outs) != 0)
-    sum.status.io_error = true;
+    nprt_status_failed(&sum.status, false);
   sum.tx = nprt_devices_stats(&m.outs, true, &sum.n_tx);
   rc = nprt_status_exit_code(&sum.status, rc);
   if (nprt_stats_report(&sum) != 0)
