@@ -86,10 +86,12 @@ uint64_t npcc::foldBinary(llvm::StringRef op, uint64_t u, uint64_t v, bool sgn,
     return u - v;
   if (op == "*")
     return u * v;
+  // INT64_MIN / -1 overflows in C; in NPL it wraps as at run time (the
+  // quotient is -x, the remainder 0).
   if (op == "/")
-    return v == 0 ? 0 : sgn ? (uint64_t)(x / y) : u / v;
+    return v == 0 ? 0 : sgn ? (y == -1 ? 0 - u : (uint64_t)(x / y)) : u / v;
   if (op == "%")
-    return v == 0 ? 0 : sgn ? (uint64_t)(x % y) : u % v;
+    return v == 0 ? 0 : sgn ? (y == -1 ? 0 : (uint64_t)(x % y)) : u % v;
   if (op == "&" || op == "&&")
     return u & v;
   if (op == "|" || op == "||")
@@ -98,8 +100,11 @@ uint64_t npcc::foldBinary(llvm::StringRef op, uint64_t u, uint64_t v, bool sgn,
     return u ^ v;
   if (op == "<<")
     return v >= 64 ? 0 : u << v;
-  if (op == ">>")
-    return v >= 64 ? 0 : sgn ? (uint64_t)(x >> v) : u >> v;
+  if (op == ">>") {
+    if (v >= 64)
+      return sgn && x < 0 ? ~uint64_t(0) : 0;
+    return sgn ? (uint64_t)(x >> v) : u >> v;
+  }
   cmp = true;
   if (op == "==")
     return u == v;
