@@ -119,6 +119,20 @@ static void legalizeBoolArith(Operation *op, OpBuilder &b) {
   op->erase();
 }
 
+/// EmitC casts an i1 (a C bool) only by zero extension, but an i1 that
+/// NPL reads as signed (`x as u8` with `x: i1`) is 0 or -1: 0 - zext(x).
+static void signExtendBool(arith::ExtSIOp op, OpBuilder &b) {
+  if (!op.getIn().getType().isInteger(1))
+    return;
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  Type t = op.getType();
+  Value z = b.create<arith::ExtUIOp>(loc, t, op.getIn());
+  Value zero = b.create<arith::ConstantIntOp>(loc, 0, t);
+  op.replaceAllUsesWith(b.create<arith::SubIOp>(loc, zero, z).getResult());
+  op->erase();
+}
+
 void Legalizer::fixOp(Operation *op) {
   Location loc = op->getLoc();
   // Results whose original width is odd and whose op may set high bits.
@@ -262,8 +276,12 @@ void Legalizer::run() {
     fixOp(op);
   ops.clear();
   module.walk([&](Operation *op) { ops.push_back(op); });
-  for (Operation *op : ops)
-    legalizeBoolArith(op, b);
+  for (Operation *op : ops) {
+    if (auto ext = dyn_cast<arith::ExtSIOp>(op))
+      signExtendBool(ext, b);
+    else
+      legalizeBoolArith(op, b);
+  }
 }
 
 namespace {
