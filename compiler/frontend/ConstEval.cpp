@@ -147,7 +147,13 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
     if (it != env.end())
       return it->second;
     if (const ConstDecl *c = sema.lookupConst(e.text)) {
-      auto v = evalImpl(*c->value, report, what);
+      // A module constant is read at module scope, and the functions its
+      // value calls run even when the reader only asks whether the name
+      // is constant (a body reading `const K: u32 = f(ROUTES);`).
+      Env none;
+      ConstEval top(sema, none);
+      top.allowSilentCalls(true);
+      auto v = top.evalImpl(*c->value, report, what);
       if (v && v->kind != CValue::List)
         v->i = wrapTo(v->i, c->value->ty);
       return v;
@@ -277,8 +283,8 @@ std::optional<CValue> ConstEval::evalImpl(const Expr &e, bool report,
       r.i = len->i << 32 | (addr->i & 0xffffffff);
       return r;
     }
-    if (const FnDecl *f = sema.lookupFn(e.text); f && report)
-      return evalFnCall(e, *f, what);
+    if (const FnDecl *f = sema.lookupFn(e.text); f && (report || silentCalls))
+      return evalFnCall(e, *f, report, what);
     if (const RecordDecl *rec = sema.lookupRecord(e.text);
         rec && !rec->isHeader)
       return evalConstructor(e, *rec, report, what);

@@ -25,11 +25,18 @@ struct ConstFnAdapter {
   ConstEval inner;
   const FnDecl &fn;
   llvm::StringRef what;
+  /// Silent when the caller only asks whether a value is constant.
+  bool report;
 
-  ConstFnAdapter(Sema &sema, const FnDecl &fn, llvm::StringRef what)
-      : sema(sema), inner(sema, locals), fn(fn), what(what) {}
+  ConstFnAdapter(Sema &sema, const FnDecl &fn, llvm::StringRef what,
+                 bool report)
+      : sema(sema), inner(sema, locals), fn(fn), what(what), report(report) {
+    inner.allowSilentCalls(!report);
+  }
 
-  std::optional<CValue> eval(const Expr &e) { return inner.eval(e, what); }
+  std::optional<CValue> eval(const Expr &e) {
+    return report ? inner.eval(e, what) : inner.tryEval(e);
+  }
 
   /// An integer is wrapped to `t`; other values are kept as they are.
   static CValue wrapped(CValue v, const Ty &t) {
@@ -93,18 +100,19 @@ struct ConstFnAdapter {
   }
 
   void error(const Loc &loc, const std::string &message) {
-    sema.error(loc) << message;
+    if (report)
+      sema.error(loc) << message;
   }
 };
 } // namespace npcc
 
 std::optional<CValue> ConstEval::evalFnCall(const Expr &e, const FnDecl &f,
-                                            llvm::StringRef what) {
+                                            bool report, llvm::StringRef what) {
   if (e.args.size() != f.params.size())
     return std::nullopt; // Sema has reported it
-  ConstFnAdapter adapter(sema, f, what);
+  ConstFnAdapter adapter(sema, f, what, report);
   for (size_t k = 0; k < f.params.size(); ++k) {
-    auto v = evalImpl(*e.args[k], true, what);
+    auto v = evalImpl(*e.args[k], report, what);
     if (!v)
       return v;
     adapter.locals[f.params[k].name] =

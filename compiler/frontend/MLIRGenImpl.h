@@ -59,6 +59,9 @@ public:
   }
   /// `v` truncated to the width of `t` (sign-extended if signed).
   static uint64_t wrapTo(uint64_t v, const ast::Ty &t);
+  /// Lets tryEval run functions, silently: a constant's value and the body
+  /// of a function it calls are constant expressions by definition.
+  void allowSilentCalls(bool allow) { silentCalls = allow; }
 
 private:
   std::optional<CValue> evalImpl(const ast::Expr &e, bool report,
@@ -68,9 +71,10 @@ private:
                                         llvm::StringRef what);
   /// A call of a user function, its body run (ConstEvalFn.cpp).
   std::optional<CValue> evalFnCall(const ast::Expr &e, const ast::FnDecl &f,
-                                   llvm::StringRef what);
+                                   bool report, llvm::StringRef what);
   Sema &sema;
   const Env *envp;
+  bool silentCalls = false;
 };
 
 /// A specialised element: the declaration plus its parameter values.
