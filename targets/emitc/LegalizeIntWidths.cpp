@@ -133,6 +133,27 @@ static void signExtendBool(arith::ExtSIOp op, OpBuilder &b) {
   op->erase();
 }
 
+/// A signed i1 is 0 or -1, but C compares bools as 0 and 1: a signed
+/// comparison of two i1s is the unsigned one the other way round (-1 < 0
+/// exactly when true > false).
+static void compareBoolsSigned(arith::CmpIOp cmp) {
+  using P = arith::CmpIPredicate;
+  if (!cmp.getLhs().getType().isInteger(1))
+    return;
+  switch (cmp.getPredicate()) {
+  case P::slt:
+    return cmp.setPredicate(P::ugt);
+  case P::sle:
+    return cmp.setPredicate(P::uge);
+  case P::sgt:
+    return cmp.setPredicate(P::ult);
+  case P::sge:
+    return cmp.setPredicate(P::ule);
+  default:
+    return;
+  }
+}
+
 void Legalizer::fixOp(Operation *op) {
   Location loc = op->getLoc();
   // Results whose original width is odd and whose op may set high bits.
@@ -279,6 +300,8 @@ void Legalizer::run() {
   for (Operation *op : ops) {
     if (auto ext = dyn_cast<arith::ExtSIOp>(op))
       signExtendBool(ext, b);
+    else if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+      compareBoolsSigned(cmp);
     else
       legalizeBoolArith(op, b);
   }
