@@ -119,18 +119,28 @@ static void legalizeBoolArith(Operation *op, OpBuilder &b) {
   op->erase();
 }
 
-/// EmitC casts an i1 (a C bool) only by zero extension, but an i1 that
-/// NPL reads as signed (`x as u8` with `x: i1`) is 0 or -1: 0 - zext(x).
-static void signExtendBool(arith::ExtSIOp op, OpBuilder &b) {
-  if (!op.getIn().getType().isInteger(1))
-    return;
-  Location loc = op.getLoc();
-  b.setInsertionPoint(op);
-  Type t = op.getType();
-  Value z = b.create<arith::ExtUIOp>(loc, t, op.getIn());
+/// 0 - zext(x): the i1 `x` read as signed (0 or -1), widened to `t`.
+static Value signedBool(Location loc, Value x, Type t, OpBuilder &b) {
+  Value z = b.create<arith::ExtUIOp>(loc, t, x);
   Value zero = b.create<arith::ConstantIntOp>(loc, 0, t);
-  op.replaceAllUsesWith(b.create<arith::SubIOp>(loc, zero, z).getResult());
-  op->erase();
+  return b.create<arith::SubIOp>(loc, zero, z);
+}
+
+/// EmitC casts an i1 (a C bool) only by zero extension, but an i1 that
+/// NPL reads as signed (`x as u8` with `x: i1`, an array index `a[x]`) is 0
+/// or -1.
+static void signExtendBool(Operation *op, OpBuilder &b) {
+  Value in = op->getOperand(0);
+  if (!in.getType().isInteger(1))
+    return;
+  b.setInsertionPoint(op);
+  if (auto ext = dyn_cast<arith::ExtSIOp>(op)) {
+    ext.replaceAllUsesWith(signedBool(op->getLoc(), in, ext.getType(), b));
+    op->erase();
+    return;
+  }
+  // index_cast sign-extends: from a signed byte, which C casts as it should.
+  op->setOperand(0, signedBool(op->getLoc(), in, b.getI8Type(), b));
 }
 
 /// A signed i1 is 0 or -1, but C compares bools as 0 and 1: a signed
@@ -298,8 +308,8 @@ void Legalizer::run() {
   ops.clear();
   module.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {
-    if (auto ext = dyn_cast<arith::ExtSIOp>(op))
-      signExtendBool(ext, b);
+    if (isa<arith::ExtSIOp, arith::IndexCastOp>(op))
+      signExtendBool(op, b);
     else if (auto cmp = dyn_cast<arith::CmpIOp>(op))
       compareBoolsSigned(cmp);
     else
