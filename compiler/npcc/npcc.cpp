@@ -890,6 +890,13 @@ int main(int argc, char **argv) {
 
   if (target == Target::UCode)
     return emitUCode(*ir, *mainFile);
+  // A file may hold a graph and match programs: the match programs are the
+  // ucode target's (and the interpreter's on --list/--headers); the C and
+  // HLS targets compile the graph alone.
+  if (target == Target::HLS || target == Target::C)
+    for (match::ProgramOp m :
+         llvm::make_early_inc_range(ir->getOps<match::ProgramOp>()))
+      m.erase();
   if (target == Target::HLS)
     return emitHLS(*ir, *tool, channelDepthMode);
   if (target == Target::Interp)
