@@ -1,0 +1,31 @@
+"""What the differential runners read from an HLS project.
+
+npcc --target=hls rejects some programs with a documented error (an
+element the hls target cannot build); those are skipped, not failures. The
+testbench (tb.cpp) lists the design's devices: those without a file name
+take --in/--out on the simulation's command line, the others are files
+the program names. test/targets/hls/Inputs/hls_diff.py and smith.run
+both use these.
+"""
+import re
+
+SKIP = re.compile(r"error: (element '[^']*': (the hls target|a source "
+                  r"without)[^\n]*)")
+DEVICE = re.compile(r"\{(\d+)u, (nullptr|\"[^\"]*\"), \"[^\"]*\", \d+u, "
+                    r"\d+u\}")
+
+
+def rejection(stderr):
+    """The documented reason the hls target refused a program, or None."""
+    m = SKIP.search(stderr)
+    return m.group(1) if m else None
+
+
+def devices(tb, table):
+    """[(device, path or 'nullptr')] of the testbench's `table` (inputs
+    or outputs)."""
+    m = re.search(r"static const nphls_tb_device %s\[\] = \{(.*?)\};" % table,
+                  tb, re.S)
+    if not m:
+        return []
+    return [(int(d), p) for d, p in DEVICE.findall(m.group(1))]
