@@ -34,10 +34,13 @@ def add_tool_flags(p):
                    "directory (default: next to npsmith, else on PATH)")
     p.add_argument("--timeout", type=float, default=30.0,
                    help="seconds a run may take before it is a hang")
+    p.add_argument("--c-flag", action="append", default=[],
+                   help="an npcc flag for the C target's build only "
+                   "(repeatable)")
 
 
 def tools_of(a):
-    return Tools(a.npcc, timeout=a.timeout)
+    return Tools(a.npcc, timeout=a.timeout, c_flags=a.c_flag)
 
 
 def cmd_gen(a):

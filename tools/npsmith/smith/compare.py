@@ -93,9 +93,10 @@ def read_bytes(path):
         return f.read()
 
 
-def output_difference(ref_path, run_path, exact=True):
+def output_difference(ref_path, run_path, exact=True, key_of=None):
     """None if the output pcaps agree (byte for byte when `exact`, else as
-    a multicore run may differ), else what differs."""
+    a multicore run may differ, flows given by `key_of` as in
+    smith.flows.compare_records), else what differs."""
     a, b = read_bytes(ref_path), read_bytes(run_path)
     if a is None and b is None:
         return None
@@ -104,13 +105,30 @@ def output_difference(ref_path, run_path, exact=True):
                                            else "this")
     if a == b:
         return None
-    if exact:
-        return "bytes differ (%d vs %d bytes)" % (len(a), len(b))
     try:
         ra, rb = pcap.parse(a, ref_path), pcap.parse(b, run_path)
     except ValueError as e:
         return str(e)
+    if exact:
+        return first_record_difference(ra, rb)
     if (ra.linktype, ra.nanosecond, ra.snaplen) != (
             rb.linktype, rb.nanosecond, rb.snaplen):
         return "pcap headers differ"
-    return flows.compare_records(ra.linktype, ra.records, rb.records)
+    return flows.compare_records(ra.linktype, ra.records, rb.records,
+                                 key_of, ra.nanosecond)
+
+
+def first_record_difference(ra, rb):
+    """Where two parsed pcaps first differ, as text."""
+    if (ra.linktype, ra.nanosecond, ra.snaplen) != (
+            rb.linktype, rb.nanosecond, rb.snaplen):
+        return "pcap headers differ"
+    for k, (x, y) in enumerate(zip(ra.records, rb.records)):
+        if x != y:
+            what = ("time stamp" if x[:2] != y[:2] else "length"
+                    if (x[2], len(x[3])) != (y[2], len(y[3])) else "bytes")
+            return "record %d differs (%s)" % (k, what)
+    if len(ra.records) != len(rb.records):
+        return "%d records, reference %d" % (len(rb.records),
+                                             len(ra.records))
+    return "bytes differ (%s)" % (rb.damage or ra.damage or "pcap framing")

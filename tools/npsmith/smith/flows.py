@@ -30,9 +30,36 @@ def flow(linktype, b):
     return ("l2", bytes(b[:14]))
 
 
-def compare_records(linktype, ref, run):
+def stamp_ns(record, nanosecond):
+    """A record's time stamp in nanoseconds."""
+    return record[0] * 10**9 + record[1] * (1 if nanosecond else 1000)
+
+
+def input_flows(inputs):
+    """A function giving an output record the flow of the input packet it
+    came from, by time stamp (the runtime keeps a packet's stamp): a
+    program that rewrites the headers it is steered by (an encapsulation)
+    still keeps the order of the input's flows, not of its own bytes.
+    `inputs` are smith.pcap.Pcap objects; a stamp two inputs share, or
+    none has, falls back to the record's own bytes."""
+    keys = {}
+    for p in inputs:
+        for r in p.records:
+            t = stamp_ns(r, p.nanosecond)
+            k = flow(p.linktype, r[3])
+            keys[t] = k if keys.get(t, k) == k else None
+
+    def key_of(linktype, nanosecond, record):
+        k = keys.get(stamp_ns(record, nanosecond))
+        return k if k is not None else flow(linktype, record[3])
+    return key_of
+
+
+def compare_records(linktype, ref, run, key_of=None, nanosecond=False):
     """None if `run` holds the records of `ref` as a multicore run may
-    (same multiset, same order per flow), else the first difference."""
+    (same multiset, same order per flow), else the first difference.
+    `key_of(linktype, nanosecond, record)` gives a record's flow (default:
+    by its own bytes)."""
     cref, crun = collections.Counter(ref), collections.Counter(run)
     if cref != crun:
         extra, missing = crun - cref, cref - crun
@@ -41,10 +68,13 @@ def compare_records(linktype, ref, run):
                  sum(extra.values())))
     by_ref = collections.defaultdict(list)
     by_run = collections.defaultdict(list)
+    if key_of is None:
+        def key_of(lt, _, r):
+            return flow(lt, r[3])
     for r in ref:
-        by_ref[flow(linktype, r[3])].append(r)
+        by_ref[key_of(linktype, nanosecond, r)].append(r)
     for r in run:
-        by_run[flow(linktype, r[3])].append(r)
+        by_run[key_of(linktype, nanosecond, r)].append(r)
     for key, recs in by_ref.items():
         if by_run[key] != recs:
             for k, (a, b) in enumerate(zip(recs, by_run[key])):

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import time
 
-from . import compare, hlsbuild, hlsproject
+from . import compare, flows, hlsbuild, hlsproject, pcap
 from .tools import Tools
 
 TARGETS = ("c1", "c2-rtc", "c2-pipeline", "hls")
@@ -131,6 +131,7 @@ class Case:
             d = spec.get("device", 0)
             self.inputs[d] = os.path.join(self.dir, "in%d.pcap" % d)
         self.outputs = list(range(m.get("outputs", 1)))
+        self._flows = None
 
     def run_flags(self, stats=True, handlers=True, signals=True):
         flags = []
@@ -145,6 +146,18 @@ class Case:
         for s in self.manifest.get("signals", []) if signals else []:
             flags += ["--signal", s]
         return flags
+
+    def input_flows(self):
+        """smith.flows.input_flows of the case's inputs (read once)."""
+        if self._flows is None:
+            inputs = []
+            for path in self.inputs.values():
+                try:
+                    inputs.append(pcap.read(path))
+                except (OSError, ValueError):
+                    pass
+            self._flows = flows.input_flows(inputs)
+        return self._flows
 
     def populate(self, run_dir):
         """A fresh `run_dir` with the case's files and the program as
@@ -181,6 +194,11 @@ class Checker:
         proc = execute(cmd, cwd, timeout or self.tools.timeout,
                        self.tools.env)
         self.result.times[name] = round(proc.seconds, 3)
+        # For whoever reads a kept work directory: what each step printed.
+        for ext, text in (("out", proc.stdout), ("err", proc.stderr)):
+            with open(os.path.join(self.work, "%s.%s" % (name, ext)),
+                      "w") as f:
+                f.write(text)
         return proc
 
     def names(self, run_dir):
@@ -203,7 +221,7 @@ class Checker:
         self.oracle = (proc, d, written_pcaps(d, before))
         return True
 
-    def build(self, name, target, args, cwd, out_target):
+    def build(self, name, target, args, cwd):
         """Runs npcc for a target; a compiler crash is a `build` failure.
         Returns the process, or None after a crash."""
         cmd = [self.tools.npcc, "prog.np", "--target=" + target] + \
@@ -229,7 +247,8 @@ class Checker:
             return
         bdir = os.path.join(self.work, "c-build")
         self.case.populate(bdir)
-        build = self.build("c-build", "c", ["-o", "prog"], bdir, "c1")
+        build = self.build("c-build", "c", ["-o", "prog"] +
+                           self.tools.c_flags, bdir)
         if build is None:
             for t in wanted:
                 self.result.skipped[t] = "the compiler crashed"
@@ -274,7 +293,8 @@ class Checker:
         for f in sorted(set(pcaps) & set(opcaps)):
             why = compare.output_difference(os.path.join(odir, f),
                                             os.path.join(d, f),
-                                            exact=not multicore)
+                                            not multicore,
+                                            self.case.input_flows())
             if why:
                 self.result.fail(target, "output", "%s: %s" % (f, why))
         # npcc's warnings come with the build for the C target, with the
@@ -283,9 +303,8 @@ class Checker:
         err = self.text(build, bdir)[1] + err
         oout, oerr = self.text(oproc, odir)
         if out != oout:
-            kind = "handler" if self.case.manifest.get("handlers") else \
-                "stdout"
-            self.result.fail(target, kind, diff_text(oout, out))
+            self.result.fail(target, stdout_kind(oout, out),
+                             diff_text(oout, out))
         if err != oerr and not multicore:
             self.result.fail(target, "stderr", diff_text(oerr, err))
         why = compare.stats_difference(os.path.join(odir, "stats.json"),
@@ -305,7 +324,7 @@ class Checker:
             return
         bdir = os.path.join(self.work, "hls-build")
         self.case.populate(bdir)
-        proc = self.build("hls-build", "hls", ["-o", "proj"], bdir, "hls")
+        proc = self.build("hls-build", "hls", ["-o", "proj"], bdir)
         if proc is None:
             self.result.skipped["hls"] = "the compiler crashed"
             return
@@ -329,9 +348,20 @@ class Checker:
     def run_hls(self, proj):
         with open(os.path.join(proj, "tb.cpp")) as f:
             tb = f.read()
+        d = os.path.join(self.work, "hls")
+        before = self.case.populate(d)
         args, outs = [], set()
         for dev, path in hlsproject.devices(tb, "inputs"):
-            if path == "nullptr" and dev in self.case.inputs:
+            if path != "nullptr":
+                continue
+            if dev not in self.case.inputs:
+                # The interpreter and the C target read an input device
+                # without --in as empty; the simulation wants a file.
+                empty = "empty%d.pcap" % dev
+                pcap.write(os.path.join(d, empty), pcap.Pcap())
+                before.add(empty)
+                args.append("--in=%d=%s" % (dev, empty))
+            else:
                 args.append("--in=%d=%s" % (dev, self.case.inputs[dev]))
         for dev, path in hlsproject.devices(tb, "outputs"):
             if path == "nullptr":
@@ -339,8 +369,6 @@ class Checker:
                 outs.add("out%d.pcap" % dev)
         for h in self.case.manifest.get("handlers", []):
             args += ["-h", h]
-        d = os.path.join(self.work, "hls")
-        before = self.case.populate(d)
         proc = self.step("hls", [os.path.join(proj, "csim.out")] + args, d)
         self.result.ran.append("hls")
         broke = breakage(proc, self.tools.timeout)
@@ -368,6 +396,18 @@ class Checker:
                                             os.path.join(d, f))
             if why:
                 self.result.fail("hls", "output", "%s: %s" % (f, why))
+
+
+def stdout_kind(ref, got):
+    """`handler` when two outputs first differ past the statistics table
+    (its last line is the pool's), where the -h values are, else
+    `stdout`."""
+    a, b = ref.splitlines(), got.splitlines()
+    first = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]),
+                 min(len(a), len(b)))
+    pool = max((k for k, line in enumerate(a) if line.startswith("pool: ")),
+               default=-1)
+    return "handler" if first > pool >= 0 else "stdout"
 
 
 def diff_text(ref, got):

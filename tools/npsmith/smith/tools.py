@@ -55,8 +55,11 @@ class Tools:
     (smith.hlsbuild)."""
 
     def __init__(self, npcc=None, timeout=30.0, build_timeout=300.0,
-                 cache=None):
+                 cache=None, c_flags=()):
         self.npcc = find_npcc(npcc)
+        # npcc flags for the C target's build alone: a planted difference
+        # the runner must find (test/npsmith), or a C-only option to try.
+        self.c_flags = list(c_flags)
         self.timeout = timeout
         self.build_timeout = build_timeout
         self.cache = cache

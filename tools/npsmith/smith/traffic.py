@@ -214,7 +214,9 @@ class Writer:
         r = self.rng
         k = r.random()
         if k < 0.7:
-            return r.randint(0, 100000)
+            # At least 1 us, so that every frame has a stamp of its own
+            # in either precision (smith.flows.input_flows needs it).
+            return r.randint(1000, 100000)
         if k < 0.95:
             return r.randint(1000000, 50000000)
         return r.randint(100000000, 2000000000)
