@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""npsmith: random NPL programs run on every target against the
-interpreter (docs/npsmith.md).
+"""npsmith: random NPL programs checked on every target (docs/npsmith.md)
+
+The reference interpreter is the oracle; a difference, crash, sanitizer
+report or hang on any other target is a failure.
 
   npsmith gen --seed S [--explore] -o DIR       write one case
   npsmith traffic DIR                           (re)write its input pcaps
@@ -102,8 +104,7 @@ def cmd_coverage(a):
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="npsmith", description=__doc__.split("\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n".join(__doc__.split("\n")[2:]))
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     p = sub.add_parser("gen", help="write one generated case")
@@ -148,6 +149,10 @@ def main(argv=None):
                    help="list every op and builtin with its count")
     p.set_defaults(fn=cmd_coverage)
 
+    # The top-level --help shows every subcommand's flags.
+    ap.epilog = "subcommands:\n" + "".join(
+        "  " + p.format_usage().replace("usage: ", "", 1)
+        for p in sub.choices.values())
     a = ap.parse_args(argv)
     return a.fn(a)
 

@@ -81,15 +81,16 @@ def keep_failure(work, seed, case_dir, failures):
             f.write("%s %s\n%s\n\n" % (target, kind, detail.rstrip()))
 
 
-def progress_line(k, total, out, elapsed):
+def progress_line(k, total, out):
     seed = out["seed"]
     if out["failures"]:
         first = out["failures"][0]
         return "[%d/%d] seed %d: FAIL %s %s (%d failures)" % (
             k, total, seed, first[0], first[1], len(out["failures"]))
-    skipped = "".join(" -%s" % t for t in sorted(out["skipped"]))
-    return "[%d/%d] seed %d: ok %s%s %.1fs" % (
-        k, total, seed, " ".join(out["ran"]), skipped, elapsed)
+    skipped = "".join(", %s skipped" % t for t in sorted(out["skipped"]))
+    return "[%d/%d] seed %d: ok on %s%s, %.1f s" % (
+        k, total, seed, " ".join(out["ran"]) or "nothing", skipped,
+        sum(out["times"].values()))
 
 
 def summary(results, targets, seconds):
@@ -124,7 +125,8 @@ def summary(results, targets, seconds):
 
 def main(args, tools, targets):
     """Runs `npsmith fuzz`; returns the exit status."""
-    generate(args.seed, args.explore) if args.programs else None
+    if args.programs:
+        generate(args.seed, args.explore)  # a missing generator, early
     os.makedirs(args.work, exist_ok=True)
     seeds = list(range(args.seed, args.seed + args.programs))
     job = Job(args, tools, targets)
@@ -132,18 +134,15 @@ def main(args, tools, targets):
     results = []
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     it = pool.imap_unordered(job, seeds) if pool else map(job, seeds)
-    last = start
     try:
         for k, out in enumerate(it, 1):
             results.append(out)
-            now = time.monotonic()
             if args.quiet:
                 sys.stdout.write("\r%d/%d programs, %d failing" % (
                     k, len(seeds), sum(1 for r in results
                                        if r["failures"])))
             else:
-                print(progress_line(k, len(seeds), out, now - last))
-            last = now
+                print(progress_line(k, len(seeds), out))
             sys.stdout.flush()
     finally:
         if pool:

@@ -50,7 +50,16 @@ def makefile_vars(text):
     return {k: expand(v) for k, v in vars.items()}
 
 
+_versions = {}
+
+
 def tool_version(cmd):
+    if cmd not in _versions:
+        _versions[cmd] = _tool_version(cmd)
+    return _versions[cmd]
+
+
+def _tool_version(cmd):
     r = subprocess.run([cmd, "--version"], capture_output=True, text=True)
     return r.stdout.splitlines()[0] if r.stdout else cmd
 
@@ -117,6 +126,28 @@ def build_cache(proj, entry, cxx, cc, cxxflags, cflags, sources, c_objs):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def compile_cached(proj, entry, compiler, src):
+    """Compiles the project's `src` into an object kept in the cache
+    entry under the hash of its bytes: tb.cpp is the same for every
+    program with the same devices and graph name, so most builds skip it.
+    Returns (object path, None) or (None, compiler output)."""
+    with open(os.path.join(proj, src), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:24]
+    obj = os.path.join(entry, "objs", "%s-%s.o" % (
+        os.path.basename(src), digest))
+    if os.path.exists(obj):
+        return obj, None
+    os.makedirs(os.path.dirname(obj), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(obj), suffix=".o")
+    os.close(fd)
+    r = run(compiler + ["-c", src, "-o", tmp], proj)
+    if r.returncode:
+        os.unlink(tmp)
+        return None, r.stderr
+    os.rename(tmp, obj)
+    return obj, None
+
+
 def build_csim(proj, cache=None):
     """Builds `proj`/csim.out; returns (ok, compiler output)."""
     mk = os.path.join(proj, "Makefile")
@@ -149,10 +180,15 @@ def build_csim(proj, cache=None):
     flags = ["-I" + os.path.join(entry, "pch")] + cxxflags
     objs = []
     for src in own:
-        obj = os.path.basename(src) + ".o"
-        r = run([cxx] + flags + ["-c", src, "-o", obj], proj)
-        if r.returncode:
-            return False, r.stderr
+        if src == "design.cpp":
+            # The program itself: new every time, not worth keeping.
+            obj = "design.o"
+            r = run([cxx] + flags + ["-c", src, "-o", obj], proj)
+            err = r.stderr if r.returncode else None
+        else:
+            obj, err = compile_cached(proj, entry, [cxx] + flags, src)
+        if err is not None:
+            return False, err
         objs.append(obj)
     objs += [os.path.join(entry, os.path.basename(s) + ".o") for s in shared]
     objs += [os.path.join(entry, o) for o in c_objs]
