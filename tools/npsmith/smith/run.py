@@ -42,6 +42,15 @@ class Failure:
     def __repr__(self):
         return "Failure(%r, %r)" % (self.target, self.kind)
 
+    # Two failures are the same bug when target and kind agree: a reducer
+    # keeps a candidate that still fails this way, whatever the details.
+    def __eq__(self, other):
+        return (isinstance(other, Failure) and
+                (self.target, self.kind) == (other.target, other.kind))
+
+    def __hash__(self):
+        return hash((self.target, self.kind))
+
 
 class Result:
     """What check_case found: the failures, the targets it ran and
