@@ -4,6 +4,7 @@ A fuzzing run uses either build/'s npcc or build-asan/'s (the compilers
 built with ASan and UBSan): naming the build directory is enough.
 """
 import os
+import re
 import shutil
 
 
@@ -35,18 +36,18 @@ SANITIZER_DEFAULTS = {
 
 
 def build_cflags(npcc):
-    """The NPCC_TEST_CFLAGS of the build directory `npcc` lies in (a
-    sanitizer build's: the programs it builds must link its instrumented
-    libnprt with the same flags), or None."""
-    cache = os.path.join(os.path.dirname(os.path.dirname(npcc)),
-                         "CMakeCache.txt")
-    if not os.path.isfile(cache):
+    """The C flags the lit suite of the build directory `npcc` lies in
+    builds programs with (NPCC_TEST_CFLAGS, written into its
+    test/lit.site.cfg.py): a sanitizer build's, which the programs need
+    to link its instrumented libnprt. None for a plain build."""
+    site = os.path.join(os.path.dirname(os.path.dirname(npcc)), "test",
+                        "lit.site.cfg.py")
+    if not os.path.isfile(site):
         return None
-    with open(cache) as f:
-        for line in f:
-            if line.startswith("NPCC_TEST_CFLAGS:"):
-                return line.split("=", 1)[1].strip() or None
-    return None
+    with open(site) as f:
+        m = re.search(r'^config\.npcc_test_cflags = "(.*)"$', f.read(),
+                      re.M)
+    return m.group(1) if m and m.group(1) else None
 
 
 class Tools:
