@@ -13,6 +13,7 @@ the compiler doing so a `build` failure.
 """
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -79,12 +80,22 @@ class Proc:
         self.seconds, self.hung = seconds, hung
 
 
+# A run that never ends may write as fast as it can: past this many bytes
+# in one file it gets SIGXFSZ, which counts as the hang it is.
+MAX_FILE_BYTES = 1 << 30
+
+
+def limit_files():
+    resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_BYTES,
+                                               MAX_FILE_BYTES))
+
+
 def execute(cmd, cwd, timeout, env=None):
     """Runs `cmd` in its own process group, killed whole on timeout."""
     start = time.monotonic()
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, start_new_session=True,
-                         env=env)
+                         env=env, preexec_fn=limit_files)
     hung = False
     try:
         out, err = p.communicate(timeout=timeout)
@@ -105,6 +116,8 @@ def breakage(proc, timeout):
     sanitizer error, else None."""
     if proc.hung:
         return "hang", "no exit within %g s" % timeout
+    if proc.returncode == -signal.SIGXFSZ:
+        return "hang", "wrote a file past %d bytes" % MAX_FILE_BYTES
     for m in SANITIZER_MARKERS:
         if m in proc.stderr:
             return "sanitizer", excerpt(proc.stderr, m)
