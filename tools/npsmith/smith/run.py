@@ -186,11 +186,12 @@ class Case:
         prog.np, so every run names its files the same way."""
         shutil.rmtree(run_dir, ignore_errors=True)
         os.makedirs(run_dir)
+        inputs = {os.path.basename(p) for p in self.inputs.values()}
         for name in os.listdir(self.dir):
             src = os.path.join(self.dir, name)
             if name == "manifest.json" or not os.path.isfile(src):
                 continue
-            if name.endswith(".pcap") and name.startswith("in"):
+            if name in inputs:
                 continue  # passed by absolute path
             shutil.copy(src, os.path.join(run_dir, name))
         shutil.copy(self.program, os.path.join(run_dir, "prog.np"))
