@@ -9,8 +9,11 @@ both use these.
 """
 import re
 
-SKIP = re.compile(r"error: (element '[^']*': (the hls target|a source "
-                  r"without)[^\n]*)")
+# The hls target's own refusals and those of its synthesizability lint
+# (docs/hls-lint.md: "element 'E' (instance 'i') cannot run on the FPGA").
+SKIP = re.compile(r"error: (element '[^']*'(?:: (?:the hls target|a "
+                  r"source without)| (?:\(instance '[^']*'\) )?cannot run "
+                  r"on the FPGA:)[^\n]*)")
 DEVICE = re.compile(r"\{(\d+)u, (nullptr|\"[^\"]*\"), \"[^\"]*\", \d+u, "
                     r"\d+u\}")
 
