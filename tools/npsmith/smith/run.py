@@ -122,8 +122,8 @@ def breakage(proc, timeout):
         if m in proc.stderr:
             return "sanitizer", excerpt(proc.stderr, m)
     if proc.returncode < 0:
-        return "crash", "killed by signal %d\n%s" % (-proc.returncode,
-                                                     proc.stderr[-1500:])
+        return "crash", ("killed by signal %d\n%s" % (
+            -proc.returncode, proc.stderr[-1500:])).rstrip()
     for m in CRASH_MARKERS:
         if m in proc.stderr:
             return "crash", excerpt(proc.stderr, m)
