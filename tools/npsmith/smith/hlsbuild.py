@@ -12,6 +12,7 @@ against it and links: well under a second. The flags are the Makefile's
 own, read from it, so the simulation is the one `make csim` builds; a
 Makefile this cannot read is built with make.
 """
+import fcntl
 import hashlib
 import os
 import re
@@ -170,8 +171,15 @@ def build_csim(proj, cache=None):
                       shared_files(proj))
     entry = os.path.join(cache or default_cache(), key)
     if not os.path.isdir(entry):
-        err = build_cache(proj, entry, cxx, cc, cxxflags, cflags, shared,
-                          c_objs)
+        # One process builds an entry while the others (fuzz -j, lit)
+        # wait for it rather than build it too.
+        os.makedirs(os.path.dirname(entry), exist_ok=True)
+        with open(entry + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            err = None
+            if not os.path.isdir(entry):
+                err = build_cache(proj, entry, cxx, cc, cxxflags, cflags,
+                                  shared, c_objs)
         if err is not None:
             return False, err
     # The precompiled headers' directory first: GCC takes nphls/X.h.gch
