@@ -8,6 +8,8 @@ and `npsmith-reduce`; the others are removed unless --keep. With -j the
 cases run in that many processes.
 """
 import collections
+import importlib
+import importlib.util
 import multiprocessing
 import os
 import shutil
@@ -21,11 +23,9 @@ from . import coverage, run, traffic
 def generate(seed, explore=False):
     """smith.gen.generate, imported when first needed so that the other
     subcommands work without the generator."""
-    try:
-        from . import gen
-    except ImportError as e:
-        raise SystemExit("npsmith: the generator (smith.gen) is missing: %s"
-                         % e)
+    if importlib.util.find_spec(__package__ + ".gen") is None:
+        raise SystemExit("npsmith: the generator (smith.gen) is missing")
+    gen = importlib.import_module(__package__ + ".gen")
     return gen.generate(seed, explore)
 
 

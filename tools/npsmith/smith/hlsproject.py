@@ -32,3 +32,10 @@ def devices(tb, table):
     if not m:
         return []
     return [(int(d), p) for d, p in DEVICE.findall(m.group(1))]
+
+
+def has_host(tb):
+    """Whether the design is the FPGA side of a graph split between host
+    and FPGA (docs/hls-target.md): its testbench has PCIe slot devices,
+    which the host executable (DIR/host --fpga=DIR/csim.out) drives."""
+    return '"pcie-slot:' in tb

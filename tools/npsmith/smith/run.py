@@ -342,9 +342,6 @@ class Checker:
         if not self.case.manifest.get("hls", True):
             self.result.skipped["hls"] = "the manifest says hls rejects it"
             return
-        if self.case.manifest.get("signals"):
-            self.result.skipped["hls"] = "the C simulation takes no --signal"
-            return
         bdir = os.path.join(self.work, "hls-build")
         self.case.populate(bdir)
         proc = self.build("hls-build", "hls", ["-o", "proj"], bdir)
@@ -359,6 +356,15 @@ class Checker:
                 self.result.fail("hls", "build", proc.stderr[-2000:])
             return
         proj = os.path.join(bdir, "proj")
+        with open(os.path.join(proj, "tb.cpp")) as f:
+            tb = f.read()
+        host = hlsproject.has_host(tb)
+        if host and not os.path.exists(os.path.join(proj, "host")):
+            self.result.fail("hls", "build", "npcc wrote no host executable")
+            return
+        if self.case.manifest.get("signals") and not host:
+            self.result.skipped["hls"] = "the C simulation takes no --signal"
+            return
         start = time.monotonic()
         ok, log = hlsbuild.build_csim(proj, self.tools.cache)
         self.result.times["hls-csim-build"] = round(time.monotonic() - start,
@@ -366,13 +372,19 @@ class Checker:
         if not ok:
             self.result.fail("hls", "build", "csim: " + log[-2000:])
             return
-        self.run_hls(proj)
+        self.run_hls(proj, tb)
 
-    def run_hls(self, proj):
-        with open(os.path.join(proj, "tb.cpp")) as f:
-            tb = f.read()
-        d = os.path.join(self.work, "hls")
-        before = self.case.populate(d)
+    def hls_command(self, proj, tb, d, before):
+        """The command that runs the design, and the output pcaps it
+        writes. A graph split between host and FPGA runs as its host
+        executable driving the simulation (--fpga), which takes the case's
+        flags; a design alone runs as the simulation, given a file for
+        each of its devices."""
+        csim = os.path.join(proj, "csim.out")
+        if hlsproject.has_host(tb):
+            cmd = [os.path.join(proj, "host")] + self.case.run_flags(
+                stats=False) + ["--fpga=" + csim]
+            return cmd, {"out%d.pcap" % k for k in self.case.outputs}
         args, outs = [], set()
         for dev, path in hlsproject.devices(tb, "inputs"):
             if path != "nullptr":
@@ -392,7 +404,13 @@ class Checker:
                 outs.add("out%d.pcap" % dev)
         for h in self.case.manifest.get("handlers", []):
             args += ["-h", h]
-        proc = self.step("hls", [os.path.join(proj, "csim.out")] + args, d)
+        return [csim] + args, outs
+
+    def run_hls(self, proj, tb):
+        d = os.path.join(self.work, "hls")
+        before = self.case.populate(d)
+        cmd, outs = self.hls_command(proj, tb, d, before)
+        proc = self.step("hls", cmd, d)
         self.result.ran.append("hls")
         broke = breakage(proc, self.tools.timeout)
         if broke:
