@@ -137,6 +137,9 @@ def main(argv=None):
                    help="keep every case and its runs, not only failures")
     p.add_argument("--quiet", action="store_true",
                    help="a counter, not a line per program")
+    p.add_argument("--no-coverage", dest="coverage", action="store_false",
+                   help="no coverage report (saves an npcc --target=mlir "
+                   "per program)")
     p.add_argument("--hls-every", type=int, default=1, metavar="K",
                    help="run the hls target on every K-th seed only (its "
                    "C simulation's build is most of a case's time)")

@@ -39,6 +39,7 @@ class Job:
         self.tools = tools
         self.targets = targets
         self.hls_every = max(1, getattr(args, "hls_every", 1))
+        self.coverage = getattr(args, "coverage", True)
 
     def __call__(self, seed):
         case_dir = os.path.join(self.work, "cases", str(seed))
@@ -53,10 +54,12 @@ class Job:
             case.write(case_dir)
             traffic.write_inputs(case_dir, case.manifest)
             out["times"]["gen"] = round(time.monotonic() - start, 3)
-            start = time.monotonic()
-            ops, calls = coverage.case_counts(case_dir, self.tools)
-            out["times"]["coverage"] = round(time.monotonic() - start, 3)
-            out["ops"], out["builtins"] = dict(ops), dict(calls)
+            if self.coverage:
+                start = time.monotonic()
+                ops, calls = coverage.case_counts(case_dir, self.tools)
+                out["times"]["coverage"] = round(time.monotonic() - start,
+                                                 3)
+                out["ops"], out["builtins"] = dict(ops), dict(calls)
             targets = [t for t in self.targets
                        if t != "hls" or seed % self.hls_every == 0]
             r = run.check_case(case_dir, targets=targets,
@@ -154,10 +157,11 @@ def main(args, tools, targets):
         print()
     results.sort(key=lambda r: r["seed"])
     print(summary(results, targets, time.monotonic() - start))
-    report = coverage.Report()
-    for r in results:
-        report.add(r["ops"], r["builtins"])
-    print(coverage.format_report(report))
+    if job.coverage:
+        report = coverage.Report()
+        for r in results:
+            report.add(r["ops"], r["builtins"])
+        print(coverage.format_report(report))
     failing = [r for r in results if r["failures"]]
     work = os.path.abspath(args.work)
     for r in failing:
