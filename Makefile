@@ -60,12 +60,13 @@ fuzz-match: build
 # interpreter, the C target on one core and on two (rtc, pipeline) and the
 # HLS C simulation; failing cases land in FUZZ_WORK/failures/<seed>/.
 # NPCC=build-asan/bin/npcc tests the compilers built with ASan and UBSan,
-# which fuzz-programs-asan builds first.
+# which fuzz-programs-asan builds first; FUZZ_FLAGS adds npsmith flags
+# (FUZZ_FLAGS='--hls-every 4 --timeout 10').
 FUZZ_WORK ?= build/fuzz-programs
 fuzz-programs: build
 	@build/bin/npsmith fuzz --seed $(or $(SEED),0) --programs $(or $(PROGRAMS),100) \
 	  -j $(or $(JOBS),2) --work $(FUZZ_WORK) $(if $(NPCC),--npcc $(NPCC)) \
-	  $(if $(EXPLORE),--explore) $(if $(TARGETS),--targets $(TARGETS))
+	  $(if $(EXPLORE),--explore) $(if $(TARGETS),--targets $(TARGETS)) $(FUZZ_FLAGS)
 
 fuzz-programs-asan: build
 	@bash scripts/bootstrap.sh asan
