@@ -1,7 +1,8 @@
 """What the differential runners read from an HLS project.
 
 npcc --target=hls rejects some programs with a documented error (an
-element the hls target cannot build); those are skipped, not failures. The
+element the hls target cannot build, a channel the host/FPGA split cannot
+cut); those are skipped, not failures. The
 testbench (tb.cpp) lists the design's devices: those without a file name
 take --in/--out on the simulation's command line, the others are files
 the program names. test/targets/hls/Inputs/hls_diff.py and smith.run
@@ -9,11 +10,14 @@ both use these.
 """
 import re
 
-# The hls target's own refusals and those of its synthesizability lint
-# (docs/hls-lint.md: "element 'E' (instance 'i') cannot run on the FPGA").
-SKIP = re.compile(r"error: (element '[^']*'(?:: (?:the hls target|a "
-                  r"source without)| (?:\(instance '[^']*'\) )?cannot run "
-                  r"on the FPGA:)[^\n]*)")
+# The hls target's own refusals, those of its synthesizability lint
+# (docs/hls-lint.md) and those of the host/FPGA split (docs/hls-target.md,
+# Host and FPGA: only packet channels, at most 30 slots).
+SKIP = re.compile(
+    r"error: ((?:element '[^']*'(?:: (?:the hls target|a source without)"
+    r"| (?:\(instance '[^']*'\) )?cannot run on the FPGA:)"
+    r"|the channel from .*only packet channels can cross between host"
+    r"|placement cuts .* data slots)[^\n]*)")
 DEVICE = re.compile(r"\{(\d+)u, (nullptr|\"[^\"]*\"), \"[^\"]*\", \d+u, "
                     r"\d+u\}")
 
