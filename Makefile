@@ -1,5 +1,5 @@
 # Thin wrapper: every target installs what is missing, builds, then acts.
-.PHONY: all build install check check-long check-asan check-tsan fuzz demo bench clean format fuzz-match
+.PHONY: all build install check check-long check-asan check-tsan fuzz demo bench clean format fuzz-match fuzz-programs fuzz-programs-asan
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
@@ -55,6 +55,24 @@ fuzz-match: build
 	@python3 test/targets/ucode/Inputs/match_diff.py build/bin/npcc build/bin/musim \
 	  build/fuzz-match --seed $(or $(SEED),0) --programs $(or $(PROGRAMS),1000) \
 	  $(if $(CALLS),--calls)
+
+# Generated NPL programs (tools/npsmith, docs/npsmith.md) on the reference
+# interpreter, the C target on one core and on two (rtc, pipeline) and the
+# HLS C simulation; failing cases land in FUZZ_WORK/failures/<seed>/.
+# NPCC=build-asan/bin/npcc tests the compilers built with ASan and UBSan,
+# which fuzz-programs-asan builds first; FUZZ_FLAGS adds npsmith flags
+# (FUZZ_FLAGS='--hls-every 4 --timeout 10').
+FUZZ_WORK ?= build/fuzz-programs
+fuzz-programs: build
+	@build/bin/npsmith fuzz --seed $(or $(SEED),0) --programs $(or $(PROGRAMS),100) \
+	  -j $(or $(JOBS),2) --work $(FUZZ_WORK) $(if $(NPCC),--npcc $(NPCC)) \
+	  $(if $(EXPLORE),--explore) $(if $(TARGETS),--targets $(TARGETS)) $(FUZZ_FLAGS)
+
+fuzz-programs-asan: build
+	@bash scripts/bootstrap.sh asan
+	@cmake --build build-asan --target npcc nprt
+	@$(MAKE) --no-print-directory fuzz-programs NPCC=build-asan/bin/npcc \
+	  FUZZ_WORK=build-asan/fuzz-programs
 
 format:
 	@NPCC_EXTRA_PACKAGES=clang-format-19 bash scripts/bootstrap.sh

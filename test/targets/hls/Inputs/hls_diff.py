@@ -15,20 +15,12 @@ Prints one line per program and `hls-diff: N same, N skipped, N failed`.
 import argparse
 import filecmp
 import os
-import re
 import subprocess
 import sys
 
-SKIP = re.compile(r"error: (element '[^']*': (the hls target|a source without)[^\n]*)")
-DEVICE = re.compile(r"\{(\d+)u, (nullptr|\"[^\"]*\"), \"[^\"]*\", \d+u, \d+u\}")
-
-
-def devices(tb, table):
-    m = re.search(r"static const nphls_tb_device %s\[\] = \{(.*?)\};" % table,
-                  tb, re.S)
-    if not m:
-        return []
-    return [(int(d), p) for d, p in DEVICE.findall(m.group(1))]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "tools", "npsmith"))
+from smith.hlsproject import devices, rejection  # noqa: E402
 
 
 def run(cmd, cwd=None):
@@ -41,9 +33,9 @@ def check(program, work, traffic):
     proj = base + ".project"
     r = run(["npcc", program, "--target=hls", "-o", proj])
     if r.returncode != 0:
-        m = SKIP.search(r.stderr)
-        if m:
-            return "SKIP", m.group(1)
+        why = rejection(r.stderr)
+        if why:
+            return "SKIP", why
         return "FAIL", "npcc --target=hls: " + r.stderr.strip()[:400]
     r = run(["make", "-s", "-C", proj, "csim.out"])
     if r.returncode != 0:

@@ -10,7 +10,8 @@ files and --stats-json. The two runs must agree on the exit code, on every
 output pcap byte for byte, on stdout and stderr (the statistics table and
 diagnostics, npcc's warnings included, with file names of the run
 replaced) and on every counter of
-the statistics JSON (but the measured cycles). Prints one line per program and exits 1 on the first
+the statistics JSON (but the measured cycles), by the rules of npsmith's
+differential runner (tools/npsmith/smith/compare.py). Prints one line per program and exits 1 on the first
 difference, naming it.
 """
 import argparse
@@ -19,33 +20,13 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "tools", "npsmith"))
+from smith.compare import normalise, stats_without_files  # noqa: E402
+
 
 def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True)
-
-
-def normalise(text, names):
-    for old, new in names:
-        text = text.replace(old, new)
-    return text
-
-
-def stats_without_files(path):
-    with open(path) as f:
-        stats = json.load(f)
-    for dev in stats.get("devices", {}).get("tx", []):
-        dev["file"] = None
-    # What is measured (cycles, time per core) differs from run to run.
-    # A window in which the thread was preempted is dropped, with its
-    # samples.
-    for e in stats.get("elements", []):
-        e.pop("cycles", None)
-        e.pop("sampled", None)
-    stats.get("profile", {}).pop("cycles", None)
-    stats.get("profile", {}).pop("dropped", None)
-    stats.get("profile", {}).pop("clock", None)
-    stats.pop("cores", None)
-    return stats
 
 
 def compare(prog, args, workdir):
@@ -101,7 +82,9 @@ def compare(prog, args, workdir):
     if os.path.exists(cstats) != os.path.exists(istats):
         return "only one run wrote its statistics"
     if os.path.exists(cstats):
-        sa, sb = stats_without_files(cstats), stats_without_files(istats)
+        with open(cstats) as fa, open(istats) as fb:
+            sa = stats_without_files(json.load(fa))
+            sb = stats_without_files(json.load(fb))
         if sa != sb:
             return "statistics differ:\nC: %s\ninterpreter: %s" % (
                 json.dumps(sa), json.dumps(sb))
