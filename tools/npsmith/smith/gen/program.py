@@ -130,6 +130,33 @@ class Gen:
             self.note("define")
         for _ in range(rng.randint(0, 3)):
             out += self.function()
+        if rng.random() < 0.1:
+            out += self.match_program()
+        return out
+
+    def match_program(self):
+        """A match program (the ucode target's; the C and HLS targets
+        compile the graph beside it): two structs of whole 64-bit words,
+        straight-line tests that `fail`, and `accept`."""
+        rng = self.rng
+        h, it = self.names.fresh("MH"), self.names.fresh("MI")
+        out = ["struct %s { tag: u32; kind: u16; pad: u16; len: u64; }" % h,
+               "struct %s { tag: u32; kind: u16; flags: u16; size: u64; }"
+               % it]
+        body = ["if it.tag != h.tag { fail; }"]
+        if rng.random() < 0.5:
+            body.append("if (it.kind & 0x%x) != h.kind { fail; }" %
+                        rng.randint(0, 0xffff))
+        body.append("var n: u64 = h.len;")
+        op = rng.choice(["min(n, it.size)", "max(n, it.size)",
+                         "n + (popcount(it.flags) as u64)",
+                         "n - (clz(it.flags) as u64)", "bswap(n)"])
+        body.append("if (it.flags & 1) != 0 { n = %s; }" % op)
+        body.append("accept(%s, n);" % rng.choice(
+            ["0", "(ctz(it.flags) as u64)", "it.size"]))
+        out += ["match %s(h: %s, it: %s) {" % (self.names.fresh("M"), h, it)]
+        out += ["  " + l for l in body] + ["}"]
+        self.note("match program")
         return out
 
     def struct(self):
