@@ -30,7 +30,8 @@ class Builder:
 
     def connect(self, src, dst, lossy=False):
         rng = self.rng
-        arrow = "=>" if lossy or rng.random() < 0.1 else "->"
+        arrow = "=>" if lossy or (self.gen.lossy and rng.random() < 0.1) \
+            else "->"
         attr = ""
         r = rng.random()
         if r < 0.25:
@@ -110,7 +111,7 @@ class GraphGen:
                 b.add("Merge", str(n), [("i[%d]" % k, "pkt")
                                         for k in range(n)], [("o", "pkt")])
                 gen.note("library Merge")
-            elif r < 0.9 and b.has("pkt"):
+            elif r < 0.9 and b.has("pkt") and gen.lossy:
                 self.loop(b)
             elif compounds and b.has("pkt"):
                 c = rng.choice(compounds)
@@ -196,7 +197,9 @@ class GraphGen:
         gen = self.gen
         b = Builder(gen)
         for d in range(ndev_in):
-            b.add("FromDevice", str(d), [], [("o", "pkt")])
+            src = gen.device_element(False) if rng.random() < 0.15 \
+                else "FromDevice"
+            b.add(src, str(d), [], [("o", "pkt")])
         if rng.random() < 0.15:
             src = gen.source_element()
             args, nargs = gen.args_for(src)
@@ -221,7 +224,9 @@ class GraphGen:
         for k in range(rng.randint(1, 3)):
             if not b.dangling:
                 break
-            t = b.add("ToDevice", str(k), [], [])
+            sink = gen.device_element(True) if rng.random() < 0.15 \
+                else "ToDevice"
+            t = b.add(sink, str(k), [], [])
             self.drain(b, t.name)
             nout += 1
         while b.dangling:
