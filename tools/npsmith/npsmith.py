@@ -11,6 +11,7 @@ report or hang on any other target is a failure.
   npsmith coverage DIR...                       np ops and builtins reached
 """
 import argparse
+import collections
 import json
 import os
 import sys
@@ -46,11 +47,33 @@ def tools_of(a):
 
 
 def cmd_gen(a):
+    if a.constructs:
+        return gen_constructs(a)
+    if not a.output:
+        print("npsmith gen: error: -o DIR is required", file=sys.stderr)
+        return 2
     case = fuzz.generate(a.seed, a.explore)
     os.makedirs(a.output, exist_ok=True)
     case.write(a.output)
     traffic.write_inputs(a.output, case.manifest)
     print(a.output)
+    return 0
+
+
+def gen_constructs(a):
+    """What the generator writes over `--constructs N` seeds from --seed,
+    without compiling anything: each construct with the number of programs
+    that have it, then the builtins of Builtins.def none of them calls."""
+    seen = collections.Counter()
+    for seed in range(a.seed, a.seed + a.constructs):
+        case = fuzz.generate(seed, a.explore)
+        seen.update({k: 1 for k in case.coverage})
+    for name in sorted(seen):
+        print("%s %d" % (name, seen[name]))
+    root = coverage.source_root()
+    names = coverage.all_builtins(root) if root else []
+    never = [b for b in names if "builtin " + b not in seen]
+    print("builtins never written: %s" % (" ".join(never) or "none"))
     return 0
 
 
@@ -111,7 +134,10 @@ def main(argv=None):
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--explore", action="store_true",
                    help="also draw near the documented limits")
-    p.add_argument("-o", "--output", required=True)
+    p.add_argument("-o", "--output", help="the case directory to write")
+    p.add_argument("--constructs", type=int, metavar="N",
+                   help="write nothing: count the constructs of N programs "
+                   "from --seed on, and the builtins none of them calls")
     p.set_defaults(fn=cmd_gen)
 
     p = sub.add_parser("traffic", help="write a case's input pcaps")

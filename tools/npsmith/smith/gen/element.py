@@ -8,7 +8,11 @@ from .scope import Array, Scope, Table, Var
 from .stmt import Body
 
 MERGE_OPS = ["sum", "or", "max", "min"]
-DURATIONS = ["1ms", "250us", "5ms", "100ms", "1s", "10us", "3ms"]
+# Timer periods: a trace spans seconds, and the interpreter (the oracle)
+# runs a timer's body some hundred times slower than the C target, so
+# periods under a millisecond are for --explore only.
+DURATIONS = ["1ms", "5ms", "100ms", "1s", "3ms", "2_000us"]
+SHORT_DURATIONS = ["250us", "10us", "1us"]
 CLASSIFIER = ["12/0800", "12/0806", "12/86dd", "12/8100", "23/06", "23/11",
               "12/0800 23/01", "14/45", "0/ffffffffffff", "12/08??",
               "30/0a%ff", "-", "26/12 27/1a"]
@@ -291,6 +295,7 @@ class ElementGen:
         if el.tables and self.rng.random() < 0.5:
             el.load_param = "load"
             lines.append('load("%s.routes", wload);' % el.name)
+            self.note("builtin load")
         self.note("init")
         return self.indent(self.st.braced("init", lines))
 
@@ -347,6 +352,7 @@ class ElementGen:
             self.note("builtin recv_any")
         else:
             head = "let p = recv(i);"
+            self.note("builtin recv")
         lines = [head]
         if shape == "poll":
             self.note("builtin try_recv")
@@ -374,7 +380,8 @@ class ElementGen:
                               self.st.block(inner, body, self.rng.randint(1, 3)))
 
     def timer(self, el, ctx):
-        period = self.rng.choice(DURATIONS)
+        period = self.rng.choice(DURATIONS + (SHORT_DURATIONS if self.explore
+                                              else []))
         body = Body("timer", el, budget=5)
         self.note("timer")
         return self.st.braced("timer every %s" % period,

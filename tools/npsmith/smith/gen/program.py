@@ -158,6 +158,10 @@ class Gen:
         body.append("if (it.flags & 1) != 0 { n = %s; }" % op)
         body.append("accept(%s, n);" % rng.choice(
             ["0", "(ctz(it.flags) as u64)", "it.size"]))
+        self.note("builtin accept")
+        for b in ("min", "max", "popcount", "clz", "bswap"):
+            if b + "(" in op:
+                self.note("builtin " + b)
         out += ["match %s(h: %s, it: %s) {" % (self.names.fresh("M"), h, it)]
         out += ["  " + l for l in body] + ["}"]
         self.note("match program")
