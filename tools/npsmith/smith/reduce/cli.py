@@ -54,7 +54,7 @@ def parse_args(argv):
                          "(default 60)")
     ap.add_argument("--npcc", metavar="PATH",
                     help="the npcc of the first check (default: $NPCC, "
-                         "else npcc on PATH)")
+                         "the npcc next to npsmith-reduce, npcc on PATH)")
     ap.add_argument("--no-compile-check", action="store_true",
                     help="run the test on every candidate, compiling or "
                          "not")
@@ -81,6 +81,10 @@ def find_npcc(args):
         return args.npcc
     if os.environ.get("NPCC"):
         return os.environ["NPCC"]
+    # The build/bin/npsmith-reduce wrapper names the npcc next to it.
+    near = os.path.join(os.environ.get("NPSMITH_BIN_DIR", ""), "npcc")
+    if os.environ.get("NPSMITH_BIN_DIR") and os.path.exists(near):
+        return near
     found = shutil.which("npcc")
     if found:
         return found

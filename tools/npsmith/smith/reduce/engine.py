@@ -126,7 +126,7 @@ class Engine:
             ("declarations", lambda: self.lists(top_only=True)),
             ("instances", self.instances),
             ("lists", self.lists),
-            ("blocks", lambda: self.scan(transforms.unwrap_candidates)),
+            ("blocks", lambda: self.scan(transforms.block_candidates)),
             ("expressions", lambda: self.scan(transforms.expr_candidates)),
         ]
         while True:

@@ -9,7 +9,8 @@ result well typed.
 
 import copy
 
-from .tree import EXPR_KINDS, LISTS, Node, at, replaced, walk
+from .tree import (EXPR_KINDS, LISTS, Node, at, names_in, replaced, walk,
+                   without)
 
 
 def list_sites(root):
@@ -149,6 +150,26 @@ def unwrap_candidates(root, path, node):
         return
     for stmts in _unwrapped(node):
         yield replaced(root, path, copy.deepcopy(list(stmts)))
+
+
+def dependent_candidates(root, path, node):
+    """A `let` or `var` removed together with the later statements of its
+    block that use its name (`let q = clone(p); ... send(c, q);`), which
+    no removal of one statement at a time reaches."""
+    if not path or path[-1][0] != "stmts" or node.kind not in ("let", "var"):
+        return
+    k = path[-1][1]
+    stmts = at(root, path[:-1]).stmts
+    users = [j for j in range(k + 1, len(stmts))
+             if node.name in names_in(stmts[j])]
+    if users:
+        yield without(root, path[:-1], "stmts", [k] + users)
+
+
+def block_candidates(root, path, node):
+    """The statement-level changes: unwrapping, then dependents."""
+    yield from unwrap_candidates(root, path, node)
+    yield from dependent_candidates(root, path, node)
 
 
 # Expressions.
