@@ -64,6 +64,9 @@ def parse_args(argv):
     ap.add_argument("--tools", metavar="DIR",
                     help="with a case, the build whose npcc the runner "
                          "uses (smith.run.check_case's tools)")
+    ap.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="test up to N candidates at once (the result is "
+                         "the same as with one)")
     ap.add_argument("-q", "--quiet", action="store_true",
                     help="no progress on stderr")
     args = ap.parse_args(argv)
@@ -179,11 +182,21 @@ def reduce(args, ap, run_module):
         raise UserError(f"{prog}: {e}")
 
     home, own = cand_dir(prog, tree)
-    cand = os.path.join(home, f".npsmith-reduce-{os.getpid()}.np")
+    # In a directory of its own a candidate has the program's name, so
+    # that a test reading npcc's messages sees the same file name.
+    cands = []
+    for k in range(max(1, args.jobs)):
+        if own:
+            os.makedirs(os.path.join(home, str(k)))
+            cands.append(os.path.join(home, str(k), os.path.basename(prog)))
+        else:
+            cands.append(os.path.join(
+                home, f".npsmith-reduce-{os.getpid()}-{k}.np"))
+    cand = cands[0]
     npcc = None if args.no_compile_check else find_npcc(args)
     if not args.no_compile_check and npcc is None:
         raise UserError("npcc not found: put it on PATH or pass --npcc")
-    test = Interestingness(predicate, cand, npcc, args.timeout, flags)
+    test = Interestingness(predicate, cands, npcc, args.timeout, flags)
     started = time.monotonic()
     try:
         text = program(tree)
@@ -205,8 +218,9 @@ def reduce(args, ap, run_module):
         engine = Engine(tree, test, None if args.quiet else sys.stderr)
         result = engine.run()
     finally:
-        if os.path.exists(cand):
-            os.remove(cand)
+        for path in cands:
+            if os.path.exists(path):
+                os.remove(path)
         if own:
             shutil.rmtree(home, ignore_errors=True)
     with open(output, "w") as f:

@@ -51,14 +51,23 @@ class Engine:
 
     def attempt(self, cand):
         """Keeps `cand` if it is smaller and interesting."""
-        text = program(cand)
-        if text == self.text or len(text) > len(self.text):
+        return self.attempt_first([cand])
+
+    def attempt_first(self, cands):
+        """Keeps the first of `cands` that is smaller and interesting;
+        whether there was one."""
+        kept, texts = [], []
+        for cand in cands:
+            text = program(cand)
+            if (text == self.text or len(text) > len(self.text)
+                    or text in texts or self.dangling(cand)):
+                continue
+            kept.append(cand)
+            texts.append(text)
+        k = self.test.first(texts)
+        if k is None:
             return False
-        if self.dangling(cand):
-            return False
-        if not self.test(text):
-            return False
-        self.tree, self.text = cand, text
+        self.tree, self.text = kept[k], texts[k]
         return True
 
     def ddmin(self, path, field):
@@ -71,11 +80,11 @@ class Engine:
                 return
             n = min(n, count)
             chunk = -(-count // n)
-            for first in range(0, count, chunk):
-                cut = range(first, min(first + chunk, count))
-                if self.attempt(without(self.tree, path, field, cut)):
-                    n = max(n - 1, 1)
-                    break
+            cands = [without(self.tree, path, field,
+                             range(first, min(first + chunk, count)))
+                     for first in range(0, count, chunk)]
+            if self.attempt_first(cands):
+                n = max(n - 1, 1)
             else:
                 if n >= count:
                     return
@@ -104,20 +113,14 @@ class Engine:
             if k >= len(nodes):
                 return
             path, node = nodes[k]
-            for cand in candidates(self.tree, path, node):
-                if self.attempt(cand):
-                    break
+            self.attempt_first(list(candidates(self.tree, path, node)))
             k += 1
 
     def instances(self):
-        """Graph instances, last first, until none can go."""
-        changed = True
-        while changed:
-            changed = False
-            for _, cand in transforms.instance_candidates(self.tree):
-                if self.attempt(cand):
-                    changed = True
-                    break
+        """Graph instances, in order, until none can go."""
+        while self.attempt_first(
+                [c for _, c in transforms.instance_candidates(self.tree)]):
+            pass
 
     def run(self):
         """Reduces to a fixpoint; returns the final text."""

@@ -8,17 +8,18 @@ run on every target) is run. Answers are cached by the candidate's text.
 
 import os
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 
 class Interestingness:
     """test(text) -> bool over candidate texts. `predicate(path)` decides
-    for a candidate written at `path`; `npcc` runs the first check (None
-    skips it)."""
+    for a candidate written at one of `cand_paths` (one per job run at
+    once); `npcc` runs the first check (None skips it)."""
 
-    def __init__(self, predicate, cand_path, npcc=None, timeout=None,
+    def __init__(self, predicate, cand_paths, npcc=None, timeout=None,
                  extra_args=()):
         self.predicate = predicate
-        self.cand_path = cand_path
+        self.cand_paths = list(cand_paths)
         self.npcc = npcc
         self.timeout = timeout
         self.extra_args = list(extra_args)
@@ -26,12 +27,16 @@ class Interestingness:
         self.runs = 0
         self.compiles = 0
 
-    def compiles_ok(self):
-        """Whether the candidate on disk compiles to np IR."""
+    @property
+    def cand_path(self):
+        return self.cand_paths[0]
+
+    def compiles_ok(self, path=None):
+        """Whether the candidate at `path` compiles to np IR."""
         self.compiles += 1
         try:
             done = subprocess.run(
-                [self.npcc, self.cand_path, "--target=mlir", "-o",
+                [self.npcc, path or self.cand_path, "--target=mlir", "-o",
                  os.devnull] + self.extra_args,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 timeout=self.timeout)
@@ -39,17 +44,36 @@ class Interestingness:
             return False
         return done.returncode == 0
 
-    def __call__(self, text):
-        if text in self.cache:
-            return self.cache[text]
-        with open(self.cand_path, "w") as f:
+    def _decide(self, text, path):
+        with open(path, "w") as f:
             f.write(text)
-        ok = self.npcc is None or self.compiles_ok()
-        if ok:
-            self.runs += 1
-            ok = bool(self.predicate(self.cand_path))
-        self.cache[text] = ok
-        return ok
+        if self.npcc is not None and not self.compiles_ok(path):
+            return False
+        self.runs += 1
+        return bool(self.predicate(path))
+
+    def __call__(self, text):
+        return self.first([text]) == 0
+
+    def first(self, texts):
+        """The index of the first interesting text, or None. Up to one
+        text per candidate path is tested at once; the answer is the same
+        as one at a time."""
+        jobs = len(self.cand_paths)
+        for start in range(0, len(texts), jobs):
+            batch = texts[start:start + jobs]
+            todo = [t for t in dict.fromkeys(batch) if t not in self.cache]
+            if len(todo) > 1:
+                with ThreadPoolExecutor(len(todo)) as pool:
+                    answers = list(pool.map(self._decide, todo,
+                                            self.cand_paths))
+            else:
+                answers = [self._decide(t, self.cand_path) for t in todo]
+            self.cache.update(zip(todo, answers))
+            for k, text in enumerate(batch):
+                if self.cache[text]:
+                    return start + k
+        return None
 
 
 def command_predicate(argv, timeout=None, cwd=None):
