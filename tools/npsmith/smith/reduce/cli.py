@@ -156,6 +156,8 @@ def main(argv=None, run_module=None):
 
 
 def reduce(args, ap, run_module):
+    """Checks the input, reduces it and writes the result; UserError for
+    input that cannot be reduced."""
     if os.path.isdir(args.input):
         if args.command:
             raise UserError("a case directory takes no command")
