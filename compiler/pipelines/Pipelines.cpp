@@ -77,6 +77,12 @@ void npcc::buildInterpPipeline(mlir::OpPassManager &pm,
   });
 }
 
+void npcc::buildInterpPipeline(
+    mlir::OpPassManager &pm, llvm::StringRef channelDepth,
+    llvm::function_ref<void(mlir::OpPassManager &)> targetSteps) {
+  buildNPSteps(pm, channelDepth, targetSteps);
+}
+
 void npcc::buildMappingPipeline(mlir::OpPassManager &pm,
                                 const CPipelineOptions &options) {
   buildNPSteps(pm, options.channelDepth, [&](mlir::OpPassManager &pm) {

@@ -51,6 +51,11 @@ void buildCPipeline(mlir::OpPassManager &pm,
 void buildInterpPipeline(mlir::OpPassManager &pm,
                          llvm::StringRef channelDepth = "warn",
                          bool hlsOptimisations = false);
+/// The same with `targetSteps` in place of the HLS optimisations: the test
+/// driver npcc-test-interp runs passes with planted bugs there.
+void buildInterpPipeline(
+    mlir::OpPassManager &pm, llvm::StringRef channelDepth,
+    llvm::function_ref<void(mlir::OpPassManager &)> targetSteps);
 
 /// The HLS optimisations (docs/hls-optimisations.md), on flattened,
 /// instantiated IR with explicit state: np-scatter-memory, np-unroll,
