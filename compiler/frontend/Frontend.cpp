@@ -187,8 +187,12 @@ const std::string *npcc::loadProgram(mlir::MLIRContext *ctx,
           return;
         }
         for (const ast::ImportDecl &imp : m.imports) {
+          // An absolute path names its file; path::append would put it
+          // under the importing file's folder.
           llvm::SmallString<256> candidate(
-              file == "-" ? "" : llvm::sys::path::parent_path(file));
+              file == "-" || llvm::sys::path::is_absolute(imp.path)
+                  ? ""
+                  : llvm::sys::path::parent_path(file));
           llvm::sys::path::append(candidate, imp.path);
           std::string found;
           bool inLibrary = library;
