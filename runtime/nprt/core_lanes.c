@@ -134,20 +134,32 @@ void nprt_lane_out_fini(nprt_inst *self) { (void)self; }
 typedef enum { NPRT_NEXT_NONE, NPRT_NEXT_MSG, NPRT_NEXT_END } nprt_next;
 
 /* True when nothing on this core can send to itself any more: the main
- * copies' lane-outs ended and every local channel is empty. */
+ * copies' lane-outs ended and every local channel is empty, or every
+ * instance but the lane-in waits for what has not come (a feedback loop
+ * keeps a lane-out open; a value waits in a channel its consumer reads
+ * only with another's) and none waits for its timer. Ending the lane-in
+ * then closes its outputs, and the graph ends as it does on one core. */
 static bool nprt_self_quiet(const nprt_core *core) {
   if (core->self.n)
     return false;
   const nprt_graph *g = core->graph;
-  for (uint32_t l = 0; l < core->n_local; ++l) {
+  bool open = false;
+  for (uint32_t l = 0; l < core->n_local && !open; ++l) {
     const nprt_inst *in = g->insts[l];
     const nprt_lane_out *st = in->state_obj;
-    if (core->prog[l] == UINT32_MAX && in->handler == nprt_lane_out_handler &&
-        st->self && st->main && in->state != NPRT_DONE)
-      return false;
+    open = core->prog[l] == UINT32_MAX &&
+           in->handler == nprt_lane_out_handler && st->self && st->main &&
+           in->state != NPRT_DONE;
   }
-  for (uint32_t i = 0; i < g->n_chans; ++i)
-    if (nprt_chan_occupancy(g->chans[i]) != 0)
+  for (uint32_t i = 0; i < g->n_chans && !open; ++i)
+    open = nprt_chan_occupancy(g->chans[i]) != 0;
+  if (!open)
+    return true;
+  nprt_inst *lane_in = g->insts[core->lane_in];
+  if (!nprt_exec_idle_but(&core->ex, &lane_in, 1))
+    return false;
+  for (uint32_t i = 0; i < g->n_insts; ++i)
+    if (g->insts[i]->state != NPRT_DONE && g->insts[i]->wait == NPRT_WAIT_TIMER)
       return false;
   return true;
 }
