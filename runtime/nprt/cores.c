@@ -42,7 +42,11 @@ static void *nprt_core_main(void *arg) {
   c->rc = nprt_exec_schedule(&c->ex);
   nprt_core_flush(c);
   nprt_pool_return_away(&c->ex.pool);
-  if (c->rc != NPRT_EXIT_OK || c->ex.status.io_error)
+  /* A core that did not drain its graph (a deadlock, an init that could
+   * not load its table) leaves the others nobody to wait for. A core whose
+   * input ended in an error (a capture cut in mid-record) drained it as at
+   * the end of its input: the others still read and merge theirs. */
+  if (c->rc != NPRT_EXIT_OK || c->ex.status.init_failed)
     atomic_store_explicit(&m->abort, true, memory_order_release);
   atomic_store_explicit(&c->done, UINT64_MAX, memory_order_release);
   atomic_store_explicit(&c->finished, true, memory_order_release);
