@@ -167,6 +167,11 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum) {
       size_t size = p->instances[i].state_size;
       if (c->primary[l] && size && from->state_obj && to->state_obj)
         memcpy(to->state_obj, from->state_obj, size);
+      /* Shared state: the copy of the core the primary runs on (every
+       * instance writing it per packet runs on one core). */
+      const nprt_shared_desc *sd = p->instances[i].shared;
+      if (c->primary[l] && sd && from->shared_obj && to->shared_obj)
+        memcpy(to->shared_obj, from->shared_obj, sd->size);
     }
   }
   /* Merged fields of the other copies. */
