@@ -382,9 +382,11 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     nprt_status_failed(&sum.status, false);
   sum.tx = nprt_devices_stats(&m.outs, true, &sum.n_tx);
   rc = nprt_status_exit_code(&sum.status, rc);
-  if (nprt_stats_report(&sum) != 0)
+  /* An init that could not load its table ended the run before any
+   * packet moved: as on one core, no report. */
+  if (!sum.status.init_failed && nprt_stats_report(&sum) != 0)
     rc = NPRT_EXIT_ERROR;
-  if (nprt_handler_report_print(&report, o) != 0)
+  if (!sum.status.init_failed && nprt_handler_report_print(&report, o) != 0)
     rc = NPRT_EXIT_ERROR;
 done:
   if (m.outs_open)
