@@ -224,9 +224,10 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum) {
 }
 
 /* After the cores wound down: the drops their fini counted (packets the
- * instances' queues still held when the run ended) and the frees that
- * followed join the summary, as on one core, where the report follows
- * the wind-down. The state is left as -h read it. */
+ * instances' queues still held when the run ended), the values their
+ * channels still held, and the frees that followed join the summary, as on one
+ * core, where the report follows the wind-down. The state is left as -h read
+ * it. */
 static void nprt_multi_sum_wind_down(nprt_multi *m, nprt_graph *g,
                                      nprt_report *sum) {
   for (uint32_t i = 0; i < g->n_insts; ++i) {
@@ -234,8 +235,10 @@ static void nprt_multi_sum_wind_down(nprt_multi *m, nprt_graph *g,
     for (uint32_t o = 0; o < g->insts[i]->n_out; ++o)
       g->insts[i]->out[o].drops = 0;
   }
-  for (uint32_t k = 0; k < g->n_chans; ++k)
+  for (uint32_t k = 0; k < g->n_chans; ++k) {
     g->chans[k]->consumer_drops = 0;
+    atomic_store(&g->chans[k]->head, 0);
+  }
   sum->pool.allocated = sum->pool.freed = 0;
   for (uint32_t q = 0; q < m->n; ++q) {
     nprt_core *c = &m->cores[q];
@@ -248,10 +251,16 @@ static void nprt_multi_sum_wind_down(nprt_multi *m, nprt_graph *g,
       for (uint32_t o = 0; o < from->n_out && o < to->n_out; ++o)
         to->out[o].drops += from->out[o].drops;
     }
-    for (uint32_t k = 0; k < c->graph->n_chans; ++k)
-      if (c->chans[k].dst)
-        g->chans[c->chans[k].prog]->consumer_drops +=
-            c->graph->chans[k]->consumer_drops;
+    /* What an instance received is what its channels gave it less what
+     * they dropped as it ended (nprt_in_packets): both moved. */
+    for (uint32_t k = 0; k < c->graph->n_chans; ++k) {
+      if (!c->chans[k].dst)
+        continue;
+      nprt_chan *to = g->chans[c->chans[k].prog];
+      const nprt_chan *from = c->graph->chans[k];
+      to->consumer_drops += from->consumer_drops;
+      atomic_fetch_add(&to->head, atomic_load(&from->head));
+    }
     sum->pool.allocated += c->ex.pool.allocated;
     sum->pool.freed += c->ex.pool.freed;
   }
