@@ -261,12 +261,12 @@ static uint32_t nprt_lane_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
   uint32_t sent = 0;
   for (uint32_t i = 0; i < n; ++i) {
     bool is_pkt = pkts[i] != &lane->carrier;
-    nprt_lane_msg msg = {.seq = core->cur_seq,
-                         .value = is_pkt ? (uint64_t)(uintptr_t)pkts[i]
-                                         : lane->carrier.anno,
-                         .now = core->ex.clock.now,
-                         .edge = st->edge,
-                         .is_pkt = is_pkt};
+    nprt_lane_msg msg = {
+        .seq = core->cur_seq,
+        .value = is_pkt ? (uint64_t)(uintptr_t)pkts[i] : lane->carrier.anno,
+        .now = core->ex.clock.started ? core->ex.clock.now : NPRT_LANE_NO_CLOCK,
+        .edge = st->edge,
+        .is_pkt = is_pkt};
     nprt_lane_count(lane, &msg);
     sent += nprt_lane_send(core, st->to, &msg);
   }
@@ -349,10 +349,12 @@ void nprt_lane_in_handler(nprt_inst *self) {
      * packet it makes with now() stamps it as on one core); it only
      * moves forward, running the timers that fall due. */
     nprt_exec *ex = self->ex;
-    if (!ex->clock.started || msg.now > ex->clock.now)
+    bool timed = msg.now != NPRT_LANE_NO_CLOCK;
+    if (timed && (!ex->clock.started || msg.now > ex->clock.now))
       nprt_exec_advance(self, msg.now);
     int64_t clock = ex->clock.now;
-    ex->clock.now = msg.now;
+    if (timed)
+      ex->clock.now = msg.now;
     core->cur_seq = msg.seq;
     if (msg.is_pkt)
       nprt_send_pkt(self, e->in_port, p);
