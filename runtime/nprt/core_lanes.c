@@ -134,20 +134,32 @@ void nprt_lane_out_fini(nprt_inst *self) { (void)self; }
 typedef enum { NPRT_NEXT_NONE, NPRT_NEXT_MSG, NPRT_NEXT_END } nprt_next;
 
 /* True when nothing on this core can send to itself any more: the main
- * copies' lane-outs ended and every local channel is empty. */
+ * copies' lane-outs ended and every local channel is empty, or every
+ * instance but the lane-in waits for what has not come (a feedback loop
+ * keeps a lane-out open; a value waits in a channel its consumer reads
+ * only with another's) and none waits for its timer. Ending the lane-in
+ * then closes its outputs, and the graph ends as it does on one core. */
 static bool nprt_self_quiet(const nprt_core *core) {
   if (core->self.n)
     return false;
   const nprt_graph *g = core->graph;
-  for (uint32_t l = 0; l < core->n_local; ++l) {
+  bool open = false;
+  for (uint32_t l = 0; l < core->n_local && !open; ++l) {
     const nprt_inst *in = g->insts[l];
     const nprt_lane_out *st = in->state_obj;
-    if (core->prog[l] == UINT32_MAX && in->handler == nprt_lane_out_handler &&
-        st->self && st->main && in->state != NPRT_DONE)
-      return false;
+    open = core->prog[l] == UINT32_MAX &&
+           in->handler == nprt_lane_out_handler && st->self && st->main &&
+           in->state != NPRT_DONE;
   }
-  for (uint32_t i = 0; i < g->n_chans; ++i)
-    if (nprt_chan_occupancy(g->chans[i]) != 0)
+  for (uint32_t i = 0; i < g->n_chans && !open; ++i)
+    open = nprt_chan_occupancy(g->chans[i]) != 0;
+  if (!open)
+    return true;
+  nprt_inst *lane_in = g->insts[core->lane_in];
+  if (!nprt_exec_idle_but(&core->ex, &lane_in, 1))
+    return false;
+  for (uint32_t i = 0; i < g->n_insts; ++i)
+    if (g->insts[i]->state != NPRT_DONE && g->insts[i]->wait == NPRT_WAIT_TIMER)
       return false;
   return true;
 }
@@ -249,12 +261,12 @@ static uint32_t nprt_lane_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
   uint32_t sent = 0;
   for (uint32_t i = 0; i < n; ++i) {
     bool is_pkt = pkts[i] != &lane->carrier;
-    nprt_lane_msg msg = {.seq = core->cur_seq,
-                         .value = is_pkt ? (uint64_t)(uintptr_t)pkts[i]
-                                         : lane->carrier.anno,
-                         .now = core->ex.clock.now,
-                         .edge = st->edge,
-                         .is_pkt = is_pkt};
+    nprt_lane_msg msg = {
+        .seq = core->cur_seq,
+        .value = is_pkt ? (uint64_t)(uintptr_t)pkts[i] : lane->carrier.anno,
+        .now = core->ex.clock.started ? core->ex.clock.now : NPRT_LANE_NO_CLOCK,
+        .edge = st->edge,
+        .is_pkt = is_pkt};
     nprt_lane_count(lane, &msg);
     sent += nprt_lane_send(core, st->to, &msg);
   }
@@ -337,10 +349,12 @@ void nprt_lane_in_handler(nprt_inst *self) {
      * packet it makes with now() stamps it as on one core); it only
      * moves forward, running the timers that fall due. */
     nprt_exec *ex = self->ex;
-    if (!ex->clock.started || msg.now > ex->clock.now)
+    bool timed = msg.now != NPRT_LANE_NO_CLOCK;
+    if (timed && (!ex->clock.started || msg.now > ex->clock.now))
       nprt_exec_advance(self, msg.now);
     int64_t clock = ex->clock.now;
-    ex->clock.now = msg.now;
+    if (timed)
+      ex->clock.now = msg.now;
     core->cur_seq = msg.seq;
     if (msg.is_pkt)
       nprt_send_pkt(self, e->in_port, p);

@@ -14,12 +14,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A core reaches its run phase (nprt_exec_hooks.run_phase): its copies
+ * start their merged fields at identity, and it waits for every other
+ * core to pass its init. If one failed (a table file init could not
+ * load), the run ends there on every core, as on one core: its ingress
+ * stops before a packet moves. */
+static void nprt_core_run_phase(void *core_) {
+  nprt_core *c = core_;
+  nprt_multi *m = c->m;
+  nprt_core_enter_run(c);
+  atomic_fetch_add_explicit(&m->at_run, 1, memory_order_acq_rel);
+  while (atomic_load_explicit(&m->at_run, memory_order_acquire) < m->n) {
+    if (atomic_load_explicit(&m->abort, memory_order_acquire)) {
+      c->ex.status.init_failed = true;
+      nprt_status_stop(&c->ex.status);
+      return;
+    }
+    sched_yield();
+  }
+}
+
 void nprt_multi_init_cores(nprt_multi *m) {
   for (uint32_t q = 0; q < m->n; ++q) {
     nprt_core *c = &m->cores[q];
     nprt_exec_init(&c->ex, c->graph, m->opts);
     c->ex.hooks = (nprt_exec_hooks){
-        .ctx = c, .round = nprt_core_tick, .run_phase = nprt_core_enter_run};
+        .ctx = c, .round = nprt_core_tick, .run_phase = nprt_core_run_phase};
     /* Core 0 says once for all what happened to the run. */
     c->ex.role = (nprt_exec_role){.reports = q == 0, .part = true};
     c->ex.devices.in_kind = &nprt_core_in_ops;
@@ -42,7 +62,11 @@ static void *nprt_core_main(void *arg) {
   c->rc = nprt_exec_schedule(&c->ex);
   nprt_core_flush(c);
   nprt_pool_return_away(&c->ex.pool);
-  if (c->rc != NPRT_EXIT_OK || c->ex.status.io_error)
+  /* A core that did not drain its graph (a deadlock, an init that could
+   * not load its table) leaves the others nobody to wait for. A core whose
+   * input ended in an error (a capture cut in mid-record) drained it as at
+   * the end of its input: the others still read and merge theirs. */
+  if (c->rc != NPRT_EXIT_OK || c->ex.status.init_failed)
     atomic_store_explicit(&m->abort, true, memory_order_release);
   atomic_store_explicit(&c->done, UINT64_MAX, memory_order_release);
   atomic_store_explicit(&c->finished, true, memory_order_release);

@@ -177,6 +177,9 @@ struct nprt_multi {
   _Atomic bool abort;      /* a core failed: the others stop waiting on it */
   _Atomic bool stop;       /* an output failed: every core's input ends */
   _Atomic bool read_error; /* an input error was reported (once) */
+  /* Cores past their init (the run's init barrier, kept across cores: no
+   * packet moves until every core's init succeeded). */
+  _Atomic uint32_t at_run;
   /* --control: buffers the size of the largest state object, for reads
    * (nprt_cmd's `acc` and `save`). */
   uint8_t *cmd_acc, *cmd_save;

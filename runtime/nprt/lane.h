@@ -26,12 +26,18 @@
 typedef struct nprt_lane_msg {
   uint64_t seq;   /* sequence number of the packet read that caused it */
   uint64_t value; /* the value; a packet as a pointer */
-  int64_t now;    /* the sender's clock: what now() read when it was sent */
+  int64_t now;    /* the sender's clock: what now() read when it was sent,
+                   * NPRT_LANE_NO_CLOCK before the sender's clock started */
   uint32_t edge;  /* index of the program channel */
   uint32_t is_pkt;
 } nprt_lane_msg;
 
 _Static_assert(sizeof(nprt_lane_msg) == 32, "a lane message is 32 bytes");
+
+/* A message's `now` when its sender's clock had not started (a source
+ * without a device sending before the first packet): it neither starts
+ * nor moves the receiver's clock. */
+#define NPRT_LANE_NO_CLOCK INT64_MIN
 
 /* Messages a side handles before it publishes its index: sends and
  * receives go in bursts, one cache-line transfer per burst. */

@@ -117,6 +117,7 @@ nprt_pkt *nprt_pool_alloc(nprt_pool *pool, uint32_t len) {
     nprt_pkt_reset(p, (uint8_t *)p + NPRT_BUF_HDR, len, len);
     ++pool->heap_allocated;
   }
+  nprt_pkt_to_buf(p)->owner = pool;
   ++pool->allocated;
   if (++pool->live > pool->high_water)
     pool->high_water = pool->live;
@@ -167,6 +168,17 @@ static void nprt_pool_quarantine(nprt_pool *pool, nprt_pkt *p) {
 }
 #endif
 
+/* A heap packet goes back to the C library (whichever thread frees it);
+ * debug builds keep it in the freeing pool's quarantine first. */
+static void nprt_pool_release_heap(nprt_pool *pool, nprt_pkt *p) {
+#ifdef NPRT_DEBUG
+  nprt_pool_quarantine(pool, p);
+#else
+  (void)pool;
+  free(p);
+#endif
+}
+
 void nprt_pool_return_away(nprt_pool *pool) {
   nprt_pool *owner = pool->away_owner;
   if (!pool->away_head)
@@ -187,11 +199,17 @@ void nprt_pool_free(nprt_pool *pool, nprt_pkt *p) {
     nprt_pool_fatal(
         b->state == NPRT_BUF_FREE ? "double free" : "free of a non-packet", p);
   nprt_pool *owner = p->pool;
-  if (owner && owner != pool) {
-    /* Another core's buffer goes back to it, in batches: one contended
-     * exchange per batch, not per packet. */
+  if (b->owner != pool) {
+    /* Another core's packet: this pool counts the free (a multicore run
+     * sums the pools), and the owner's `live` stays as it was. */
     b->state = NPRT_BUF_FREE;
     ++pool->freed;
+    if (!owner) {
+      nprt_pool_release_heap(pool, p);
+      return;
+    }
+    /* A buffer goes back to its pool, in batches: one contended exchange
+     * per batch, not per packet. */
     if (pool->away_owner != owner)
       nprt_pool_return_away(pool);
     pool->away_owner = owner;
@@ -209,11 +227,7 @@ void nprt_pool_free(nprt_pool *pool, nprt_pkt *p) {
   ++pool->freed;
   --pool->live;
   if (!owner) {
-#ifdef NPRT_DEBUG
-    nprt_pool_quarantine(pool, p);
-#else
-    free(p);
-#endif
+    nprt_pool_release_heap(pool, p);
     return;
   }
   p->next = owner->free_list;

@@ -71,6 +71,9 @@ typedef struct nprt_pkt_buf {
   uint32_t cap_len;  /* frame length when captured, 0 if not captured */
   uint32_t wire_len; /* original wire length of the capture */
   uint32_t state;    /* NPRT_BUF_FREE or NPRT_BUF_LIVE */
+  /* The pool that handed the packet out, heap packets included (their
+   * `pkt.pool` is NULL): a free on another core counts as that core's. */
+  struct nprt_pool *owner;
 } nprt_pkt_buf;
 
 typedef struct nprt_pool_chunk nprt_pool_chunk;

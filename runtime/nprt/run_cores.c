@@ -118,6 +118,21 @@ static int nprt_multi_sum_rx(nprt_report *sum, const nprt_devices *t) {
   return 0;
 }
 
+/* The summary's instance that local instance `l` of core `c` is a copy
+ * of; NULL for a lane end. */
+static nprt_inst *nprt_summary_inst(const nprt_core *c, const nprt_graph *g,
+                                    uint32_t l) {
+  return c->prog[l] == UINT32_MAX ? NULL : g->insts[c->prog[l]];
+}
+
+/* The packets still live: allocated minus freed over the cores' pools
+ * (one core may free what another allocated). */
+static void nprt_sum_pool_live(nprt_report *sum) {
+  sum->pool.live = sum->pool.allocated > sum->pool.freed
+                       ? sum->pool.allocated - sum->pool.freed
+                       : 0;
+}
+
 /* The run as one graph and its statistics, for the report and -h:
  * counters summed over the copies, merged state combined, the rest from
  * the primary copy; each core's devices, pool and profile summed. The
@@ -134,10 +149,10 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum) {
   for (uint32_t q = 0; q < m->n; ++q) {
     nprt_core *c = &m->cores[q];
     for (uint32_t l = 0; l < c->n_local; ++l) {
-      uint32_t i = c->prog[l];
-      if (i == UINT32_MAX)
+      nprt_inst *to = nprt_summary_inst(c, g, l), *from = c->graph->insts[l];
+      if (!to)
         continue;
-      nprt_inst *from = c->graph->insts[l], *to = g->insts[i];
+      uint32_t i = c->prog[l];
       to->iterations += from->iterations;
       to->rx_pkts += from->rx_pkts;
       to->rx_bytes += from->rx_bytes;
@@ -152,6 +167,11 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum) {
       size_t size = p->instances[i].state_size;
       if (c->primary[l] && size && from->state_obj && to->state_obj)
         memcpy(to->state_obj, from->state_obj, size);
+      /* Shared state: the copy of the core the primary runs on (every
+       * instance writing it per packet runs on one core). */
+      const nprt_shared_desc *sd = p->instances[i].shared;
+      if (c->primary[l] && sd && from->shared_obj && to->shared_obj)
+        memcpy(to->shared_obj, from->shared_obj, sd->size);
     }
   }
   /* Merged fields of the other copies. */
@@ -197,12 +217,54 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum) {
     if (ex->clock.now > last->clock.now)
       last = ex;
   }
-  sum->pool.live = sum->pool.allocated > sum->pool.freed
-                       ? sum->pool.allocated - sum->pool.freed
-                       : 0;
+  nprt_sum_pool_live(sum);
   for (uint32_t i = 0; i < g->n_insts; ++i)
     g->insts[i]->ex = last;
   return g;
+}
+
+/* After the cores wound down: the drops their fini counted (packets the
+ * instances' queues still held when the run ended), the values their
+ * channels still held, and the frees that followed join the summary, as on one
+ * core, where the report follows the wind-down. The state is left as -h read
+ * it. */
+static void nprt_multi_sum_wind_down(nprt_multi *m, nprt_graph *g,
+                                     nprt_report *sum) {
+  for (uint32_t i = 0; i < g->n_insts; ++i) {
+    g->insts[i]->drops = 0;
+    for (uint32_t o = 0; o < g->insts[i]->n_out; ++o)
+      g->insts[i]->out[o].drops = 0;
+  }
+  for (uint32_t k = 0; k < g->n_chans; ++k) {
+    g->chans[k]->consumer_drops = 0;
+    atomic_store(&g->chans[k]->head, 0);
+  }
+  sum->pool.allocated = sum->pool.freed = 0;
+  for (uint32_t q = 0; q < m->n; ++q) {
+    nprt_core *c = &m->cores[q];
+    for (uint32_t l = 0; l < c->n_local; ++l) {
+      nprt_inst *to = nprt_summary_inst(c, g, l);
+      if (!to)
+        continue;
+      const nprt_inst *from = c->graph->insts[l];
+      to->drops += from->drops;
+      for (uint32_t o = 0; o < from->n_out && o < to->n_out; ++o)
+        to->out[o].drops += from->out[o].drops;
+    }
+    /* What an instance received is what its channels gave it less what
+     * they dropped as it ended (nprt_in_packets): both moved. */
+    for (uint32_t k = 0; k < c->graph->n_chans; ++k) {
+      if (!c->chans[k].dst)
+        continue;
+      nprt_chan *to = g->chans[c->chans[k].prog];
+      const nprt_chan *from = c->graph->chans[k];
+      to->consumer_drops += from->consumer_drops;
+      atomic_fetch_add(&to->head, atomic_load(&from->head));
+    }
+    sum->pool.allocated += c->ex.pool.allocated;
+    sum->pool.freed += c->ex.pool.freed;
+  }
+  nprt_sum_pool_live(sum);
 }
 
 int nprt_run_cores(const nprt_program *program, const nprt_options *o,
@@ -323,14 +385,17 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   nprt_handler_report_collect(summary, o, &report);
   for (uint32_t q = 0; q < m.n; ++q)
     nprt_exec_wind_down(&m.cores[q].ex);
+  nprt_multi_sum_wind_down(&m, summary, &sum);
   m.outs_open = false;
   if (nprt_devices_close(&m.outs) != 0)
     nprt_status_failed(&sum.status, false);
   sum.tx = nprt_devices_stats(&m.outs, true, &sum.n_tx);
   rc = nprt_status_exit_code(&sum.status, rc);
-  if (nprt_stats_report(&sum) != 0)
+  /* An init that could not load its table ended the run before any
+   * packet moved: as on one core, no report. */
+  if (!sum.status.init_failed && nprt_stats_report(&sum) != 0)
     rc = NPRT_EXIT_ERROR;
-  if (nprt_handler_report_print(&report, o) != 0)
+  if (!sum.status.init_failed && nprt_handler_report_print(&report, o) != 0)
     rc = NPRT_EXIT_ERROR;
 done:
   if (m.outs_open)

@@ -67,6 +67,8 @@ void nprt_test_lane_destroy(nprt_test_lane *t) {
 
 void nprt_test_lane_at(nprt_test_lane *t, uint64_t seq, int64_t now) {
   t->cores[0].cur_seq = seq;
+  /* A sender whose clock runs (an unstarted one stamps NPRT_LANE_NO_CLOCK). */
+  t->cores[0].ex.clock.started = true;
   t->cores[0].ex.clock.now = now;
 }
 

@@ -206,6 +206,25 @@ TEST_F(Pool, ForeignFreeReturnsToOwner) {
   nprt_pool_destroy(&other);
 }
 
+// A heap packet (over 2048 bytes) freed on another core: the freeing pool
+// counts the free and releases the block; it used to count the packet as
+// its own and stop the run once its leak counter reached 0 (npsmith).
+TEST_F(Pool, ForeignFreeOfHeapPacket) {
+  nprt_pool other;
+  nprt_pool_init(&other);
+  nprt_pkt *p = nprt_pool_alloc(&other, 3000);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->pool, nullptr);
+  nprt_pool_free(&pool, p);
+  EXPECT_EQ(pool.live, 0u);
+  EXPECT_EQ(pool.freed, 1u);
+  EXPECT_EQ(other.allocated, 1u);
+  nprt_pkt *q = nprt_pool_alloc(&pool, 60);
+  nprt_pool_free(&pool, q);
+  EXPECT_EQ(pool.live, 0u);
+  nprt_pool_destroy(&other);
+}
+
 TEST_F(Pool, LeakCounterNeverUnderflows) {
   nprt_pkt *q = nprt_pool_alloc(&pool, 60);
   nprt_pool_free(&pool, q);

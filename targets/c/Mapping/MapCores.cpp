@@ -14,7 +14,9 @@
 //    --stats-json), the measured cycles and traffic where it has them;
 //  - for every core count, a pipeline: the graph's strongly connected
 //    components in topological order, cut into contiguous stages that
-//    balance the work (a cycle is never cut, so values only flow forward);
+//    balance the work (a cycle is never cut, so values only flow forward;
+//    nor are the instances that run once on one element's shared state
+//    split, so they share one copy, in the order one core gives);
 //  - what `auto` picks: the mapping whose busiest core does less work.
 //
 //===----------------------------------------------------------------------===//
@@ -430,9 +432,11 @@ std::vector<std::vector<unsigned>> sccsInOrder(const Graph &g) {
 /// Splits `w` (work per component, in order) into at most `parts`
 /// contiguous groups minimising the largest group, where a group also pays
 /// kLaneCost per value entering it across a cut (`cut[i]`: the traffic
-/// crossing between component i-1 and i). Returns each component's group.
+/// crossing between component i-1 and i) and no group starts at a
+/// component i with `noCut[i]`. Returns each component's group.
 std::vector<unsigned> partition(const std::vector<double> &w,
                                 const std::vector<double> &cut,
+                                const std::vector<bool> &noCut,
                                 unsigned parts) {
   unsigned m = w.size();
   std::vector<double> prefix(m + 1, 0);
@@ -451,7 +455,7 @@ std::vector<unsigned> partition(const std::vector<double> &w,
   for (unsigned k = 1; k <= parts; ++k)
     for (unsigned i = 0; i <= m; ++i)
       for (unsigned j = 0; j <= i; ++j) {
-        if (best[k - 1][j] >= inf)
+        if (best[k - 1][j] >= inf || (j < i && noCut[j]))
           continue;
         double c = std::max(best[k - 1][j], j == i ? 0 : groupCost(j, i));
         // Fewer, larger groups win ties: a cut is never free.
@@ -641,6 +645,27 @@ struct MapCoresPass : npcc::c::impl::MapCoresBase<MapCoresPass> {
       for (unsigned i = a + 1; i <= d && i < m; ++i)
         cut[i] += traffic[k];
     }
+    // Instances that run once on the shared state of one element (its
+    // source name: one object for all its specialisations) stay in one
+    // stage: no cut inside the span of their components.
+    std::vector<bool> noCut(m + 1, false);
+    llvm::StringMap<std::pair<unsigned, unsigned>> sharedSpan;
+    for (unsigned v = 0; v < g.n; ++v) {
+      auto ref = cast<FlatSymbolRefAttr>(program.getElements()[v]);
+      auto element = symbols.lookup<ElementOp>(ref.getValue());
+      if (cls[v].replicate ||
+          llvm::none_of(element.getBody()->getOps<StateOp>(),
+                        [](StateOp st) { return st.getShared(); }))
+        continue;
+      auto it =
+          sharedSpan.try_emplace(element.getSourceName(), compOf[v], compOf[v])
+              .first;
+      it->second.first = std::min(it->second.first, compOf[v]);
+      it->second.second = std::max(it->second.second, compOf[v]);
+    }
+    for (const auto &span : sharedSpan)
+      for (unsigned i = span.second.first + 1; i <= span.second.second; ++i)
+        noCut[i] = true;
     SmallVector<int64_t> stages, autoPipe, rtcEst, pipeEst;
     double serial = 0, replicated = 0, lanes = 0;
     for (unsigned v = 0; v < g.n; ++v)
@@ -649,7 +674,7 @@ struct MapCoresPass : npcc::c::impl::MapCoresBase<MapCoresPass> {
       if (cls[g.channels[k].src].replicate && !cls[g.channels[k].dst].replicate)
         lanes += traffic[k];
     for (unsigned n = 1; n <= kMaxCores; ++n) {
-      std::vector<unsigned> grp = partition(cw, cut, n);
+      std::vector<unsigned> grp = partition(cw, cut, noCut, n);
       std::vector<double> load(n, 0);
       for (unsigned c = 0; c < m; ++c) {
         load[grp[c]] += cw[c];
