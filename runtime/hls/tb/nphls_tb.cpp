@@ -38,6 +38,7 @@ struct Input {
   bool nano = false;
   uint32_t snaplen = 65535, linktype = 1;
   std::vector<Record> records;
+  std::string error; // why reading stopped before the end of the file
 };
 
 struct Output {
@@ -64,6 +65,25 @@ const char *prog = "tb";
   exit(1);
 }
 
+/// The largest capture length libpcap accepts for a link type.
+uint32_t maxCapLen(uint32_t linktype) {
+  switch (linktype) {
+  case 231: // DLT_DBUS
+    return 128u * 1024 * 1024;
+  case 279: // DLT_EBHSCR
+    return 8u * 1024 * 1024;
+  case 249: // DLT_USBPCAP
+    return 1024u * 1024;
+  default:
+    return 262144u;
+  }
+}
+
+/// Reads the records of `in.path` up to its end or to the first record
+/// libpcap would not read (a file cut in mid-record): that one and the
+/// rest are left out and the reason is kept in `in.error`, so the
+/// simulation processes every whole record, as the C target's executable
+/// and the interpreter do, and then fails (libpcap's messages).
 void readPcap(Input &in) {
   FILE *f = fopen(in.path.c_str(), "rb");
   if (!f)
@@ -83,27 +103,50 @@ void readPcap(Input &in) {
   in.nano = h[0] == kMagicNano;
   in.snaplen = h[4];
   in.linktype = h[5];
-  for (uint64_t n = 1;; ++n) {
+  for (;;) {
     uint32_t r[4];
-    size_t got = fread(r, 4, 4, f);
-    if (got == 0 && feof(f))
+    size_t got = fread(r, 1, sizeof(r), f);
+    if (got == 0)
       break;
-    if (got != 4)
-      fail(in.path + ": record " + std::to_string(n) + " is truncated");
+    if (got != sizeof(r)) {
+      in.error = "truncated dump file; tried to read " +
+                 std::to_string(sizeof(r)) + " header bytes, only got " +
+                 std::to_string(got);
+      break;
+    }
     if (swapped)
       for (uint32_t &w : r)
         w = swap32(w);
-    if (r[2] > NPHLS_FRAME_BYTES || r[2] > in.snaplen)
-      fail(in.path + ": record " + std::to_string(n) + " captures " +
-           std::to_string(r[2]) + " bytes, more than the snap length or " +
-           std::to_string(NPHLS_FRAME_BYTES));
+    uint32_t caplen = r[2];
+    if (caplen > maxCapLen(in.linktype)) {
+      in.error = "invalid packet capture length " + std::to_string(caplen) +
+                 (caplen > in.snaplen
+                      ? ", bigger than snaplen of " + std::to_string(in.snaplen)
+                      : ", bigger than maximum of " +
+                            std::to_string(maxCapLen(in.linktype)));
+      break;
+    }
+    // libpcap keeps the first snap-length bytes of a longer record.
+    uint32_t keep = std::min(caplen, in.snaplen);
     Record rec;
     int64_t sec = swapped ? (int64_t)r[0] : (int64_t)(int32_t)r[0];
-    rec.ts = sec * 1000000000 + (int64_t)r[1] * (in.nano ? 1 : 1000);
+    int64_t frac = swapped ? (int64_t)r[1] : (int64_t)(int32_t)r[1];
+    rec.ts = sec * 1000000000 + frac * (in.nano ? 1 : 1000);
     rec.wire_len = r[3];
-    rec.bytes.resize(r[2]);
-    if (r[2] && fread(rec.bytes.data(), 1, r[2], f) != r[2])
-      fail(in.path + ": record " + std::to_string(n) + " is truncated");
+    rec.bytes.resize(caplen);
+    size_t read = caplen ? fread(rec.bytes.data(), 1, caplen, f) : 0;
+    if (read != caplen) {
+      uint32_t want =
+          caplen > in.snaplen && read < in.snaplen ? in.snaplen : caplen;
+      in.error = "truncated dump file; tried to read " + std::to_string(want) +
+                 " captured bytes, only got " + std::to_string(read);
+      break;
+    }
+    rec.bytes.resize(keep);
+    if (keep > NPHLS_FRAME_BYTES)
+      fail(in.path + ": record " + std::to_string(in.records.size() + 1) +
+           " captures " + std::to_string(keep) + " bytes, more than " +
+           std::to_string(NPHLS_FRAME_BYTES));
     in.records.push_back(std::move(rec));
   }
   fclose(f);
@@ -496,10 +539,16 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       more |= next[i] < ins[i].records.size();
     }
   }
+  int rc = 0;
+  for (const Input &in : ins)
+    if (!in.error.empty()) {
+      fprintf(stderr, "%s: error: %s: %s\n", prog, in.path.c_str(),
+              in.error.c_str());
+      rc = 1;
+    }
   for (Output &o : outs)
     if (o.f && fclose(o.f) != 0)
       fail(o.path + ": " + strerror(errno));
-  int rc = 0;
   // As the C target's -h: the value alone, or "NAME:\nVALUE\n\n" for
   // each of several.
   bool names = reads.size() > 1;
