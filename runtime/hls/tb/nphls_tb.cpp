@@ -476,6 +476,24 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   // kTurn packets per input device in the order of their sources, as the
   // C runtime's scheduler runs its source instances (NPRT_MAX_BATCH).
   const size_t kTurn = 64;
+  std::vector<size_t> next(ins.size(), 0);
+  // One turn of every input device; false when none has records left.
+  auto turn = [&]() {
+    bool more = false;
+    for (uint32_t i = 0; i < ins.size(); ++i) {
+      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
+        const Record &rec = ins[i].records[next[i]++];
+        nphls_buf b;
+        deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
+                  rec.ts, rec.wire_len);
+        if (ins[i].dev < devIn.size())
+          nphls_write_flits(devIn[ins[i].dev], b);
+        settle();
+      }
+      more |= next[i] < ins[i].records.size();
+    }
+    return more;
+  };
   settle();
   if (host.fd >= 0) {
     // Driven by the host: each packet of a DATA message enters alone and
@@ -512,10 +530,16 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
         }
         continue;
       }
+      // The design's own input devices (the host passes their files) take
+      // a turn at each SYNC, as the host's sources take theirs between
+      // its polls of the slots; at END the rest enters.
+      end = m->kind == NPRT_PCIE_END;
+      bool more = turn();
+      while (more && end)
+        more = turn();
       for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
         flushSlot(s);
-      end = m->kind == NPRT_PCIE_END;
-      nprt_pcie_msg_init(m, m->kind, 0);
+      nprt_pcie_msg_init(m, m->kind, more ? 1 : 0);
       nprt_pcie_msg_seal(m);
       sendToHost(m);
     }
@@ -523,21 +547,7 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     for (nprt_pcie_msg *b : host.batch)
       delete b;
   }
-  std::vector<size_t> next(ins.size(), 0);
-  for (bool more = true; more;) {
-    more = false;
-    for (uint32_t i = 0; i < ins.size(); ++i) {
-      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
-        const Record &rec = ins[i].records[next[i]++];
-        nphls_buf b;
-        deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
-                  rec.ts, rec.wire_len);
-        if (ins[i].dev < devIn.size())
-          nphls_write_flits(devIn[ins[i].dev], b);
-        settle();
-      }
-      more |= next[i] < ins[i].records.size();
-    }
+  while (turn()) {
   }
   int rc = 0;
   for (const Input &in : ins)
