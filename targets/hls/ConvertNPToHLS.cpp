@@ -364,11 +364,15 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
      << (p.hasFini ? p.prefix + "_fini" : std::string("nullptr"))
      << ");\n#endif\n  }\n";
   int trigger = p.ins.empty() ? (int)p.devIn.front() : -1;
+  // In C simulation a run that waits on a full channel is resumed first.
+  os << "#ifndef __SYNTHESIS__\n  if (nphls_csim_resume(&self))\n"
+        "    return;\n#endif\n";
   os << "  if (!nphls_ready(&self, " << p.pushMask << "ull, " << trigger
      << "))\n    return;\n";
   os << "#ifndef __SYNTHESIS__\n  nphls_csim_note_run();\n#endif\n";
-  os << "  ++self.counts.runs;\n  " << p.prefix
-     << "_handler(&self);\n  nphls_end_run(&self);\n}\n";
+  os << "  ++self.counts.runs;\n#ifndef __SYNTHESIS__\n  nphls_csim_run(&self, "
+     << p.prefix << "_handler);\n#else\n  " << p.prefix
+     << "_handler(&self);\n  nphls_end_run(&self);\n#endif\n}\n";
   (void)info;
 }
 
@@ -467,6 +471,10 @@ void printTop(llvm::raw_ostream &os, np::ProgramOp program,
     np::ProgramOp::Channel c = program.getChannel(i);
     os << "    nphls_csim_on_write(&ch_" << i << ", [=]() { " << calls[c.dst]
        << "; });\n";
+    // The program's own depth: the interpreter's sender waits there.
+    if (procs[c.src].outs[c.srcPort].packet)
+      os << "    nphls_csim_depth(&ch_" << i << ", " << c.depth << "u, "
+         << (c.lossy ? "true" : "false") << ");\n";
   }
   os << "  }\n#endif\n";
   for (auto [k, p] : llvm::enumerate(procs)) {

@@ -481,6 +481,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   auto turn = [&]() {
     bool more = false;
     for (uint32_t i = 0; i < ins.size(); ++i) {
+      // A run waiting on a full channel resumes after the turn.
+      nphls_csim_allow_resume(false);
       for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
         const Record &rec = ins[i].records[next[i]++];
         nphls_buf b;
@@ -490,6 +492,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
           nphls_write_flits(devIn[ins[i].dev], b);
         settle();
       }
+      nphls_csim_allow_resume(true);
+      settle();
       more |= next[i] < ins[i].records.size();
     }
     return more;
