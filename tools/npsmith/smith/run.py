@@ -362,8 +362,14 @@ class Checker:
         if host and not os.path.exists(os.path.join(proj, "host")):
             self.result.fail("hls", "build", "npcc wrote no host executable")
             return
-        if self.case.manifest.get("signals") and not host:
+        signals = self.case.manifest.get("signals", [])
+        if signals and not host:
             self.result.skipped["hls"] = "the C simulation takes no --signal"
+            return
+        if host and any(s.split("=")[0] not in hlsproject.host_instances(proj)
+                        for s in signals):
+            self.result.skipped["hls"] = ("a --signal names an FPGA instance "
+                                          "(no command hub yet)")
             return
         start = time.monotonic()
         ok, log = hlsbuild.build_csim(proj, self.tools.cache)
