@@ -322,6 +322,7 @@ void usage(const nphls_tb_design *d) {
          "  --in [N=]FILE      input device N (default 0) reads FILE\n"
          "  --out [N=]FILE     output device N (default 0) writes FILE\n"
          "  -h INST.HANDLER    print a read handler's value after the run\n"
+         "  --signal INST=V    call INST's signal handler with V after init\n"
          "  --stats            print per-instance counts after the run\n"
          "  --quiet            accepted, as by the C target's executables\n"
          "  NAME=FILE          a file the program names by NAME\n",
@@ -354,7 +355,7 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   prog = argc > 0 ? argv[0] : "tb";
   std::vector<std::pair<uint32_t, std::string>> inArgs, outArgs;
   std::vector<std::pair<std::string, std::string>> defines;
-  std::vector<std::string> reads;
+  std::vector<std::string> reads, signals;
   bool stats = false;
   for (int k = 1; k < argc; ++k) {
     if (strncmp(argv[k], "--host-fd=", 10) == 0) {
@@ -382,6 +383,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       // The testbench prints nothing but what it is asked for.
     } else if (a == "-h" || flag == "--handler") {
       reads.push_back(value());
+    } else if (flag == "--signal") {
+      signals.push_back(value());
     } else if (a == "--stats") {
       stats = true;
     } else if (a[0] != '-' && a.find('=') != std::string::npos) {
@@ -476,6 +479,26 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   // kTurn packets per input device in the order of their sources, as the
   // C runtime's scheduler runs its source instances (NPRT_MAX_BATCH).
   const size_t kTurn = 64;
+  settle();
+  // As the C runtime: every instance ran init() (its process's first
+  // call), then the --signal values in command-line order, then handlers.
+  for (const std::string &sig : signals) {
+    size_t eq = sig.find('=');
+    std::string name = sig.substr(0, eq);
+    nphls_csim_instance *inst =
+        eq == std::string::npos ? nullptr : nphls_csim_find(name.c_str());
+    if (!inst || !inst->signal)
+      fail("--signal: " + (inst
+                               ? "instance '" + name + "' has no signal handler"
+                               : "no instance named '" + name + "'"));
+    char *end = nullptr;
+    const char *v = sig.c_str() + eq + 1;
+    unsigned long long n = strtoull(v, &end, 0);
+    if (!*v || *end)
+      fail("--signal " + sig + ": bad value");
+    inst->signal(inst->self, (int64_t)n);
+    settle();
+  }
   std::vector<size_t> next(ins.size(), 0);
   // One turn of every input device; false when none has records left.
   auto turn = [&]() {
