@@ -13,8 +13,10 @@
 
 #ifndef __SYNTHESIS__
 #include <map>
+#include <memory>
 #include <stdio.h>
 #include <string.h>
+#include <ucontext.h>
 #include <vector>
 #endif
 
@@ -206,6 +208,56 @@ std::vector<nphls_csim_instance> &registry() {
   static std::vector<nphls_csim_instance> r;
   return r;
 }
+
+/// A channel's bound and the packets it holds (C simulation).
+struct Bound {
+  uint32_t depth = 1, packets = 0;
+  bool lossy = false;
+};
+std::map<const void *, Bound> &bounds() {
+  static std::map<const void *, Bound> b;
+  return b;
+}
+
+/// An instance's run on a stack of its own (C simulation): suspended
+/// while a send waits on the full channel `waitOn`.
+struct Run {
+  ucontext_t ctx, caller;
+  std::unique_ptr<char[]> stack;
+  nprt_inst *self = nullptr;
+  void (*handler)(nprt_inst *) = nullptr;
+  const void *waitOn = nullptr;
+  bool active = false; // started and not finished
+};
+constexpr size_t kRunStack = 1u << 20;
+std::map<const nprt_inst *, Run> &runs() {
+  static std::map<const nprt_inst *, Run> r;
+  return r;
+}
+/// The run executing now (innermost), if it has a stack of its own.
+Run *current;
+bool resumeAllowed = true;
+
+bool hasRoom(const void *stream) {
+  auto it = bounds().find(stream);
+  return it == bounds().end() || it->second.packets < it->second.depth;
+}
+
+void runEntry(unsigned lo, unsigned hi) {
+  Run *r = (Run *)(((uintptr_t)hi << 32) | (uintptr_t)lo);
+  r->handler(r->self);
+  nphls_end_run(r->self);
+  r->active = false;
+  swapcontext(&r->ctx, &r->caller);
+}
+
+/// Switches to `r` until it finishes or waits again.
+void enter(Run *r) {
+  Run *outer = current;
+  current = r;
+  swapcontext(&r->caller, &r->ctx);
+  current = outer;
+}
 #endif
 
 } // namespace
@@ -337,6 +389,11 @@ static bool waits(nprt_inst *self, nphls_pkt_stream *s) {
 /// when the instance is header-only.
 static nprt_pkt *receive(nprt_inst *self, nphls_pkt_stream &s) {
   settle(self, &s);
+#ifndef __SYNTHESIS__
+  auto bound = bounds().find(&s);
+  if (bound != bounds().end() && bound->second.packets)
+    --bound->second.packets;
+#endif
   nphls_buf *b = allocBuf(self);
   if (!b) {
     // More packets held than the instance has buffers: this one is lost,
@@ -405,7 +462,30 @@ void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
     return;
   }
 #ifndef __SYNTHESIS__
+  const void *s = self->out[port];
+  auto bound = bounds().find(s);
+  if (bound != bounds().end() && !hasRoom(s)) {
+    if (bound->second.lossy) {
+      ++self->counts.drops;
+      release(self, p);
+      return;
+    }
+    // Its consumer runs first (the C runtime hands over to it), which
+    // may make room; else the run waits for room when it can be suspended
+    // (a run nested in its own instance's cannot: the channel then holds
+    // one more).
+    nphls_csim_pushed(s);
+    Run *r = current;
+    if (r && r->self == self && !hasRoom(s)) {
+      r->waitOn = s;
+      while (!hasRoom(s))
+        swapcontext(&r->ctx, &r->caller);
+      r->waitOn = nullptr;
+    }
+  }
   bool wasEmpty = self->out[port]->empty();
+  if (bound != bounds().end())
+    ++bound->second.packets;
 #endif
   transmit(self, *self->out[port], p);
 #ifndef __SYNTHESIS__
@@ -551,6 +631,54 @@ void nphls_csim_pushed(const void *stream) {
   ++pushDepth;
   it->second();
   --pushDepth;
+}
+
+void nphls_csim_depth(const void *stream, uint32_t depth, bool lossy) {
+  Bound &b = bounds()[stream];
+  b.depth = depth ? depth : 1;
+  b.lossy = lossy;
+}
+
+bool nphls_csim_resume(nprt_inst *self) {
+  auto it = runs().find(self);
+  if (it == runs().end() || !it->second.active)
+    return false;
+  Run &r = it->second;
+  // Running: this call is nested in its own run, which it may reenter
+  // (nphls_csim_run).
+  if (!r.waitOn)
+    return false;
+  if (!hasRoom(r.waitOn) || !resumeAllowed)
+    return true;
+  nphls_csim_note_run();
+  enter(&r);
+  return true;
+}
+
+void nphls_csim_allow_resume(bool allow) { resumeAllowed = allow; }
+
+void nphls_csim_run(nprt_inst *self, void (*handler)(nprt_inst *)) {
+  Run &r = runs()[self];
+  if (r.active) {
+    // Nested in its own run (a cycle of pushes): run it in place.
+    handler(self);
+    nphls_end_run(self);
+    return;
+  }
+  if (!r.stack)
+    r.stack.reset(new char[kRunStack]);
+  r.self = self;
+  r.handler = handler;
+  r.waitOn = nullptr;
+  r.active = true;
+  getcontext(&r.ctx);
+  r.ctx.uc_stack.ss_sp = r.stack.get();
+  r.ctx.uc_stack.ss_size = kRunStack;
+  r.ctx.uc_link = nullptr;
+  uintptr_t at = (uintptr_t)&r;
+  makecontext(&r.ctx, (void (*)())runEntry, 2, (unsigned)(at & 0xffffffffu),
+              (unsigned)(at >> 32));
+  enter(&r);
 }
 
 uint64_t nphls_csim_activity(void) { return activity; }

@@ -36,6 +36,10 @@ void nprt_options_free(nprt_options *o) {
   free(o->ins);
   free(o->outs);
   free(o->slots);
+  free(o->fpga_ins);
+  free(o->fpga_outs);
+  o->fpga_ins = o->fpga_outs = NULL;
+  o->n_fpga_ins = o->n_fpga_outs = 0;
   o->slots = NULL;
   o->n_slots = 0;
   free(o->defines);
@@ -182,11 +186,39 @@ static nprt_parse_result nprt_add_define(nprt_options *o, const char *arg) {
   return NPRT_PARSE_RUN;
 }
 
+/* Moves the files of the devices in `devs` that the FPGA owns from `*list`
+ * to `*fpga`. */
+static bool nprt_move_fpga_files(const struct nprt_device_desc *devs,
+                                 uint32_t n, bool output, nprt_dev_file **list,
+                                 uint32_t *count, nprt_dev_file **fpga,
+                                 uint32_t *n_fpga) {
+  uint32_t kept = 0;
+  for (uint32_t k = 0; k < *count; ++k) {
+    bool owned = false;
+    for (uint32_t i = 0; i < n && !owned; ++i)
+      owned = devs[i].output == output && devs[i].dev == (*list)[k].dev &&
+              devs[i].path && strcmp(devs[i].path, "fpga-device") == 0;
+    if (!owned) {
+      (*list)[kept++] = (*list)[k];
+      continue;
+    }
+    nprt_dev_file *v = realloc(*fpga, (*n_fpga + 1) * sizeof(*v));
+    if (!v)
+      return false;
+    v[(*n_fpga)++] = (*list)[k];
+    *fpga = v;
+  }
+  *count = kept;
+  return true;
+}
+
 nprt_parse_result nprt_options_add_program_devices(
     nprt_options *o, const struct nprt_device_desc *devs, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) {
     const nprt_device_desc *d = &devs[i];
     const char *path = d->path;
+    if (path && strcmp(path, "fpga-device") == 0)
+      continue; /* the simulation's: moved below */
     if (path && strncmp(path, "pcie-slot:", 10) == 0) {
       char *end = NULL;
       unsigned long slot = strtoul(path + 10, &end, 10);
@@ -234,6 +266,11 @@ nprt_parse_result nprt_options_add_program_devices(
                             "'$%.*s'",
                             (int)o->defines[k].name_len, o->defines[k].name,
                             (int)o->defines[k].name_len, o->defines[k].name);
+  if (!nprt_move_fpga_files(devs, n, false, &o->ins, &o->n_ins, &o->fpga_ins,
+                            &o->n_fpga_ins) ||
+      !nprt_move_fpga_files(devs, n, true, &o->outs, &o->n_outs, &o->fpga_outs,
+                            &o->n_fpga_outs))
+    return nprt_opt_error(o, "out of memory");
   return NPRT_PARSE_RUN;
 }
 

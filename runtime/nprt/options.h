@@ -65,6 +65,11 @@ typedef struct nprt_options {
   nprt_slot_dev *slots;
   uint32_t n_slots;
   const char *fpga;
+  /* The devices only the FPGA's instances use (path "fpga-device" in the
+   * program's table): their files, moved here from `ins` and `outs`, are
+   * the simulation's, passed to it as --in and --out. */
+  nprt_dev_file *fpga_ins, *fpga_outs;
+  uint32_t n_fpga_ins, n_fpga_outs;
   nprt_signal_req *signals;
   uint32_t n_signals;
   nprt_define *defines;

@@ -27,6 +27,7 @@ struct nprt_pcie {
   pid_t pid;
   bool failed;  /* reported; what is sent later is dropped (counted) */
   bool pending; /* packets sent since the last SYNC */
+  bool more;    /* the FPGA's own input devices have packets left */
   nprt_pcie_msg *tx[NPRT_PCIE_SLOTS];
   nprt_pkt *head[NPRT_PCIE_SLOTS], *tail[NPRT_PCIE_SLOTS];
   nprt_pcie_msg in;
@@ -83,6 +84,13 @@ static void nprt_pcie_fail(nprt_pcie *pc, const char *fmt, ...) {
 
 static const nprt_device_ops nprt_pcie_slot_ops;
 
+/* Frees the simulation's argv. */
+static void nprt_pcie_free_argv(char **argv, uint32_t n) {
+  for (uint32_t i = 0; argv && i < n; ++i)
+    free(argv[i]);
+  free(argv);
+}
+
 int nprt_pcie_start(nprt_devices *t, nprt_pcie **link) {
   const nprt_options *o = t->host.opts;
   *link = NULL;
@@ -118,27 +126,59 @@ int nprt_pcie_start(nprt_devices *t, nprt_pcie **link) {
     fprintf(o->err, "%s: error: socketpair: %s\n", o->prog, strerror(errno));
     return -1;
   }
+  /* The simulation's command line: the socket, then the files of the
+   * devices only the FPGA uses (built before fork: the child only
+   * executes). */
+  uint32_t nargs = 3 + o->n_fpga_ins + o->n_fpga_outs;
+  char **argv = calloc(nargs, sizeof(*argv));
+  bool built = argv != NULL;
+  for (uint32_t i = 0; built && i < o->n_fpga_ins + o->n_fpga_outs; ++i) {
+    bool out = i >= o->n_fpga_ins;
+    const nprt_dev_file *f =
+        out ? &o->fpga_outs[i - o->n_fpga_ins] : &o->fpga_ins[i];
+    size_t len = strlen(f->path) + 32;
+    argv[2 + i] = malloc(len);
+    built = argv[2 + i] != NULL;
+    if (built)
+      snprintf(argv[2 + i], len, "--%s=%u=%s", out ? "out" : "in", f->dev,
+               f->path);
+  }
+  char fdArg[32];
+  snprintf(fdArg, sizeof(fdArg), "--host-fd=%d", sv[1]);
+  if (built) {
+    argv[0] = strdup(o->fpga);
+    argv[1] = strdup(fdArg);
+    built = argv[0] && argv[1];
+  }
+  if (!built) {
+    fprintf(o->err, "%s: error: out of memory\n", o->prog);
+    nprt_pcie_free_argv(argv, nargs);
+    close(sv[0]);
+    close(sv[1]);
+    return -1;
+  }
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
     fprintf(o->err, "%s: error: fork: %s\n", o->prog, strerror(errno));
+    nprt_pcie_free_argv(argv, nargs);
     close(sv[0]);
     close(sv[1]);
     return -1;
   }
   if (pid == 0) {
     close(sv[0]);
-    char arg[32];
-    snprintf(arg, sizeof(arg), "--host-fd=%d", sv[1]);
-    execl(o->fpga, o->fpga, arg, (char *)NULL);
+    execv(o->fpga, argv);
     fprintf(stderr, "%s: error: --fpga %s: %s\n", o->prog, o->fpga,
             strerror(errno));
     _exit(127);
   }
+  nprt_pcie_free_argv(argv, nargs);
   close(sv[1]);
   fcntl(sv[0], F_SETFD, FD_CLOEXEC);
   pc->fd = sv[0];
   pc->pid = pid;
+  pc->more = o->n_fpga_ins > 0;
   /* The slots take their device numbers over from the pcap files. */
   for (uint32_t i = 0; i < o->n_slots; ++i) {
     pc->devs[i] = (nprt_pcie_slot_dev){pc, o->slots[i].slot};
@@ -228,8 +268,10 @@ static void nprt_pcie_sync(nprt_pcie *pc) {
     return;
   }
   while (nprt_pcie_next(pc, "the FPGA closed the PCIe channel")) {
-    if (pc->in.kind == NPRT_PCIE_SYNC)
+    if (pc->in.kind == NPRT_PCIE_SYNC) {
+      pc->more = pc->in.slot != 0;
       return;
+    }
     if (pc->in.kind != NPRT_PCIE_DATA) {
       nprt_pcie_fail(pc, "unexpected END from the FPGA");
       return;
@@ -300,7 +342,7 @@ static nprt_dev_status nprt_pcie_rx(nprt_device *d, nprt_pkt **pkts,
       return NPRT_DEV_OK;
     if (pc->failed)
       return NPRT_DEV_END;
-    if (!pc->pending)
+    if (!pc->pending && !pc->more)
       return NPRT_DEV_AGAIN;
     nprt_pcie_sync(pc);
   }

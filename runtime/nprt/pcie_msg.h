@@ -15,8 +15,9 @@
  *     u32 len  u32 wire_len  u32 in_port  u32 0  i64 ts  len bytes
  *
  * Kinds: DATA (a batch for `slot`), SYNC (the host: run until idle and
- * answer; the FPGA: idle, every output sent), END (the host: no more
- * packets; the FPGA answers END and exits).
+ * answer; the FPGA: idle, every output sent, and `slot` 1 while input
+ * devices of its own have packets left for later SYNCs, else 0), END (the
+ * host: no more packets; the FPGA answers END and exits).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_PCIE_MSG_H

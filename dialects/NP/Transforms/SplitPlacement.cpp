@@ -14,6 +14,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 
+#include <set>
+
 namespace npcc::np {
 #define GEN_PASS_DEF_SPLITPLACEMENT
 #include "dialects/NP/Transforms/Passes.h.inc"
@@ -183,6 +185,39 @@ struct SplitPlacementPass
           b.getNamedAttr("link_type", b.getI32IntegerAttr(0)),
           b.getNamedAttr("snaplen", b.getI32IntegerAttr(0)),
       }));
+    }
+    // On the host, the devices only the FPGA's instances use: named
+    // "fpga-device", so that the host executable leaves their files to
+    // the simulation it runs (the interpreter runs the whole graph with
+    // the same --in and --out).
+    if (keepHost) {
+      std::set<std::pair<bool, unsigned>> used[2]; // [onHost]
+      for (InstanceOp inst : top.getBody()->getOps<InstanceOp>()) {
+        Operation *element =
+            moduleSymbols.lookup(inst.getCalleeAttr().getValue());
+        if (!element)
+          continue;
+        element->walk([&](Operation *op) {
+          if (!isa<DeviceRecvOp, DeviceSendOp>(op))
+            return;
+          APInt v;
+          if (matchPattern(op->getOperand(0), m_ConstantInt(&v)))
+            used[onHost(inst)].insert(
+                {isa<DeviceSendOp>(op), (unsigned)v.getZExtValue()});
+        });
+      }
+      for (auto [output, dev] : used[false]) {
+        if (used[true].count({output, dev}))
+          continue;
+        devices.push_back(b.getDictionaryAttr({
+            b.getNamedAttr("output", b.getBoolAttr(output)),
+            b.getNamedAttr("dev", b.getI32IntegerAttr(dev)),
+            b.getNamedAttr("path", b.getStringAttr("fpga-device")),
+            b.getNamedAttr("define", b.getStringAttr("")),
+            b.getNamedAttr("link_type", b.getI32IntegerAttr(0)),
+            b.getNamedAttr("snaplen", b.getI32IntegerAttr(0)),
+        }));
+      }
     }
     // The other side's instances and the channels among them go.
     for (Operation &op : llvm::make_early_inc_range(*top.getBody())) {

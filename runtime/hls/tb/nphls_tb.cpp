@@ -38,6 +38,7 @@ struct Input {
   bool nano = false;
   uint32_t snaplen = 65535, linktype = 1;
   std::vector<Record> records;
+  std::string error; // why reading stopped before the end of the file
 };
 
 struct Output {
@@ -64,6 +65,25 @@ const char *prog = "tb";
   exit(1);
 }
 
+/// The largest capture length libpcap accepts for a link type.
+uint32_t maxCapLen(uint32_t linktype) {
+  switch (linktype) {
+  case 231: // DLT_DBUS
+    return 128u * 1024 * 1024;
+  case 279: // DLT_EBHSCR
+    return 8u * 1024 * 1024;
+  case 249: // DLT_USBPCAP
+    return 1024u * 1024;
+  default:
+    return 262144u;
+  }
+}
+
+/// Reads the records of `in.path` up to its end or to the first record
+/// libpcap would not read (a file cut in mid-record): that one and the
+/// rest are left out and the reason is kept in `in.error`, so the
+/// simulation processes every whole record, as the C target's executable
+/// and the interpreter do, and then fails (libpcap's messages).
 void readPcap(Input &in) {
   FILE *f = fopen(in.path.c_str(), "rb");
   if (!f)
@@ -83,27 +103,50 @@ void readPcap(Input &in) {
   in.nano = h[0] == kMagicNano;
   in.snaplen = h[4];
   in.linktype = h[5];
-  for (uint64_t n = 1;; ++n) {
+  for (;;) {
     uint32_t r[4];
-    size_t got = fread(r, 4, 4, f);
-    if (got == 0 && feof(f))
+    size_t got = fread(r, 1, sizeof(r), f);
+    if (got == 0)
       break;
-    if (got != 4)
-      fail(in.path + ": record " + std::to_string(n) + " is truncated");
+    if (got != sizeof(r)) {
+      in.error = "truncated dump file; tried to read " +
+                 std::to_string(sizeof(r)) + " header bytes, only got " +
+                 std::to_string(got);
+      break;
+    }
     if (swapped)
       for (uint32_t &w : r)
         w = swap32(w);
-    if (r[2] > NPHLS_FRAME_BYTES || r[2] > in.snaplen)
-      fail(in.path + ": record " + std::to_string(n) + " captures " +
-           std::to_string(r[2]) + " bytes, more than the snap length or " +
-           std::to_string(NPHLS_FRAME_BYTES));
+    uint32_t caplen = r[2];
+    if (caplen > maxCapLen(in.linktype)) {
+      in.error = "invalid packet capture length " + std::to_string(caplen) +
+                 (caplen > in.snaplen
+                      ? ", bigger than snaplen of " + std::to_string(in.snaplen)
+                      : ", bigger than maximum of " +
+                            std::to_string(maxCapLen(in.linktype)));
+      break;
+    }
+    // libpcap keeps the first snap-length bytes of a longer record.
+    uint32_t keep = std::min(caplen, in.snaplen);
     Record rec;
     int64_t sec = swapped ? (int64_t)r[0] : (int64_t)(int32_t)r[0];
-    rec.ts = sec * 1000000000 + (int64_t)r[1] * (in.nano ? 1 : 1000);
+    int64_t frac = swapped ? (int64_t)r[1] : (int64_t)(int32_t)r[1];
+    rec.ts = sec * 1000000000 + frac * (in.nano ? 1 : 1000);
     rec.wire_len = r[3];
-    rec.bytes.resize(r[2]);
-    if (r[2] && fread(rec.bytes.data(), 1, r[2], f) != r[2])
-      fail(in.path + ": record " + std::to_string(n) + " is truncated");
+    rec.bytes.resize(caplen);
+    size_t read = caplen ? fread(rec.bytes.data(), 1, caplen, f) : 0;
+    if (read != caplen) {
+      uint32_t want =
+          caplen > in.snaplen && read < in.snaplen ? in.snaplen : caplen;
+      in.error = "truncated dump file; tried to read " + std::to_string(want) +
+                 " captured bytes, only got " + std::to_string(read);
+      break;
+    }
+    rec.bytes.resize(keep);
+    if (keep > NPHLS_FRAME_BYTES)
+      fail(in.path + ": record " + std::to_string(in.records.size() + 1) +
+           " captures " + std::to_string(keep) + " bytes, more than " +
+           std::to_string(NPHLS_FRAME_BYTES));
     in.records.push_back(std::move(rec));
   }
   fclose(f);
@@ -279,6 +322,7 @@ void usage(const nphls_tb_design *d) {
          "  --in [N=]FILE      input device N (default 0) reads FILE\n"
          "  --out [N=]FILE     output device N (default 0) writes FILE\n"
          "  -h INST.HANDLER    print a read handler's value after the run\n"
+         "  --signal INST=V    call INST's signal handler with V after init\n"
          "  --stats            print per-instance counts after the run\n"
          "  --quiet            accepted, as by the C target's executables\n"
          "  NAME=FILE          a file the program names by NAME\n",
@@ -311,7 +355,7 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   prog = argc > 0 ? argv[0] : "tb";
   std::vector<std::pair<uint32_t, std::string>> inArgs, outArgs;
   std::vector<std::pair<std::string, std::string>> defines;
-  std::vector<std::string> reads;
+  std::vector<std::string> reads, signals;
   bool stats = false;
   for (int k = 1; k < argc; ++k) {
     if (strncmp(argv[k], "--host-fd=", 10) == 0) {
@@ -339,6 +383,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       // The testbench prints nothing but what it is asked for.
     } else if (a == "-h" || flag == "--handler") {
       reads.push_back(value());
+    } else if (flag == "--signal") {
+      signals.push_back(value());
     } else if (a == "--stats") {
       stats = true;
     } else if (a[0] != '-' && a.find('=') != std::string::npos) {
@@ -434,6 +480,48 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   // C runtime's scheduler runs its source instances (NPRT_MAX_BATCH).
   const size_t kTurn = 64;
   settle();
+  // As the C runtime: every instance ran init() (its process's first
+  // call), then the --signal values in command-line order, then handlers.
+  for (const std::string &sig : signals) {
+    size_t eq = sig.find('=');
+    std::string name = sig.substr(0, eq);
+    nphls_csim_instance *inst =
+        eq == std::string::npos ? nullptr : nphls_csim_find(name.c_str());
+    if (!inst || !inst->signal)
+      fail("--signal: " + (inst
+                               ? "instance '" + name + "' has no signal handler"
+                               : "no instance named '" + name + "'"));
+    char *end = nullptr;
+    const char *v = sig.c_str() + eq + 1;
+    unsigned long long n = strtoull(v, &end, 0);
+    if (!*v || *end)
+      fail("--signal " + sig + ": bad value");
+    inst->signal(inst->self, (int64_t)n);
+    settle();
+  }
+  std::vector<size_t> next(ins.size(), 0);
+  // One turn of every input device; false when none has records left.
+  auto turn = [&]() {
+    bool more = false;
+    for (uint32_t i = 0; i < ins.size(); ++i) {
+      // A run waiting on a full channel resumes after the turn.
+      nphls_csim_allow_resume(false);
+      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
+        const Record &rec = ins[i].records[next[i]++];
+        nphls_buf b;
+        deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
+                  rec.ts, rec.wire_len);
+        if (ins[i].dev < devIn.size())
+          nphls_write_flits(devIn[ins[i].dev], b);
+        settle();
+      }
+      nphls_csim_allow_resume(true);
+      settle();
+      more |= next[i] < ins[i].records.size();
+    }
+    return more;
+  };
+  settle();
   if (host.fd >= 0) {
     // Driven by the host: each packet of a DATA message enters alone and
     // the design runs until idle; SYNC sends what the slots produced and
@@ -469,10 +557,16 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
         }
         continue;
       }
+      // The design's own input devices (the host passes their files) take
+      // a turn at each SYNC, as the host's sources take theirs between
+      // its polls of the slots; at END the rest enters.
+      end = m->kind == NPRT_PCIE_END;
+      bool more = turn();
+      while (more && end)
+        more = turn();
       for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
         flushSlot(s);
-      end = m->kind == NPRT_PCIE_END;
-      nprt_pcie_msg_init(m, m->kind, 0);
+      nprt_pcie_msg_init(m, m->kind, more ? 1 : 0);
       nprt_pcie_msg_seal(m);
       sendToHost(m);
     }
@@ -480,26 +574,18 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     for (nprt_pcie_msg *b : host.batch)
       delete b;
   }
-  std::vector<size_t> next(ins.size(), 0);
-  for (bool more = true; more;) {
-    more = false;
-    for (uint32_t i = 0; i < ins.size(); ++i) {
-      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
-        const Record &rec = ins[i].records[next[i]++];
-        nphls_buf b;
-        deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
-                  rec.ts, rec.wire_len);
-        if (ins[i].dev < devIn.size())
-          nphls_write_flits(devIn[ins[i].dev], b);
-        settle();
-      }
-      more |= next[i] < ins[i].records.size();
-    }
+  while (turn()) {
   }
+  int rc = 0;
+  for (const Input &in : ins)
+    if (!in.error.empty()) {
+      fprintf(stderr, "%s: error: %s: %s\n", prog, in.path.c_str(),
+              in.error.c_str());
+      rc = 1;
+    }
   for (Output &o : outs)
     if (o.f && fclose(o.f) != 0)
       fail(o.path + ": " + strerror(errno));
-  int rc = 0;
   // As the C target's -h: the value alone, or "NAME:\nVALUE\n\n" for
   // each of several.
   bool names = reads.size() > 1;

@@ -8,6 +8,7 @@ take --in/--out on the simulation's command line, the others are files
 the program names. test/targets/hls/Inputs/hls_diff.py and smith.run
 both use these.
 """
+import os
 import re
 
 # The hls target's own refusals, those of its synthesizability lint
@@ -43,3 +44,15 @@ def has_host(tb):
     and FPGA (docs/hls-target.md): its testbench has PCIe slot devices,
     which the host executable (DIR/host --fpga=DIR/csim.out) drives."""
     return '"pcie-slot:' in tb
+
+
+def host_instances(proj):
+    """The instance names of the host side of a split graph (DIR/host.c),
+    the only ones the host executable takes --signal for: the simulation
+    has no command hub yet (docs/hls-target.md)."""
+    try:
+        with open(os.path.join(proj, "host.c")) as f:
+            text = f.read()
+    except OSError:
+        return set()
+    return set(re.findall(r'\{\.name = "([^"]*)", \.element = ', text))

@@ -202,6 +202,26 @@ void nphls_csim_on_write(const void *stream, std::function<void()> consumer);
 /* `stream` was empty before the value just written to it. */
 void nphls_csim_pushed(const void *stream);
 
+/* C simulation only: the channel `stream` holds at most `depth` packets
+ * (at least 1: a rendezvous is a one-place FIFO), as the program's channel
+ * does, where hls::stream itself has no bound. A send into a full channel
+ * waits (the run is suspended, as a process stalls on a full FIFO in
+ * hardware, and resumed once the consumer took a packet), or drops the
+ * packet (counted) when the channel is `lossy`. */
+void nphls_csim_depth(const void *stream, uint32_t depth, bool lossy);
+/* C simulation only: resumes the instance's run that waits on a full
+ * channel if the channel has room now. True while such a run exists (the
+ * process starts no other). */
+bool nphls_csim_resume(nprt_inst *self);
+/* C simulation only: whether waiting runs may be resumed (default true).
+ * The testbench holds them while an input device's turn of packets
+ * enters, as the C runtime steps a waiting sender only after a source's
+ * burst. */
+void nphls_csim_allow_resume(bool allow);
+/* C simulation only: runs `handler` and nphls_end_run on a stack of the
+ * instance's own, so that a send into a full channel can suspend it. */
+void nphls_csim_run(nprt_inst *self, void (*handler)(nprt_inst *));
+
 /* C simulation only: every handler run counts here, so the testbench can
  * call the top function until the design is idle. */
 uint64_t nphls_csim_activity(void);
