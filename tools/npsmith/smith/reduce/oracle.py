@@ -7,8 +7,34 @@ run on every target) is run. Answers are cached by the candidate's text.
 """
 
 import os
+import signal
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+
+
+def run_quietly(args, timeout=None, cwd=None):
+    """The exit status of `args`, or None when it ran past `timeout`. The
+    command runs in a process group of its own, killed whole on timeout: a
+    test script's npcc (a candidate that never ends) must not outlive it."""
+    try:
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, cwd=cwd,
+                                start_new_session=True)
+    except OSError:
+        return None
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return None
+    finally:
+        # A test that exits while its children still run leaves them
+        # behind in the group.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 class Interestingness:
@@ -34,15 +60,9 @@ class Interestingness:
     def compiles_ok(self, path=None):
         """Whether the candidate at `path` compiles to np IR."""
         self.compiles += 1
-        try:
-            done = subprocess.run(
-                [self.npcc, path or self.cand_path, "--target=mlir", "-o",
-                 os.devnull] + self.extra_args,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            return False
-        return done.returncode == 0
+        return run_quietly([self.npcc, path or self.cand_path,
+                            "--target=mlir", "-o", os.devnull] +
+                           self.extra_args, self.timeout) == 0
 
     def _decide(self, text, path):
         with open(path, "w") as f:
@@ -85,15 +105,7 @@ def command_predicate(argv, timeout=None, cwd=None):
             args = [a.replace("{}", path) for a in argv]
         else:
             args = list(argv) + [path]
-        try:
-            done = subprocess.run(args, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, cwd=cwd,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return False
-        except OSError:
-            return False
-        return done.returncode == 0
+        return run_quietly(args, timeout, cwd) == 0
 
     return predicate
 
