@@ -2,7 +2,6 @@
 tables, queues, merged and shared fields), and every kind of body (init,
 handler, signal, timer, read and write handlers)."""
 from . import literal as L
-from . import types as T
 from .expr import Ctx
 from .scope import Array, Scope, Table, Var
 from .stmt import Body
