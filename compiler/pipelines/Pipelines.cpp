@@ -42,12 +42,17 @@ buildNPSteps(mlir::OpPassManager &pm, llvm::StringRef channelDepth,
 
 /// The steps after a target's conversion of np IR to EmitC, the same for C
 /// and HLS: integer widths, cleanup, the other dialects to EmitC, and the
-/// check that nothing else is left.
+/// check that nothing else is left. The second canonicalization folds what
+/// CSE made foldable (two loads of one variable become one, so `x ^ x`
+/// folds); without it the fold happens during the conversion to EmitC,
+/// leaving a variable that is set but never read, which the HLS project's
+/// -Werror build rejects.
 static void buildEmitCSteps(mlir::OpPassManager &pm) {
   using namespace npcc;
   pm.addPass(toemitc::createLegalizeIntWidths());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(toemitc::createConvertToEmitC());
   pm.addPass(toemitc::createVerifyCContract());
 }

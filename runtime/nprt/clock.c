@@ -199,15 +199,35 @@ void nprt_clock_sleep_until(nprt_exec *ex, int64_t deadline) {
  * or, with --live, by sleeping until then, and that timer runs. False
  * when no such source is left: then the run ends as it always did (the
  * timers of instances waiting to receive do not keep it going). */
-bool nprt_clock_wait_for_timers(nprt_exec *ex) {
-  nprt_graph *g = ex->graph;
+static bool nprt_source_waits_for_timer(const nprt_exec *ex) {
+  const nprt_graph *g = ex->graph;
   if (ex->sched.phase < NPRT_PHASE_RUN || nprt_status_stopping(&ex->status))
     return false;
-  bool source = false;
-  for (uint32_t i = 0; i < g->n_insts && !source; ++i)
-    source =
-        g->insts[i]->state != NPRT_DONE && g->insts[i]->wait == NPRT_WAIT_TIMER;
-  if (!source)
+  for (uint32_t i = 0; i < g->n_insts; ++i)
+    if (g->insts[i]->state != NPRT_DONE && g->insts[i]->wait == NPRT_WAIT_TIMER)
+      return true;
+  return false;
+}
+
+bool nprt_clock_jump_from(nprt_inst *self) {
+  nprt_exec *ex = self->ex;
+  if (ex->clock.live || !nprt_source_waits_for_timer(ex))
+    return false;
+  if (!ex->clock.started)
+    nprt_clock_start(ex, 0);
+  nprt_inst *due = nprt_next_timer(ex, self, INT64_MAX);
+  if (!due)
+    return false;
+  if (due->timer_deadline > ex->clock.end) {
+    nprt_clock_ended(ex);
+    return true;
+  }
+  nprt_exec_advance(self, due->timer_deadline);
+  return true;
+}
+
+bool nprt_clock_wait_for_timers(nprt_exec *ex) {
+  if (!nprt_source_waits_for_timer(ex))
     return false;
   if (!ex->clock.started)
     nprt_clock_start(ex, 0);

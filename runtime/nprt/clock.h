@@ -60,6 +60,11 @@ void nprt_clock_sleep_until(nprt_exec *ex, int64_t deadline);
 /* Nothing can move: moves time on to the next timer of a source that
  * waits for one; false when there is none. */
 bool nprt_clock_wait_for_timers(nprt_exec *ex);
+/* The same from inside instance `self`, when nothing but `self` can move
+ * (a multicore lane-in, which polls, so the scheduler never sees the graph
+ * stand still): in virtual time, moves the clock on to the next deadline
+ * (nprt_exec_advance) if a source waits for its timer; false otherwise. */
+bool nprt_clock_jump_from(nprt_inst *self);
 
 #ifdef __cplusplus
 }

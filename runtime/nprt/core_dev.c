@@ -39,7 +39,22 @@ static int nprt_core_in_open(nprt_device *d, const nprt_dev_config *cfg,
   if (!ci)
     return -1;
   ci->core = core;
-  return cfg->path ? nprt_pcap_in_open(&ci->pcap, cfg->path, err, errlen) : 0;
+  if (!cfg->path)
+    return 0;
+  if (nprt_pcap_in_open(&ci->pcap, cfg->path, err, errlen) != 0)
+    return -1;
+  if (core->m->serial_core && core->id == 0) {
+    /* Read for its time stamps only (core_lanes.c, clock ticks). */
+    struct nprt_core_clock_in *v =
+        realloc(core->clock_in, (core->n_clock_in + 1) * sizeof(*v));
+    if (!v) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    core->clock_in = v;
+    v[core->n_clock_in++] = (struct nprt_core_clock_in){d->id, &ci->pcap};
+  }
+  return 0;
 }
 
 /* The next packet of the core's input: under rtc the packets of its share
@@ -57,8 +72,8 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
   if (!max)
     return NPRT_DEV_OK;
   if (m->serial_core && core->id == 0) {
-    /* Core 0 runs only what runs once: it reads nothing itself. */
-    d->done = true;
+    /* Core 0 runs only what runs once: it takes no packet itself, and
+     * reads the file only for its clock (core_lanes.c). */
     return NPRT_DEV_END;
   }
   /* An output failed on some core: ingress stops everywhere. */

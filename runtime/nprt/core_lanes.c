@@ -148,7 +148,7 @@ static bool nprt_self_quiet(const nprt_core *core) {
     const nprt_inst *in = g->insts[l];
     const nprt_lane_out *st = in->state_obj;
     open = core->prog[l] == UINT32_MAX &&
-           in->handler == nprt_lane_out_handler && st->self && st->main &&
+           in->handler == nprt_lane_out_handler && st->self &&
            in->state != NPRT_DONE;
   }
   for (uint32_t i = 0; i < g->n_chans && !open; ++i)
@@ -160,6 +160,88 @@ static bool nprt_self_quiet(const nprt_core *core) {
     return false;
   for (uint32_t i = 0; i < g->n_insts; ++i)
     if (g->insts[i]->state != NPRT_DONE && g->insts[i]->wait == NPRT_WAIT_TIMER)
+      return false;
+  return true;
+}
+
+/* The oldest message on the lane from core `from` to `core`, NULL when
+ * there is none or no such lane. */
+static const nprt_lane_msg *nprt_lane_head(const nprt_core *core,
+                                           uint32_t from) {
+  nprt_lane *l = core->m->lanes[from * core->m->n + core->id];
+  return l ? nprt_lane_peek(l) : NULL;
+}
+
+/*--- Clock ticks (rtc, a serial core 0) ------------------------------------*/
+
+/* On one core, reading a packet moves the clock to its time stamp and runs
+ * the timers that fell due before it, whether or not the packet reaches a
+ * timer's instance. A serial core 0 runs every instance with a timer but
+ * takes no packet: it reads each input for its time stamps instead, and
+ * passes each record's time (a tick) once every message of an earlier
+ * packet was delivered and before any of that packet's own. */
+
+/* The next record any input has, as a tick: the lowest sequence number.
+ * False once every input ended (or failed: the core reading packets
+ * reports that). */
+static bool nprt_next_tick(nprt_core *core, nprt_lane_msg *tick) {
+  char err[PCAP_ERRBUF_SIZE + 64];
+  bool any = false;
+  for (uint32_t i = 0; i < core->n_clock_in; ++i) {
+    nprt_pcap_in *d = core->clock_in[i].pcap;
+    uint32_t dev = core->clock_in[i].dev;
+    if (nprt_pcap_in_peek(d, err, sizeof(err)) != NPRT_PCAP_OK)
+      continue;
+    uint64_t seq = core->records[dev] * NPRT_MAX_DEVICES + dev;
+    if (!any || seq < tick->seq)
+      *tick =
+          (nprt_lane_msg){.seq = seq, .now = d->rec.ts, .edge = NPRT_LANE_TICK};
+    any = true;
+  }
+  return any;
+}
+
+static void nprt_pass_tick(nprt_core *core, const nprt_lane_msg *tick) {
+  uint32_t dev = (uint32_t)(tick->seq % NPRT_MAX_DEVICES);
+  for (uint32_t i = 0; i < core->n_clock_in; ++i)
+    if (core->clock_in[i].dev == dev) {
+      nprt_pcap_in_pass(core->clock_in[i].pcap);
+      ++core->records[dev];
+    }
+}
+
+/* Whether no source but core 0's own queue can still send a message below
+ * `seq`: its lane holds a later one, or its watermark is at `seq`. */
+static bool nprt_others_past(const nprt_core *core,
+                             const nprt_lane_msg *const *heads, uint64_t seq) {
+  const nprt_multi *m = core->m;
+  for (uint32_t k = 0; k < m->n; ++k) {
+    if (k == core->id || heads[k])
+      continue;
+    uint64_t w = atomic_load_explicit(&m->cores[k].done, memory_order_acquire);
+    if (w >= seq)
+      continue;
+    /* The watermark was read first: a message sent before it moved is in
+     * the lane by now. */
+    const nprt_lane_msg *h = nprt_lane_head(core, k);
+    if (!h || h->seq < seq)
+      return false;
+  }
+  return true;
+}
+
+/* rtc, core 0: every other core finished and its lane is empty, nothing
+ * waits in the self queue, and no input record is left to tick. */
+static bool nprt_only_self_left(nprt_core *core) {
+  nprt_multi *m = core->m;
+  nprt_lane_msg tick;
+  if (m->pipeline || core->self.n ||
+      (core->n_clock_in && nprt_next_tick(core, &tick)))
+    return false;
+  for (uint32_t k = 0; k < m->n; ++k)
+    if (k != core->id &&
+        (!atomic_load_explicit(&m->cores[k].finished, memory_order_acquire) ||
+         nprt_lane_head(core, k)))
       return false;
   return true;
 }
@@ -190,14 +272,24 @@ static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
   uint64_t best_seq = UINT64_MAX;
   const nprt_lane_msg *heads[NPRT_MAX_CORES];
   for (uint32_t k = 0; k < m->n; ++k) {
-    heads[k] = k == core->id ? nprt_msgq_peek(&core->self)
-               : m->lanes[k * m->n + core->id]
-                   ? nprt_lane_peek(m->lanes[k * m->n + core->id])
-                   : NULL;
+    heads[k] =
+        k == core->id ? nprt_msgq_peek(&core->self) : nprt_lane_head(core, k);
     if (heads[k] && heads[k]->seq < best_seq) {
       best = k;
       best_seq = heads[k]->seq;
     }
+  }
+  /* A serial core 0: the next record's tick goes before the messages of
+   * that record and later ones, once no earlier message can come. */
+  nprt_lane_msg tick;
+  if (core->n_clock_in && !nprt_status_stopping(&core->ex.status) &&
+      nprt_next_tick(core, &tick) &&
+      (best == UINT32_MAX || tick.seq <= best_seq)) {
+    if (!nprt_others_past(core, heads, tick.seq))
+      return NPRT_NEXT_NONE;
+    nprt_pass_tick(core, &tick);
+    *out = tick;
+    return NPRT_NEXT_MSG;
   }
   if (best == UINT32_MAX) {
     bool ended = nprt_self_quiet(core);
@@ -205,7 +297,7 @@ static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
       if (k != core->id)
         ended =
             atomic_load_explicit(&m->cores[k].finished, memory_order_acquire) &&
-            !nprt_lane_peek(m->lanes[k * m->n + core->id]);
+            !nprt_lane_head(core, k);
     return ended ? NPRT_NEXT_END : NPRT_NEXT_NONE;
   }
   /* Every other source must be past best_seq: a message waiting with a
@@ -218,7 +310,7 @@ static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
       /* The watermark was read first: a message sent before it moved is
        * in the lane by now. */
       if (k != core->id) {
-        const nprt_lane_msg *h = nprt_lane_peek(m->lanes[k * m->n + core->id]);
+        const nprt_lane_msg *h = nprt_lane_head(core, k);
         if (h && h->seq > best_seq)
           continue;
       }
@@ -285,7 +377,8 @@ static nprt_dev_status nprt_lane_rx(nprt_device *d, nprt_pkt **pkts,
   nprt_next r = nprt_next_msg(lane->core, &lane->last);
   if (r != NPRT_NEXT_MSG)
     return r == NPRT_NEXT_END ? NPRT_DEV_END : NPRT_DEV_BUSY;
-  nprt_lane_count(lane, &lane->last);
+  if (lane->last.edge != NPRT_LANE_TICK)
+    nprt_lane_count(lane, &lane->last);
   lane->carrier.anno = lane->last.value;
   pkts[0] = lane->last.is_pkt ? (nprt_pkt *)(uintptr_t)lane->last.value
                               : &lane->carrier;
@@ -327,6 +420,13 @@ void nprt_lane_in_handler(nprt_inst *self) {
       nprt_core_flush(core);
       if (atomic_load_explicit(&m->abort, memory_order_acquire))
         nprt_exec_terminate(self);
+      /* Only this core's own instances can still send, and all of them
+       * wait: time moves on to the next timer, as on one core. */
+      if (nprt_only_self_left(core) && nprt_exec_idle_but(self->ex, &self, 1) &&
+          nprt_clock_jump_from(self)) {
+        self->progress = true;
+        continue;
+      }
       /* Nothing yet: let the other threads on this CPU run. */
       uint64_t t0 = self->ex->prof.on ? nprt_prof_clock() : 0;
       nprt_idle(m, &core->idle);
@@ -335,6 +435,16 @@ void nprt_lane_in_handler(nprt_inst *self) {
     }
     core->idle = 0;
     const nprt_lane_msg msg = st->lane.last;
+    nprt_exec *ex = self->ex;
+    if (msg.edge == NPRT_LANE_TICK) {
+      /* What its timers send belongs before the record's own messages. */
+      uint64_t own = core->cur_seq;
+      core->cur_seq = msg.seq;
+      nprt_exec_advance(self, msg.now);
+      core->cur_seq = own;
+      self->progress = true;
+      continue;
+    }
     const nprt_edge *e = &m->edges[msg.edge];
     if (e->dst_core != core->id) {
       /* For a later stage: relay it, in order. */
@@ -347,9 +457,9 @@ void nprt_lane_in_handler(nprt_inst *self) {
     uint64_t own = core->cur_seq;
     /* The clock reads as it did for the sender (an element stamping a
      * packet it makes with now() stamps it as on one core); it only
-     * moves forward, running the timers that fall due. */
-    nprt_exec *ex = self->ex;
-    bool timed = msg.now != NPRT_LANE_NO_CLOCK;
+     * moves forward, running the timers that fall due. With ticks, core
+     * 0's own clock already reads as one core's. */
+    bool timed = msg.now != NPRT_LANE_NO_CLOCK && !core->n_clock_in;
     if (timed && (!ex->clock.started || msg.now > ex->clock.now))
       nprt_exec_advance(self, msg.now);
     int64_t clock = ex->clock.now;

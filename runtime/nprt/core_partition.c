@@ -212,7 +212,9 @@ int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
   for (uint32_t q = 0; q < n; ++q) {
     nprt_core *c = &m->cores[q];
     bool relays = m->pipeline && q && m->lanes[(q - 1) * n + q];
-    if (!in_count[q] && !relays)
+    /* A serial core 0 always has one: it passes the clock ticks. */
+    bool ticks = m->serial_core && q == 0;
+    if (!in_count[q] && !relays && !ticks)
       continue;
     size_t len = 1;
     for (uint32_t k = 0; k < nc; ++k)

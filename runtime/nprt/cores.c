@@ -105,6 +105,7 @@ void nprt_multi_free(nprt_multi *m) {
     free(c->primary);
     free(c->chans);
     free(c->records);
+    free(c->clock_in);
     for (uint32_t dev = 0; dev < c->n_outs; ++dev)
       free(c->outs[dev].data);
     free(c->outs);

@@ -128,7 +128,14 @@ struct nprt_core {
   uint32_t lane_in; /* local id of the lane-in, or UINT32_MAX */
   nprt_msgq self;
   uint64_t cur_seq;
-  uint64_t *records;   /* per input device: records read so far */
+  uint64_t *records; /* per input device: records read so far */
+  /* rtc with a serial core 0: the inputs it reads only for their time
+   * stamps (clock ticks, core_lanes.c), by device number. */
+  struct nprt_core_clock_in {
+    uint32_t dev;
+    nprt_pcap_in *pcap;
+  } *clock_in;
+  uint32_t n_clock_in;
   uint32_t idle;       /* lane-in polls in a row that found nothing */
   uint64_t reads;      /* packets this core took from its input */
   nprt_core_out *outs; /* per output device */
@@ -159,7 +166,10 @@ struct nprt_multi {
   uint32_t n; /* cores with work */
   bool pipeline;
   /* rtc with a run-once instance that has a timer: its time must follow
-   * the merged order alone, so core 0 takes no share of the input. */
+   * the merged order alone, so core 0 takes no share of the input. It
+   * reads every input for its time stamps instead, and its clock passes
+   * them in the merged order (clock ticks), so its timers fire between
+   * the same two packets as on one core. */
   bool serial_core;
   bool oversubscribed; /* more cores than CPUs */
   nprt_core *cores;

@@ -38,6 +38,10 @@ _Static_assert(sizeof(nprt_lane_msg) == 32, "a lane message is 32 bytes");
  * without a device sending before the first packet): it neither starts
  * nor moves the receiver's clock. */
 #define NPRT_LANE_NO_CLOCK INT64_MIN
+/* The `edge` of a clock tick (rtc, a serial core 0): no value, only the
+ * time stamp `now` of input record `seq`, which the clock passes as one
+ * core's would on reading it (core_lanes.c). Never on a lane. */
+#define NPRT_LANE_TICK UINT32_MAX
 
 /* Messages a side handles before it publishes its index: sends and
  * receives go in bursts, one cache-line transfer per burst. */

@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from smith import coverage, fuzz, run, traffic  # noqa: E402
-from smith.tools import Tools  # noqa: E402
+from smith.tools import Tools, stop_on_sigterm  # noqa: E402
 
 
 def parse_targets(text):
@@ -186,6 +186,7 @@ def main(argv=None):
         "  " + p.format_usage().replace("usage: ", "", 1)
         for p in sub.choices.values())
     a = ap.parse_args(argv)
+    stop_on_sigterm()
     return a.fn(a)
 
 

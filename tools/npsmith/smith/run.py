@@ -107,6 +107,14 @@ def execute(cmd, cwd, timeout, env=None):
         except OSError:
             pass
         out, err = p.communicate()
+    except BaseException:
+        # npsmith itself stopped (^C, or SIGTERM: tools.stop_on_sigterm):
+        # the run must not outlive it.
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        raise
     return Proc(p.returncode, out.decode("utf-8", "replace"),
                 err.decode("utf-8", "replace"), time.monotonic() - start,
                 hung)
@@ -290,6 +298,9 @@ class Checker:
         for t in wanted:
             if t in MULTICORE and has_lossy_channel(self.case.program):
                 self.result.skipped[t] = LOSSY
+                continue
+            if t in MULTICORE and has_free_source(self.case.program):
+                self.result.skipped[t] = FREE_SOURCE
                 continue
             self.run_c(t, exe, build, bdir)
 
@@ -477,14 +488,68 @@ LOSSY = ("a lossy channel (=>) drops by timing on several cores "
          "(docs/multicore.md)")
 
 
-def has_lossy_channel(program):
-    """Whether the program connects anything with `=>`: what such a channel
-    drops depends on how fast its ends run, which several cores change."""
+def program_text(program):
+    """The program's text without comments, its strings emptied."""
     with open(program) as f:
         text = f.read()
     text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
-    text = re.sub(r"\"(?:\\.|[^\"\\])*\"", '""', text)
-    return "=>" in text
+    return re.sub(r"\"(?:\\.|[^\"\\])*\"", '""', text)
+
+
+def has_lossy_channel(program):
+    """Whether the program connects anything with `=>`: what such a channel
+    drops depends on how fast its ends run, which several cores change."""
+    return "=>" in program_text(program)
+
+
+FREE_SOURCE = ("a source without a device or a timer interleaves its "
+               "values with the input's as the scheduler runs it, which "
+               "several cores change (docs/multicore.md)")
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       os.pardir, os.pardir, os.pardir, "lib")
+
+
+def element_bodies(text):
+    """(name, body) of each element declared in `text`."""
+    for m in re.finditer(r"\belement\s+(\w+)\s*\(", text):
+        start = text.find("{", m.end())
+        depth, k = 0, start
+        while start >= 0 and k < len(text):
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            k += 1
+            if depth == 0:
+                yield m.group(1), text[start:k]
+                break
+
+
+def free_running(body):
+    """An element that makes values on its own, paced by nothing: no input
+    port, no device to read, no timer (InfiniteSource, a generated
+    source that finishes after N packets)."""
+    return not (re.search(r"^\s*in\s+\w", body, re.M) or
+                "timer" in body or "device_recv" in body)
+
+
+def has_free_source(program):
+    """Whether an instance of a free-running element runs beside an input
+    device: on one core the scheduler's round robin decides where its
+    values fall among the input's packets, on several cores the cores'
+    speeds do, so a run-once instance that takes both sees another order
+    (the library's elements are looked up in lib/)."""
+    text = program_text(program)
+    kinds = {}
+    if os.path.isdir(LIBRARY):
+        for name in sorted(os.listdir(LIBRARY)):
+            if name.endswith(".np"):
+                with open(os.path.join(LIBRARY, name)) as f:
+                    lib = re.sub(r"//[^\n]*", " ", f.read())
+                for el, body in element_bodies(lib):
+                    kinds[el] = (free_running(body), "device_recv" in body)
+    for el, body in element_bodies(text):
+        kinds[el] = (free_running(body), "device_recv" in body)
+    used = [kinds.get(el, (False, False))
+            for el in re.findall(r"\b\w+\s*=\s*([A-Z]\w*)\s*\(", text)]
+    return any(free for free, _ in used) and any(dev for _, dev in used)
 
 
 def check_case(case_dir, program=None, targets=None, tools=None, work=None):

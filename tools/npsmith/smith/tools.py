@@ -6,6 +6,15 @@ built with ASan and UBSan): naming the build directory is enough.
 import os
 import re
 import shutil
+import signal
+import sys
+
+
+def stop_on_sigterm():
+    """SIGTERM (a `timeout`, a CI job stopped) ends npsmith as ^C would:
+    with SystemExit, so that the processes it runs are killed on the way
+    out instead of living on in their own sessions."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
 def find_npcc(where=None):

@@ -8,6 +8,7 @@ import sys
 import tempfile
 import time
 
+from ..tools import stop_on_sigterm
 from .engine import Engine, size
 from .lexer import LexError
 from .oracle import (Interestingness, case_predicate, command_predicate,
@@ -149,10 +150,20 @@ def main(argv=None, run_module=None):
     """Runs npsmith-reduce; `run_module` stands in for smith.run in
     tests."""
     args, ap = parse_args(sys.argv[1:] if argv is None else argv)
+    stop_on_sigterm()
     try:
         return reduce(args, ap, run_module)
     except UserError as e:
         return fail(str(e))
+
+
+def write_atomically(path, text):
+    """Writes `text` to `path` so that a reader (or a kill) never sees half
+    of it."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def reduce(args, ap, run_module):
@@ -217,7 +228,8 @@ def reduce(args, ap, run_module):
                                 f"printed without its comments and layout")
             raise UserError(f"'{prog}' is not interesting to start with "
                             f"(the test fails on it)")
-        engine = Engine(tree, test, None if args.quiet else sys.stderr)
+        engine = Engine(tree, test, None if args.quiet else sys.stderr,
+                        keep=lambda text: write_atomically(output, text))
         result = engine.run()
     finally:
         for path in cands:
@@ -225,8 +237,7 @@ def reduce(args, ap, run_module):
                 os.remove(path)
         if own:
             shutil.rmtree(home, ignore_errors=True)
-    with open(output, "w") as f:
-        f.write(result)
+    write_atomically(output, result)
     (t0, l0), (t1, l1) = size(text), size(result)
     note(args, f"done in {time.monotonic() - started:.1f} s: {t0} -> {t1} "
                f"tokens, {l0} -> {l1} lines, {test.runs} tests and "

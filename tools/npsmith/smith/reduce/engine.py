@@ -24,13 +24,16 @@ def size(text):
 
 class Engine:
     """Reduces `tree` with `test(text) -> bool` (already true of the
-    tree's text); progress goes to `log` unless it is None."""
+    tree's text); progress goes to `log` unless it is None, and each
+    smaller interesting text to `keep` unless it is None (so that a
+    reduction stopped half way still leaves its best program)."""
 
-    def __init__(self, tree, test, log=sys.stderr):
+    def __init__(self, tree, test, log=sys.stderr, keep=None):
         self.tree = tree
         self.text = program(tree)
         self.test = test
         self.log = log
+        self.keep = keep
         self.start = time.monotonic()
         self.declared = declared_in(tree)
 
@@ -68,6 +71,8 @@ class Engine:
         if k is None:
             return False
         self.tree, self.text = kept[k], texts[k]
+        if self.keep is not None:
+            self.keep(self.text)
         return True
 
     def ddmin(self, path, field):
