@@ -71,9 +71,11 @@ void spill(nprt_inst *self, nphls_buf &b) {
   for (;;) {
     nphls_flit x = b.tail->read();
     ++self->counts.buffered_flits;
+    uint8_t bytes[NPHLS_FLIT_BYTES];
+    nphls_flit_get_bytes(x, bytes);
     for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
       if (at + k < b.end)
-        b.start[at + k] = nphls_flit_byte(x, k);
+        b.start[at + k] = bytes[k];
     at += NPHLS_FLIT_BYTES;
     if (x.eop)
       break;
@@ -118,7 +120,7 @@ public:
       flush();
   }
   void put(uint8_t byte) {
-    flit.data.range(8 * fill + 7, 8 * fill) = byte;
+    bytes[fill] = byte;
     ++fill;
     ++emitted;
     if (fill == NPHLS_FLIT_BYTES || emitted == total)
@@ -127,6 +129,9 @@ public:
 
 private:
   void flush() {
+    for (uint32_t k = fill; k < NPHLS_FLIT_BYTES; ++k)
+      bytes[k] = 0;
+    nphls_flit_set_bytes(flit, bytes);
     flit.bytes = fill;
     flit.sop = first;
     flit.eop = emitted == total;
@@ -142,6 +147,7 @@ private:
   bool first = true;
   nphls_meta meta;
   nphls_flit flit;
+  uint8_t bytes[NPHLS_FLIT_BYTES];
 };
 
 /// The bytes of the flits left in a stream, one at a time.
@@ -159,8 +165,9 @@ public:
       done = x.eop;
       if (avail == 0)
         return 0;
+      nphls_flit_get_bytes(x, bytes);
     }
-    return nphls_flit_byte(x, at++);
+    return bytes[at++];
   }
   /// Reads the flits not read yet.
   void drain() {
@@ -175,6 +182,7 @@ public:
 private:
   nphls_pkt_stream *s;
   nphls_flit x;
+  uint8_t bytes[NPHLS_FLIT_BYTES];
   uint32_t at = 0, avail = 0;
   bool done = false;
 };
@@ -346,9 +354,11 @@ uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
   uint32_t want = lead + window;
   uint32_t n = 1, at = 0;
   for (;; at += NPHLS_FLIT_BYTES, ++n) {
+    uint8_t bytes[NPHLS_FLIT_BYTES];
+    nphls_flit_get_bytes(x, bytes);
     for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
       if (at + k < b.end)
-        b.start[at + k] = nphls_flit_byte(x, k);
+        b.start[at + k] = bytes[k];
     if (x.eop)
       break;
     if (window && at + NPHLS_FLIT_BYTES >= want) {

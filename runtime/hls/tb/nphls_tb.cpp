@@ -245,8 +245,9 @@ void drain(nphls_pkt_stream *devOut, uint32_t n, std::vector<Output> &outs,
       nphls_flit first = devOut[d].read(), x = first;
       std::vector<uint8_t> frame;
       for (;;) {
-        for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
-          frame.push_back(nphls_flit_byte(x, k));
+        uint8_t bytes[NPHLS_FLIT_BYTES];
+        nphls_flit_get_bytes(x, bytes);
+        frame.insert(frame.end(), bytes, bytes + (uint32_t)x.bytes);
         if (x.eop)
           break;
         x = devOut[d].read();

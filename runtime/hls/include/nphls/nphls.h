@@ -76,11 +76,30 @@ struct nphls_flit {
   nphls_flit() : data(0), bytes(0), sop(0), eop(0) {}
 };
 
-/* Byte k of a flit (a shift, not range(): GCC cannot see that range()'s
- * reversed-bounds path of ap_private is dead and warns at -O2). */
-static inline uint8_t nphls_flit_byte(const nphls_flit &x, uint32_t k) {
-  ap_uint<512> shifted = x.data >> (8 * k);
-  return (uint8_t)(shifted.to_uint() & 0xffu);
+/* The flit's 64 bytes into `out`, and a flit's data from 64 bytes: eight
+ * 64-bit words, not 64 bytes one at a time. In C simulation each 512-bit
+ * shift is a loop over words, and byte by byte they were most of the
+ * simulation's time on packets of a few flits. (Shifts, not range():
+ * GCC cannot see that range()'s reversed-bounds path of ap_private is
+ * dead and warns at -O2.) */
+static inline void nphls_flit_get_bytes(const nphls_flit &x, uint8_t *out) {
+  ap_uint<512> d = x.data;
+  for (uint32_t w = 0; w < NPHLS_FLIT_BYTES / 8; ++w, d >>= 64) {
+    uint64_t v = d.to_uint64();
+    for (uint32_t k = 0; k < 8; ++k)
+      out[8 * w + k] = (uint8_t)(v >> (8 * k));
+  }
+}
+static inline void nphls_flit_set_bytes(nphls_flit &x, const uint8_t *in) {
+  ap_uint<512> d = 0;
+  for (uint32_t w = NPHLS_FLIT_BYTES / 8; w-- > 0;) {
+    uint64_t v = 0;
+    for (uint32_t k = 8; k-- > 0;)
+      v = v << 8 | in[8 * w + k];
+    d <<= 64;
+    d |= ap_uint<512>(v);
+  }
+  x.data = d;
 }
 
 /* A header field of W bits (1..64), `bit` bits after byte `off` of the
