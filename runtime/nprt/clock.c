@@ -106,7 +106,7 @@ static nprt_inst *nprt_next_timer(nprt_exec *ex, const nprt_inst *self,
   return due;
 }
 
-void nprt_exec_advance(nprt_inst *self, int64_t t) {
+bool nprt_exec_advance_one(nprt_inst *self, int64_t t) {
   nprt_exec *ex = self->ex;
   if (!ex->clock.started)
     nprt_clock_start(ex, t);
@@ -120,21 +120,27 @@ void nprt_exec_advance(nprt_inst *self, int64_t t) {
     nprt_clock_ended(ex);
   }
   /* Every packet read comes here: a program without timers scans nothing. */
-  for (; ex->clock.has_timers;) {
-    nprt_inst *due = nprt_next_timer(ex, self, upto);
-    if (!due)
-      break;
-    ex->clock.now = due->timer_deadline;
-    if (due == self) {
-      nprt_clock_run_timer(self);
-    } else {
-      due->timer_due = true;
-      ex->sched.stack[ex->sched.stack_n++] = self;
-      ex->sched.next = due;
-      nprt_exec_yield(self);
-    }
+  nprt_inst *due =
+      ex->clock.has_timers ? nprt_next_timer(ex, self, upto) : NULL;
+  if (!due) {
+    ex->clock.now = t;
+    return false;
   }
-  ex->clock.now = t;
+  ex->clock.now = due->timer_deadline;
+  if (due == self) {
+    nprt_clock_run_timer(self);
+  } else {
+    due->timer_due = true;
+    ex->sched.stack[ex->sched.stack_n++] = self;
+    ex->sched.next = due;
+    nprt_exec_yield(self);
+  }
+  return true;
+}
+
+void nprt_exec_advance(nprt_inst *self, int64_t t) {
+  while (nprt_exec_advance_one(self, t))
+    ;
 }
 
 /*--- Time without packets -----------------------------------------------*/
@@ -222,7 +228,7 @@ bool nprt_clock_jump_from(nprt_inst *self) {
     nprt_clock_ended(ex);
     return true;
   }
-  nprt_exec_advance(self, due->timer_deadline);
+  nprt_exec_advance_one(self, due->timer_deadline);
   return true;
 }
 

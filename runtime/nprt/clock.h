@@ -63,7 +63,8 @@ bool nprt_clock_wait_for_timers(nprt_exec *ex);
 /* The same from inside instance `self`, when nothing but `self` can move
  * (a multicore lane-in, which polls, so the scheduler never sees the graph
  * stand still): in virtual time, moves the clock on to the next deadline
- * (nprt_exec_advance) if a source waits for its timer; false otherwise. */
+ * and runs the timer due then (nprt_exec_advance_one) if a source waits
+ * for its timer; false otherwise. */
 bool nprt_clock_jump_from(nprt_inst *self);
 
 #ifdef __cplusplus

@@ -114,6 +114,8 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
       return nprt_pcap_dev_read_failed(h, d, st, err);
     }
     core->cur_seq = index * NPRT_MAX_DEVICES + dev;
+    if (m->tick_to > core->id && pkts[0])
+      nprt_core_send_tick(core, pkts[0]->ts);
     /* The watermark moves once a burst: first the messages it vouches
      * for are published. */
     if (++core->reads % NPRT_LANE_BURST == 0) {

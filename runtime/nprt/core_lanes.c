@@ -114,6 +114,12 @@ static bool nprt_lane_send(nprt_core *core, uint32_t to,
   return true;
 }
 
+void nprt_core_send_tick(nprt_core *core, int64_t ts) {
+  const nprt_lane_msg tick = {
+      .seq = core->cur_seq, .now = ts, .edge = NPRT_LANE_TICK};
+  nprt_lane_send(core, core->id + 1, &tick);
+}
+
 void nprt_lane_out_handler(nprt_inst *self) {
   nprt_lane_out *st = self->state_obj;
   nprt_chan *c = self->in[0].ch;
@@ -281,13 +287,16 @@ static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
   }
   /* A serial core 0: the next record's tick goes before the messages of
    * that record and later ones, once no earlier message can come. */
+  /* What a timer of the tick sent through core 0's own queue goes
+   * before the tick's next timer, as one core hands it over at once; the
+   * handler passes the tick once no timer is left due. */
   nprt_lane_msg tick;
   if (core->n_clock_in && !nprt_status_stopping(&core->ex.status) &&
       nprt_next_tick(core, &tick) &&
-      (best == UINT32_MAX || tick.seq <= best_seq)) {
+      (best == UINT32_MAX || tick.seq < best_seq ||
+       (tick.seq == best_seq && best != core->id))) {
     if (!nprt_others_past(core, heads, tick.seq))
       return NPRT_NEXT_NONE;
-    nprt_pass_tick(core, &tick);
     *out = tick;
     return NPRT_NEXT_MSG;
   }
@@ -440,7 +449,15 @@ void nprt_lane_in_handler(nprt_inst *self) {
       /* What its timers send belongs before the record's own messages. */
       uint64_t own = core->cur_seq;
       core->cur_seq = msg.seq;
-      nprt_exec_advance(self, msg.now);
+      if (m->pipeline) {
+        /* A pipeline's tick goes on to the later stages with timers. */
+        if (core->id < m->tick_to)
+          nprt_lane_send(core, core->id + 1, &msg);
+        nprt_exec_advance(self, msg.now);
+      } else if (!nprt_exec_advance_one(self, msg.now)) {
+        /* rtc: one timer at a time (nprt_next_msg); no more due. */
+        nprt_pass_tick(core, &msg);
+      }
       core->cur_seq = own;
       self->progress = true;
       continue;

@@ -119,6 +119,9 @@ int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
   }
   if (m->serial_core)
     atomic_store(&m->cores[0].done, UINT64_MAX);
+  for (uint32_t i = 0; m->pipeline && i < ni; ++i)
+    if (p->instances[i].timer && stages[i] > m->tick_to)
+      m->tick_to = stages[i];
   if (!m->pipeline) {
     /* The tail: replicable instances that values from run-once ones
      * reach. */
@@ -208,6 +211,11 @@ int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
                         m->local[0][c->dst], true, true);
     }
   }
+  /* The lanes that carry the ticks to the stages with timers. */
+  for (uint32_t q = 0; q < m->tick_to; ++q)
+    if (!m->lanes[q * n + q + 1] &&
+        !(m->lanes[q * n + q + 1] = nprt_lane_create()))
+      return free(in_count), -1;
   /* Lane-ins: one output per channel delivered on the core. */
   for (uint32_t q = 0; q < n; ++q) {
     nprt_core *c = &m->cores[q];

@@ -171,6 +171,11 @@ struct nprt_multi {
    * them in the merged order (clock ticks), so its timers fire between
    * the same two packets as on one core. */
   bool serial_core;
+  /* pipeline: the last core whose stage runs a timer (0: none). Core 0,
+   * which reads every packet, sends each one's time stamp (a tick) down
+   * the lanes to it, so that the clocks of the later stages pass the
+   * same times as one core's, whether or not the packet reaches them. */
+  uint32_t tick_to;
   bool oversubscribed; /* more cores than CPUs */
   nprt_core *cores;
   nprt_lane **lanes; /* [from * n + to], NULL where unused */
@@ -253,6 +258,9 @@ void nprt_lane_dev_init(nprt_device *d, nprt_lane_dev *lane, nprt_core *core,
                         const nprt_device_ops *ops);
 /* Publishes every message this core wrote to its lanes. */
 void nprt_core_flush(nprt_core *core);
+/* pipeline, core 0: sends the time stamp of the packet just read down the
+ * lanes (nprt_multi.tick_to). */
+void nprt_core_send_tick(nprt_core *core, int64_t ts);
 /* The handlers of the lane ends the partitioning adds. */
 void nprt_lane_out_handler(nprt_inst *self);
 void nprt_lane_out_fini(nprt_inst *self);

@@ -100,9 +100,11 @@ typedef struct nprt_dev_config {
 typedef struct nprt_device_ops {
   const char *kind;
   /* A reactive device only returns what the graph sent it (the FPGA's
-   * answers): its packets carry times the clock already passed, ingress
-   * stopping does not end it (a stop signal does), and a receiver that
-   * finds nothing waits while any other instance can move. */
+   * answers): its packets keep their time stamps (which move the trace's
+   * clock as any packet read does: the FPGA may have read them from a
+   * device of its own), ingress stopping does not end it (a stop signal
+   * does), and a receiver that finds nothing waits while any other
+   * instance can move. */
   bool reactive;
   /* Opens `d` as `cfg` says; -1 with the reason in `err` on failure. NULL
    * when the kind is opened by its own setup (a PCIe link). */

@@ -96,6 +96,11 @@ void nprt_exec_wait(nprt_inst *self, nprt_wait_kind kind, uint32_t port,
 /* An input device read a packet stamped `t`: timers that fall due up to
  * `t` run first, in deadline order, then the clock reads `t`. */
 void nprt_exec_advance(nprt_inst *self, int64_t t);
+/* One step of it: runs the earliest timer due up to `t` and returns true,
+ * or, when none is due, sets the clock to `t` and returns false. For a
+ * caller that has something to deliver between two timers (a multicore
+ * lane-in, what the timer before sent through its own queue). */
+bool nprt_exec_advance_one(nprt_inst *self, int64_t t);
 /* `self` just put a value into `c`: a consumer of push shape (push_ports)
  * runs its handler now as a call; any other consumer that waits for the
  * value runs now on its own stack, and `self` resumes when it blocks. */

@@ -306,7 +306,12 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     nprt_exec_yield(self);
   }
   self->progress = true;
-  if (!reactive) {
+  /* A reactive device's packets (the FPGA's answers) keep their stamps,
+   * and on the trace's clock move it as reading them did on one core:
+   * the FPGA may have read them from a device of its own, which the host's
+   * clock never saw (npsmith, seed 100023). Live, the host's clock runs
+   * on its own. */
+  if (!(reactive && ex->clock.live)) {
     /* Live, a packet is stamped when it is read, as a capture would be. */
     if (ex->clock.live)
       p->ts = nprt_clock_live_now(&ex->clock);

@@ -3,6 +3,7 @@
 capacities, graph depth, annotations, packet size). Each program takes a
 few of them, in elements and instances spliced into its top graph."""
 
+from .graph import Readable
 FEATURES = ["deep_expr", "deep_blocks", "wide_ports", "ct_steps",
             "long_string", "deep_channel", "big_table", "deep_graphs",
             "big_packet"]
@@ -106,7 +107,7 @@ class Explorer:
         name = self.element(body, state,
                             "read size -> u32 { return len(t) + len(l); }")
         inst = self.through(b, name)
-        self.gen.handlers.append("%s.size" % inst.name)
+        b.gen_insts.append((inst.name, Readable(["size"])))
 
     def deep_graphs(self, b):
         """Compounds nested close to the 64 levels of the limit."""

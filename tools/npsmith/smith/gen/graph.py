@@ -5,6 +5,15 @@ and the graph is acyclic, so it always drains."""
 from . import library
 
 
+class Readable:
+    """An instance the manifest reads that is not a generated element (an
+    int sink, an explore element): its read handlers, and no signal."""
+    signal = None
+
+    def __init__(self, reads):
+        self.reads = reads
+
+
 class Inst:
     def __init__(self, name, element, args, ins, outs):
         self.name = name
@@ -154,8 +163,9 @@ class GraphGen:
         """Int outputs end in a sink that folds what it receives."""
         for t in [d[1] for d in b.dangling if d[1] != "pkt"]:
             b.add(self.gen.int_sink(t), "", [("i", t)], [])
-            self.gen.handlers.append("%s.racc" % b.insts[-1].name)
-            self.gen.handlers.append("%s.rn" % b.insts[-1].name)
+            # Through gen_insts, so that a sink inside a compound is read
+            # by its flattened name (`n3/n7.racc`), as the runs name it.
+            b.gen_insts.append((b.insts[-1].name, Readable(["racc", "rn"])))
 
     def drain(self, b, sink, keep=0):
         """Feeds sink with what dangles, leaving `keep` for later sinks:
