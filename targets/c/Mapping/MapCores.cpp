@@ -346,6 +346,28 @@ Classification classify(ElementOp element) {
         byHandler.insert(s.getValue());
     });
   }
+  // Shared state is one object for every copy: an init or a signal
+  // handler that changes it must run once, or each core's copy changes it
+  // again.
+  for (Operation &body : element.getBody()->getOperations()) {
+    if (!isa<InitOp, SignalOp>(body))
+      continue;
+    body.walk([&](Operation *op) {
+      StringAttr s;
+      if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        s = stateOf(store.getMemref());
+      } else if (auto t = dyn_cast<TableOp>(op)) {
+        TableOpKind k = t.getOp();
+        if (k == TableOpKind::Insert || k == TableOpKind::Remove ||
+            k == TableOpKind::Clear)
+          s = stateOf(t.getTable());
+      }
+      StateOp st = s ? states.lookup(s.getValue()) : StateOp();
+      if (st && st.getShared())
+        once(Twine(isa<InitOp>(body) ? "its init" : "its signal handler") +
+             " changes shared state '" + s.getValue() + "': one copy runs it");
+    });
+  }
   if (!hasInputs && !readsDevice)
     once("makes packets without a device: one copy makes them");
   for (auto s : element.getBody()->getOps<StateOp>()) {

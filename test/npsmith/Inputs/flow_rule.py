@@ -6,7 +6,8 @@ input flows interleaved otherwise than the reference are the same run
 when each output record is given the flow of its input packet (by time
 stamp), and not when flows come from the output's own bytes; a swap
 within one input flow is a difference either way. Prints one line per
-comparison."""
+comparison. Records the program made (stamps no input has) keep no
+order, and one flow's packets on two input devices are two flows."""
 import os
 import sys
 
@@ -40,6 +41,24 @@ def main():
         for rule, key in (("input flows", key_of), ("own bytes", None)):
             why = flows.compare_records(1, out, run, key)
             print("%s by %s: %s" % (name, rule, why or "same"))
+    # Two packets the program made (stamps no input has): their order is
+    # free, only that they are there counts.
+    made = out + [(9, 1, 34, ETH + A), (9, 2, 34, ETH + A)]
+    run = out + [made[-1], made[-2]]
+    print("made, swapped: %s" % (flows.compare_records(1, made, run, key_of)
+                                 or "same"))
+    # Flow A on two input devices: two flows, which the cores may
+    # interleave; a swap within one device's is still a difference.
+    dev0 = [(2, k, 34, ETH + A) for k in range(3)]
+    dev1 = [(3, k, 34, ETH + A) for k in range(3)]
+    key2 = flows.input_flows([pcap.Pcap(records=dev0),
+                              pcap.Pcap(records=dev1)])
+    ref = [dev0[0], dev1[0], dev0[1], dev1[1], dev0[2], dev1[2]]
+    print("two devices, interleaved: %s" % (flows.compare_records(
+        1, ref, dev0 + dev1, key2) or "same"))
+    print("two devices, swapped: %s" % (flows.compare_records(
+        1, ref, [dev0[1], dev1[0], dev0[0]] + dev1[1:] + [dev0[2]], key2)
+        or "same"))
 
 
 if __name__ == "__main__":

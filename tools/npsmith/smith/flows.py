@@ -40,18 +40,21 @@ def input_flows(inputs):
     came from, by time stamp (the runtime keeps a packet's stamp): a
     program that rewrites the headers it is steered by (an encapsulation)
     still keeps the order of the input's flows, not of its own bytes.
-    `inputs` are smith.pcap.Pcap objects; a stamp two inputs share, or
-    none has, falls back to the record's own bytes."""
+    `inputs` are smith.pcap.Pcap objects. A record with a stamp two inputs
+    share, or none has (a packet the program made, or stamped itself), has
+    no flow (None): the order of such records is not checked, only that
+    they are there. A flow is one input's:
+    the same addresses on two input devices are two flows, whose packets
+    the cores interleave as their devices' readers run."""
     keys = {}
-    for p in inputs:
+    for device, p in enumerate(inputs):
         for r in p.records:
             t = stamp_ns(r, p.nanosecond)
-            k = flow(p.linktype, r[3])
+            k = (device, flow(p.linktype, r[3]))
             keys[t] = k if keys.get(t, k) == k else None
 
     def key_of(linktype, nanosecond, record):
-        k = keys.get(stamp_ns(record, nanosecond))
-        return k if k is not None else flow(linktype, record[3])
+        return keys.get(stamp_ns(record, nanosecond))
     return key_of
 
 
@@ -59,7 +62,7 @@ def compare_records(linktype, ref, run, key_of=None, nanosecond=False):
     """None if `run` holds the records of `ref` as a multicore run may
     (same multiset, same order per flow), else the first difference.
     `key_of(linktype, nanosecond, record)` gives a record's flow (default:
-    by its own bytes)."""
+    by its own bytes), None for a record whose order is free."""
     cref, crun = collections.Counter(ref), collections.Counter(run)
     if cref != crun:
         extra, missing = crun - cref, cref - crun
@@ -76,7 +79,7 @@ def compare_records(linktype, ref, run, key_of=None, nanosecond=False):
     for r in run:
         by_run[key_of(linktype, nanosecond, r)].append(r)
     for key, recs in by_ref.items():
-        if by_run[key] != recs:
+        if key is not None and by_run[key] != recs:
             for k, (a, b) in enumerate(zip(recs, by_run[key])):
                 if a != b:
                     return "flow %r: record %d of the flow differs" % (key, k)
