@@ -57,6 +57,9 @@ Value BodyGen::namedDevice(const Expr &call) {
 
 Value BodyGen::genCall(const Expr &e) {
   mlir::Location l = loc(e.loc);
+  // Arguments are evaluated left to right (docs/language.md): each one
+  // into a variable of its own before the op that takes them, never as
+  // two calls in one argument list, whose order C++ leaves open.
   auto arg = [&](size_t i) { return gen(*e.args[i]); };
   switch (lookupBuiltin(e.text)) {
 #define NPL_BUILTIN_LOWERS_TO(Id, Op) case Builtin::Id:
@@ -108,10 +111,10 @@ Value BodyGen::genCall(const Expr &e) {
     if (auto c = ce.tryEval(e))
       return constInt(l, b.getI64Type(), c->i);
     // A length above 32 would make a prefix no table accepts: clamp it.
+    Value addr = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), arg(0));
     Value len = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), arg(1));
     len =
         b.create<mlir::arith::MinUIOp>(l, len, constInt(l, b.getI64Type(), 32));
-    Value addr = b.create<mlir::arith::ExtUIOp>(l, b.getI64Type(), arg(0));
     Value hi =
         b.create<mlir::arith::ShLIOp>(l, len, constInt(l, b.getI64Type(), 32));
     return b.create<mlir::arith::OrIOp>(l, hi, addr);
@@ -133,9 +136,11 @@ Value BodyGen::genCall(const Expr &e) {
     return send ? nullptr : op->getResult(0);
   }
   case Builtin::Min:
-  case Builtin::Max:
+  case Builtin::Max: {
+    Value x = arg(0), y = arg(1);
     return emitMinMax(b, l, lookupBuiltin(e.text) == Builtin::Min,
-                      e.ty.isSigned, arg(0), arg(1));
+                      e.ty.isSigned, x, y);
+  }
   case Builtin::Classify:
   case Builtin::IPClassify: {
     Value p = arg(0);
@@ -151,20 +156,24 @@ Value BodyGen::genCall(const Expr &e) {
   case Builtin::Enqueue:
     return genEnqueue(e);
   case Builtin::Csum: {
-    Value sum = b.create<np::PktCsumOp>(l, b.getI32Type(), arg(0), arg(1),
-                                        arg(2), i32(l, 0));
+    Value p = arg(0), off = arg(1), n = arg(2);
+    Value sum =
+        b.create<np::PktCsumOp>(l, b.getI32Type(), p, off, n, i32(l, 0));
     return emitCsumFold(b, l, sum);
   }
   case Builtin::CsumFold:
     return emitCsumFold(b, l, arg(0));
-  case Builtin::CsumUpdate:
-    return emitCsumUpdate(b, l, arg(0), arg(1), arg(2));
+  case Builtin::CsumUpdate: {
+    Value sum = arg(0), old = arg(1), now = arg(2);
+    return emitCsumUpdate(b, l, sum, old, now);
+  }
   case Builtin::Crc32:
   case Builtin::Crc32c: {
     bool castagnoli = lookupBuiltin(e.text) == Builtin::Crc32c;
-    if (e.args.size() == 3)
-      return b.create<np::PktCrcOp>(l, b.getI32Type(), arg(0), arg(1), arg(2),
-                                    castagnoli);
+    if (e.args.size() == 3) {
+      Value p = arg(0), off = arg(1), n = arg(2);
+      return b.create<np::PktCrcOp>(l, b.getI32Type(), p, off, n, castagnoli);
+    }
     return b.create<np::CrcOp>(l, b.getI32Type(), arg(0), castagnoli);
   }
   case Builtin::Hash: {

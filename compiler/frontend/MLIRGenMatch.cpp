@@ -372,8 +372,10 @@ Value MatchGen::genCall(const Expr &e) {
   };
   switch (bi) {
   case Builtin::Min:
-  case Builtin::Max:
-    return emitMinMax(b, l, bi == Builtin::Min, e.ty.isSigned, arg(0), arg(1));
+  case Builtin::Max: {
+    Value x = arg(0), y = arg(1); // left to right, as in element bodies
+    return emitMinMax(b, l, bi == Builtin::Min, e.ty.isSigned, x, y);
+  }
   case Builtin::Popcount:
     return toU32(bitOp<match::PopcountOp>(b, l, arg(0)));
   case Builtin::Clz:

@@ -80,12 +80,10 @@ template <typename OpT, unsigned N> constexpr bool takesOperands() {
 
 Value BodyGen::genOneOpBuiltin(const Expr &e) {
   mlir::Location l = loc(e.loc);
-  // The last argument first: the order in which g++ (bootstrap.sh's
-  // compiler) evaluated the arguments of the hand-written creates these
-  // rows replaced, so programs keep their IR.
-  llvm::SmallVector<Value> operands(e.args.size());
-  for (size_t k = e.args.size(); k-- > 0;)
-    operands[k] = gen(*e.args[k]);
+  // Left to right, as every call's arguments (docs/language.md).
+  llvm::SmallVector<Value> operands;
+  for (const auto &a : e.args)
+    operands.push_back(gen(*a));
   Builtin which = lookupBuiltin(e.text);
   Ty result = builtinType(builtinInfo(which).result);
   llvm::SmallVector<mlir::Type, 1> resultTypes;
