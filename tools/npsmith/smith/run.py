@@ -302,6 +302,9 @@ class Checker:
             if t in MULTICORE and has_free_source(self.case.program):
                 self.result.skipped[t] = FREE_SOURCE
                 continue
+            if t == "c2-rtc" and len(self.case.inputs) > 1:
+                self.result.skipped[t] = SEVERAL_INPUTS
+                continue
             self.run_c(t, exe, build, bdir)
 
     def rtc_tail(self, bdir):
@@ -551,6 +554,9 @@ def has_lossy_channel(program):
 FREE_SOURCE = ("a source without a device or a timer interleaves its "
                "values with the input's as the scheduler runs it, which "
                "several cores change (docs/multicore.md)")
+SEVERAL_INPUTS = ("rtc numbers the packets of several input devices one "
+                  "from each in turn, one core reads 64 from one before the "
+                  "next (docs/multicore.md)")
 LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        os.pardir, os.pardir, os.pardir, "lib")
 
