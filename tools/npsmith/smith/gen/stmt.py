@@ -98,7 +98,9 @@ class StmtGen:
                 opts["sendint"] = 2
             if el.queues and body.may_send and ctx.pkts:
                 opts["queue"] = 2
-            if rng.random() < 0.08:
+            # Often enough that a few hundred programs print packets
+            # (np.print_pkt) as well as values.
+            if rng.random() < 0.3:
                 opts["print"] = 1
         if body.may_make_packets and ctx.pkts and body.depth < 3:
             opts["clone"] = 3
