@@ -28,6 +28,10 @@ nphls_buf &bufOf(nprt_pkt *p) {
 }
 
 void resetBuf(nphls_buf &b, uint32_t len) {
+  // Bytes a later push exposes read as 0, not as the buffer's previous
+  // packet's, as in the C target's pool and the interpreter.
+  for (uint32_t k = 0; k < NPRT_PKT_HEADROOM; ++k)
+    b.bytes[k] = 0;
   b.pkt = nprt_pkt();
   b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
   b.pkt.len = len;
@@ -187,8 +191,19 @@ private:
   bool done = false;
 };
 
-nphls_meta metaOf(const nphls_buf &b) {
+/// The headroom bytes of `b` its flits carry: from the first that is not
+/// 0 (the buffer's headroom starts zeroed, see resetBuf).
+uint32_t leadOf(const nphls_buf &b) {
+  uint32_t room = (uint32_t)(b.pkt.data - b.bytes);
+  for (uint32_t k = 0; k < room; ++k)
+    if (b.bytes[k])
+      return room - k;
+  return 0;
+}
+
+nphls_meta metaOf(const nphls_buf &b, uint32_t lead) {
   nphls_meta m;
+  m.lead = lead;
   m.len = b.pkt.len;
   m.headroom = b.pkt.headroom;
   m.tailroom = b.pkt.tailroom;
@@ -273,10 +288,10 @@ void enter(Run *r) {
 uint32_t nphls_write_flits(nphls_pkt_stream &s, nphls_buf &b) {
   // The bytes pulled off the front (Strip) travel first, so that a later
   // push (Unstrip) finds them, as in the C target's one buffer.
-  uint32_t lead = nphls_lead(b.pkt.headroom);
+  uint32_t lead = leadOf(b);
   const uint8_t *from = b.pkt.data - lead;
   uint32_t len = lead + b.pkt.len;
-  FlitPacker out(s, len, metaOf(b));
+  FlitPacker out(s, len, metaOf(b, lead));
   if (!b.tail) {
     for (uint32_t p = 0; p < len; ++p)
       out.put(from[p]);
@@ -346,7 +361,13 @@ uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
   b.pkt.ts = x.meta.ts;
   for (uint32_t a = 0; a < NPRT_PKT_ANNOS; ++a)
     b.pkt.annos[a] = x.meta.annos[a];
-  uint32_t lead = nphls_lead(b.pkt.headroom);
+  // The lead fits in front of the frame unless the packet's room did not
+  // fit the buffer; its bytes past the headroom are then dropped.
+  uint32_t lead = x.meta.lead, room = (uint32_t)(b.pkt.data - b.bytes);
+  uint32_t skip = lead > room ? lead - room : 0;
+  lead -= skip;
+  if (skip)
+    window = 0;
   b.start = b.pkt.data - lead;
   b.end = lead + b.pkt.len;
   // With a window, the flits that cover the lead and `window` bytes of
@@ -357,8 +378,8 @@ uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
     uint8_t bytes[NPHLS_FLIT_BYTES];
     nphls_flit_get_bytes(x, bytes);
     for (uint32_t k = 0; k < (uint32_t)x.bytes; ++k)
-      if (at + k < b.end)
-        b.start[at + k] = bytes[k];
+      if (at + k >= skip && at + k - skip < b.end)
+        b.start[at + k - skip] = bytes[k];
     if (x.eop)
       break;
     if (window && at + NPHLS_FLIT_BYTES >= want) {

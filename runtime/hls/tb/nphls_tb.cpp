@@ -252,7 +252,7 @@ void drain(nphls_pkt_stream *devOut, uint32_t n, std::vector<Output> &outs,
           break;
         x = devOut[d].read();
       }
-      uint32_t lead = nphls_lead((uint32_t)first.meta.headroom);
+      uint32_t lead = (uint32_t)first.meta.lead;
       frame.erase(frame.begin(),
                   frame.begin() + std::min<size_t>(lead, frame.size()));
       frame.resize(std::min<size_t>(frame.size(), (uint32_t)first.meta.len));
@@ -302,6 +302,7 @@ std::string formatValue(uint32_t kind, uint64_t v) {
 void deviceBuf(nphls_buf &b, const uint8_t *data, uint32_t len, uint32_t inPort,
                int64_t ts, uint32_t wireLen) {
   b.pkt = nprt_pkt();
+  std::fill(b.bytes, b.bytes + NPRT_PKT_HEADROOM, 0); // see nphls_write_flits
   b.pkt.headroom = NPRT_PKT_HEADROOM;
   b.pkt.data = b.bytes + NPRT_PKT_HEADROOM;
   b.pkt.len = len;

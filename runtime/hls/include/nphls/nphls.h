@@ -46,6 +46,7 @@ struct nphls_meta {
   ap_uint<16> tailroom; /* and at its end (put) */
   ap_uint<16> wire_len; /* original wire length when captured (pcap) */
   ap_uint<16> cap_len;  /* frame length when captured, 0 if not captured */
+  ap_uint<16> lead;     /* bytes in front of the frame the flits carry */
   ap_uint<32> in_port;
   ap_uint<32> paint;
   ap_uint<32> out_port;
@@ -55,8 +56,8 @@ struct nphls_meta {
   /* ap_uint leaves its value undefined; a flit's metadata is all zero
    * unless set. */
   nphls_meta()
-      : len(0), headroom(0), tailroom(0), wire_len(0), cap_len(0), in_port(0),
-        paint(0), out_port(0), anno(0), ts(0) {
+      : len(0), headroom(0), tailroom(0), wire_len(0), cap_len(0), lead(0),
+        in_port(0), paint(0), out_port(0), anno(0), ts(0) {
     for (unsigned a = 0; a < NPRT_PKT_ANNOS; ++a)
       annos[a] = 0;
   }
@@ -65,7 +66,7 @@ struct nphls_meta {
 /* One beat of a packet stream: 64 bytes, byte k in bits [8k+7:8k];
  * `bytes` of them valid (1..64; 0 only in the one flit of an empty
  * packet); sop on the first flit, eop on the last. The bytes are the
- * packet's lead (nphls_lead: what a pull took off its front), then its
+ * packet's `meta.lead` bytes of headroom (see nphls_write_flits), then its
  * `meta.len` bytes of frame. */
 struct nphls_flit {
   ap_uint<512> data;
@@ -177,12 +178,6 @@ struct nprt_inst {
  * none). */
 bool nphls_ready(nprt_inst *self, uint64_t mask, int dev);
 
-/* Bytes in front of the frame that its flits carry first: those a pull
- * took off its front (headroom past libnprt's NPRT_PKT_HEADROOM). */
-static inline uint32_t nphls_lead(uint32_t headroom) {
-  return headroom > NPRT_PKT_HEADROOM ? headroom - NPRT_PKT_HEADROOM : 0;
-}
-
 /* Flits of a frame: the number of beats `len` bytes take. */
 static inline uint32_t nphls_flits(uint32_t len) {
   return len == 0 ? 1u : (len + NPHLS_FLIT_BYTES - 1) / NPHLS_FLIT_BYTES;
@@ -190,7 +185,11 @@ static inline uint32_t nphls_flits(uint32_t len) {
 
 /* Writes buffer `b`'s packet to `s` as flits; flits still in its tail
  * stream go on to `s` after the buffered ones. Returns the flits that came
- * from the tail. */
+ * from the tail. The headroom travels from its first non-zero byte (the
+ * lead): what a pull took off the front, and what a push exposed and the
+ * program wrote before pulling it again. The rest of it reads as 0 in
+ * every buffer, so a later push downstream finds the same bytes as in the
+ * C target's one buffer. */
 uint32_t nphls_write_flits(nphls_pkt_stream &s, nphls_buf &b);
 /* Reads one packet's flits from `s` into buffer `b`: all of them, or with
  * `window` > 0 those that cover the lead and `window` bytes of frame (the
