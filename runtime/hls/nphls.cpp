@@ -236,6 +236,8 @@ std::vector<nphls_csim_instance> &registry() {
 struct Bound {
   uint32_t depth = 1, packets = 0;
   bool lossy = false;
+  /* Its consumer ended: what is sent there is dropped (docs/runtime.md). */
+  bool gone = false;
 };
 std::map<const void *, Bound> &bounds() {
   static std::map<const void *, Bound> b;
@@ -263,7 +265,8 @@ bool resumeAllowed = true;
 
 bool hasRoom(const void *stream) {
   auto it = bounds().find(stream);
-  return it == bounds().end() || it->second.packets < it->second.depth;
+  return it == bounds().end() || it->second.gone ||
+         it->second.packets < it->second.depth;
 }
 
 void runEntry(unsigned lo, unsigned hi) {
@@ -370,6 +373,10 @@ uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
     window = 0;
   b.start = b.pkt.data - lead;
   b.end = lead + b.pkt.len;
+  // Headroom past the initial one that the lead does not cover (a strip's
+  // bytes that were 0) reads as 0 too.
+  for (uint8_t *z = b.bytes + NPRT_PKT_HEADROOM; z < b.start; ++z)
+    *z = 0;
   // With a window, the flits that cover the lead and `window` bytes of
   // frame; the others stay in `s`.
   uint32_t want = lead + window;
@@ -495,6 +502,11 @@ void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
 #ifndef __SYNTHESIS__
   const void *s = self->out[port];
   auto bound = bounds().find(s);
+  if (bound != bounds().end() && bound->second.gone) {
+    ++self->counts.drops;
+    release(self, p);
+    return;
+  }
   if (bound != bounds().end() && !hasRoom(s)) {
     if (bound->second.lossy) {
       ++self->counts.drops;
@@ -512,6 +524,11 @@ void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
       while (!hasRoom(s))
         swapcontext(&r->ctx, &r->caller);
       r->waitOn = nullptr;
+      if (bound->second.gone) {
+        ++self->counts.drops;
+        release(self, p);
+        return;
+      }
     }
   }
   bool wasEmpty = self->out[port]->empty();
@@ -531,6 +548,11 @@ void nprt_send_val(nprt_inst *self, uint32_t port, uint64_t v) {
     return;
   }
 #ifndef __SYNTHESIS__
+  auto bound = bounds().find(self->vout[port]);
+  if (bound != bounds().end() && bound->second.gone) {
+    ++self->counts.drops;
+    return;
+  }
   bool wasEmpty = self->vout[port]->empty();
 #endif
   self->vout[port]->write(v);
@@ -719,7 +741,13 @@ void nphls_csim_note_run(void) { ++activity; }
 void nphls_csim_register(nprt_inst *self, const nprt_handler_desc *handlers,
                          uint32_t n_handlers, nprt_signal_fn signal,
                          nprt_fn fini) {
-  registry().push_back({self, handlers, n_handlers, signal, fini});
+  nphls_csim_instance i{self, handlers, n_handlers, signal, fini,
+                        {},   {},       {},         {}};
+  i.in.assign(self->in, self->in + self->n_in);
+  i.vin.assign(self->vin, self->vin + self->n_in);
+  i.out.assign(self->out, self->out + self->n_out);
+  i.vout.assign(self->vout, self->vout + self->n_out);
+  registry().push_back(std::move(i));
 }
 
 nphls_csim_instance *nphls_csim_find(const char *name) {
@@ -730,6 +758,101 @@ nphls_csim_instance *nphls_csim_find(const char *name) {
 }
 
 uint32_t nphls_csim_count(void) { return (uint32_t)registry().size(); }
+
+namespace {
+bool inSend(nprt_inst *s) {
+  auto it = runs().find(s);
+  return it != runs().end() && it->second.active && it->second.waitOn;
+}
+
+bool holds(nphls_csim_instance &i, size_t p) {
+  return waits(i.self, i.in[p]) || (i.vin[p] && !i.vin[p]->empty());
+}
+} // namespace
+
+bool nphls_csim_end_instances(void) {
+  std::vector<nphls_csim_instance> &reg = registry();
+  // Who writes each stream; a stream no instance writes (an input device,
+  // or the stand-in of an unconnected port) is closed.
+  std::map<const void *, size_t> producer;
+  for (size_t k = 0; k < reg.size(); ++k)
+    for (size_t p = 0; p < reg[k].out.size(); ++p) {
+      if (reg[k].out[p])
+        producer[reg[k].out[p]] = k;
+      if (reg[k].vout[p])
+        producer[reg[k].vout[p]] = k;
+    }
+  bool any = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < reg.size(); ++k) {
+      nphls_csim_instance &i = reg[k];
+      if (i.ended || inSend(i.self))
+        continue;
+      bool end = true;
+      for (size_t p = 0; p < i.in.size() && p < 64 && !i.self->finished; ++p) {
+        if (!((i.self->push_mask >> p) & 1u))
+          continue;
+        const void *stream = i.in[p] ? (const void *)i.in[p] : i.vin[p];
+        auto from = producer.find(stream);
+        if (holds(i, p) || (from != producer.end() && !reg[from->second].ended))
+          end = false;
+      }
+      if (!end)
+        continue;
+      // What waits for it is dropped, and so is what is sent to it later.
+      i.ended = changed = any = true;
+      i.self->finished = true;
+      for (size_t p = 0; p < i.in.size(); ++p) {
+        if (i.in[p]) {
+          Bound &b = bounds()[i.in[p]];
+          b.gone = true;
+          b.packets = 0;
+          while (!i.in[p]->empty())
+            i.in[p]->read();
+        }
+        if (i.vin[p]) {
+          bounds()[i.vin[p]].gone = true;
+          while (!i.vin[p]->empty())
+            i.vin[p]->read();
+        }
+      }
+    }
+  }
+  return any;
+}
+
+bool nphls_csim_deadlock(FILE *err) {
+  std::vector<nphls_csim_instance> &reg = registry();
+  bool stuck = false;
+  for (nphls_csim_instance &i : reg) {
+    if (i.ended)
+      continue;
+    stuck |= inSend(i.self);
+    for (size_t p = 0; p < i.in.size(); ++p)
+      stuck |= holds(i, p);
+  }
+  if (!stuck)
+    return false;
+  for (nphls_csim_instance &i : reg) {
+    if (i.ended)
+      continue;
+    uint32_t left = 0;
+    for (size_t p = 0; p < i.in.size(); ++p)
+      left += holds(i, p);
+    if (inSend(i.self))
+      fprintf(err, "deadlock: instance '%s' blocked in send\n", i.self->name);
+    else if (left)
+      fprintf(err,
+              "deadlock: instance '%s' blocked in receive, values left on "
+              "%u of its input ports\n",
+              i.self->name, left);
+    else
+      fprintf(err, "deadlock: instance '%s' blocked in receive\n",
+              i.self->name);
+  }
+  return true;
+}
 
 nphls_csim_instance *nphls_csim_at(uint32_t i) { return &registry()[i]; }
 #endif

@@ -31,7 +31,7 @@ struct nprt_pcie {
   nprt_pcie_msg *tx[NPRT_PCIE_SLOTS];
   nprt_pkt *head[NPRT_PCIE_SLOTS], *tail[NPRT_PCIE_SLOTS];
   nprt_pcie_msg in;
-  uint64_t late; /* packets the FPGA sent after END (dropped) */
+  uint64_t late; /* answers no receiver took, or sent after END (dropped) */
   const nprt_dev_host *host;
   /* The slot devices' states, one per --fpga slot option. */
   struct nprt_pcie_slot_dev *devs;
@@ -202,6 +202,63 @@ static void nprt_pcie_flush(nprt_pcie *pc, uint32_t slot) {
   nprt_pcie_msg_init(m, NPRT_PCIE_DATA, slot);
 }
 
+_Static_assert(NPRT_PCIE_ANNOS == NPRT_PKT_ANNOS,
+               "a PCIe record carries every named annotation");
+
+/* `p`'s record: its metadata, and the bytes of its headroom from the
+ * first that is not 0 (the pool zeroes a buffer's headroom), which the
+ * other side puts back in front of the frame. */
+static nprt_pcie_rec nprt_pcie_pack(const nprt_pkt *p) {
+  const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
+  nprt_pcie_rec r;
+  r.len = p->len;
+  /* An unchanged capture keeps its wire length, as a pcap output does. */
+  r.wire_len =
+      b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
+  r.in_port = p->in_port;
+  r.paint = p->paint;
+  r.out_port = p->out_port;
+  r.headroom = p->headroom;
+  r.tailroom = p->tailroom;
+  r.lead = 0;
+  for (uint32_t k = p->headroom; k > 0; --k)
+    if (p->data[-(int64_t)k]) {
+      r.lead = k;
+      break;
+    }
+  r.ts = p->ts;
+  r.anno = p->anno;
+  memcpy(r.annos, p->annos, sizeof r.annos);
+  return r;
+}
+
+/* A packet of `pool` from a record and its lead and frame bytes: its room
+ * at most the sender's, so that the same pushes and puts succeed. */
+static nprt_pkt *nprt_pcie_unpack(nprt_pool *pool, const nprt_pcie_rec *r,
+                                  const uint8_t *data) {
+  uint32_t extra =
+      r->headroom > NPRT_PKT_HEADROOM ? r->headroom - NPRT_PKT_HEADROOM : 0;
+  nprt_pkt *p = nprt_pool_alloc(pool, extra + r->len);
+  if (!p)
+    return NULL;
+  memset(p->data, 0, extra);
+  nprt_pkt_pull(p, extra);
+  uint32_t lead = r->lead < p->headroom ? r->lead : p->headroom;
+  memcpy(p->data - lead, data + (r->lead - lead), lead);
+  memcpy(p->data, data + r->lead, r->len);
+  if (r->headroom < p->headroom)
+    p->headroom = r->headroom;
+  if (r->tailroom < p->tailroom)
+    p->tailroom = r->tailroom;
+  p->in_port = r->in_port;
+  p->paint = r->paint;
+  p->out_port = r->out_port;
+  p->ts = r->ts;
+  p->anno = r->anno;
+  memcpy(p->annos, r->annos, sizeof p->annos);
+  return p;
+}
+
 /* Queues the packets of a DATA message; false if it is not for a slot the
  * host receives from. */
 static bool nprt_pcie_take(nprt_pcie *pc, const nprt_pcie_msg *m) {
@@ -221,14 +278,11 @@ static bool nprt_pcie_take(nprt_pcie *pc, const nprt_pcie_msg *m) {
     nprt_pcie_rec r;
     const uint8_t *data;
     nprt_pcie_msg_at(m, &off, &r, &data);
-    nprt_pkt *p = nprt_pool_alloc(pc->host->pool, r.len);
+    nprt_pkt *p = nprt_pcie_unpack(pc->host->pool, &r, data);
     if (!p) {
       nprt_pcie_fail(pc, "out of memory for a packet of slot %u", m->slot);
       return false;
     }
-    memcpy(p->data, data, r.len);
-    p->in_port = r.in_port;
-    p->ts = r.ts;
     nprt_pkt_buf *b = nprt_pkt_to_buf(p);
     b->cap_len = r.len;
     b->wire_len = r.wire_len;
@@ -296,22 +350,15 @@ static uint32_t nprt_pcie_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
       else
         nprt_pcie_fail(pc, "out of memory");
     }
+    nprt_pcie_rec r = nprt_pcie_pack(p);
     if (pc->failed || slot >= NPRT_PCIE_SLOTS ||
-        !nprt_pcie_msg_packet_ok(p->len)) {
+        !nprt_pcie_msg_packet_ok(r.lead + r.len)) {
       nprt_pool_free(pc->host->pool, p);
       continue;
     }
-    const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
-    nprt_pcie_rec r;
-    r.len = p->len;
-    /* An unchanged capture keeps its wire length, as a pcap output does. */
-    r.wire_len =
-        b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
-    r.in_port = p->in_port;
-    r.ts = p->ts;
-    if (!nprt_pcie_msg_fits(pc->tx[slot], p->len))
+    if (!nprt_pcie_msg_fits(pc->tx[slot], r.lead + r.len))
       nprt_pcie_flush(pc, slot);
-    nprt_pcie_msg_add(pc->tx[slot], &r, p->data);
+    nprt_pcie_msg_add(pc->tx[slot], &r, p->data - r.lead);
     pc->pending = true;
     nprt_pool_free(pc->host->pool, p);
     ++sent;
@@ -342,8 +389,15 @@ static nprt_dev_status nprt_pcie_rx(nprt_device *d, nprt_pkt **pkts,
       return NPRT_DEV_OK;
     if (pc->failed)
       return NPRT_DEV_END;
-    if (!pc->pending && !pc->more)
+    if (!pc->pending && !pc->more) {
+      /* Another slot's receiver still has packets to hand on; what the
+       * graph does with them may come back on this slot, so this one must
+       * not end yet (npsmith, seed 203127). */
+      for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
+        if (pc->head[s])
+          return NPRT_DEV_BUSY;
       return NPRT_DEV_AGAIN;
+    }
     nprt_pcie_sync(pc);
   }
 }
@@ -368,6 +422,10 @@ int nprt_pcie_finish(nprt_pcie *pc) {
     pc->failed = true;
   if (!pc->failed && pc->pending)
     nprt_pcie_sync(pc);
+  /* Answers no receiver took (it ended first) are dropped, and said so. */
+  for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
+    for (const nprt_pkt *p = pc->head[s]; p; p = p->next)
+      ++pc->late;
   if (!pc->failed) {
     nprt_pcie_msg_init(&pc->in, NPRT_PCIE_END, 0);
     nprt_pcie_msg_seal(&pc->in);

@@ -17,6 +17,12 @@ static uint32_t get32(const uint8_t *p) {
   memcpy(&v, p, 4);
   return v;
 }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+static uint64_t get64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
 
 void nprt_pcie_msg_init(nprt_pcie_msg *m, uint32_t kind, uint32_t slot) {
   m->used = NPRT_PCIE_HDR;
@@ -36,17 +42,26 @@ bool nprt_pcie_msg_fits(const nprt_pcie_msg *m, uint32_t len) {
 
 bool nprt_pcie_msg_add(nprt_pcie_msg *m, const nprt_pcie_rec *r,
                        const uint8_t *data) {
-  if (!nprt_pcie_msg_fits(m, r->len))
+  uint32_t bytes = r->lead + r->len;
+  if (r->lead > NPRT_PCIE_MSG_MAX || !nprt_pcie_msg_fits(m, bytes))
     return false;
   uint8_t *p = m->buf + m->used;
   put32(p, r->len);
   put32(p + 4, r->wire_len);
   put32(p + 8, r->in_port);
-  put32(p + 12, 0);
-  memcpy(p + 16, &r->ts, 8);
-  if (r->len)
-    memcpy(p + NPRT_PCIE_REC, data, r->len);
-  m->used += NPRT_PCIE_REC + r->len;
+  put32(p + 12, r->paint);
+  put32(p + 16, r->out_port);
+  put32(p + 20, r->headroom);
+  put32(p + 24, r->tailroom);
+  put32(p + 28, r->lead);
+  put64(p + 32, (uint64_t)r->ts);
+  put64(p + 40, r->anno);
+  for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
+    put64(p + 48 + 8 * a, r->annos[a]);
+  put64(p + 48 + 8 * NPRT_PCIE_ANNOS, 0);
+  if (bytes)
+    memcpy(p + NPRT_PCIE_REC, data, bytes);
+  m->used += NPRT_PCIE_REC + bytes;
   ++m->count;
   return true;
 }
@@ -97,14 +112,15 @@ int nprt_pcie_msg_check(nprt_pcie_msg *m, size_t n, char *err, size_t errlen) {
                k + 1, m->count);
       return -1;
     }
-    uint32_t len = get32(p + off);
+    uint64_t len = (uint64_t)get32(p + off) + get32(p + off + 28);
     if (len > n - off - NPRT_PCIE_REC) {
       snprintf(err, errlen,
-               "slot %u: packet %u of %u says %u bytes, %zu are left", m->slot,
-               k + 1, m->count, len, n - off - NPRT_PCIE_REC);
+               "slot %u: packet %u of %u says %llu bytes, %zu are left",
+               m->slot, k + 1, m->count, (unsigned long long)len,
+               n - off - NPRT_PCIE_REC);
       return -1;
     }
-    off += NPRT_PCIE_REC + len;
+    off += NPRT_PCIE_REC + (size_t)len;
   }
   if (off != n) {
     snprintf(err, errlen, "slot %u: %zu bytes after the last of %u packets",
@@ -120,9 +136,17 @@ void nprt_pcie_msg_at(const nprt_pcie_msg *m, size_t *off, nprt_pcie_rec *r,
   r->len = get32(p);
   r->wire_len = get32(p + 4);
   r->in_port = get32(p + 8);
-  memcpy(&r->ts, p + 16, 8);
+  r->paint = get32(p + 12);
+  r->out_port = get32(p + 16);
+  r->headroom = get32(p + 20);
+  r->tailroom = get32(p + 24);
+  r->lead = get32(p + 28);
+  r->ts = (int64_t)get64(p + 32);
+  r->anno = get64(p + 40);
+  for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
+    r->annos[a] = get64(p + 48 + 8 * a);
   *data = p + NPRT_PCIE_REC;
-  *off += NPRT_PCIE_REC + r->len;
+  *off += NPRT_PCIE_REC + r->lead + r->len;
 }
 
 int nprt_pcie_send(int fd, const nprt_pcie_msg *m) {

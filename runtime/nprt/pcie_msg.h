@@ -12,7 +12,13 @@
  *   header (16 bytes, host byte order: both ends run on one machine)
  *     u32 magic 'NPCS'  u8 kind  u8 slot  u16 count  u32 size  u32 0
  *   per packet (DATA)
- *     u32 len  u32 wire_len  u32 in_port  u32 0  i64 ts  len bytes
+ *     u32 len  u32 wire_len  u32 in_port  u32 paint  u32 out_port
+ *     u32 headroom  u32 tailroom  u32 lead  i64 ts  u64 anno
+ *     u64 annos[NPRT_PCIE_ANNOS]  lead bytes  len bytes
+ *   (the packet's annotations and room as its buffer had them, and the
+ *   `lead` bytes in front of its frame from the first that is not 0:
+ *   what a strip took off, or a push exposed and the program wrote; the
+ *   rest of the headroom reads as 0 on both sides)
  *
  * Kinds: DATA (a batch for `slot`), SYNC (the host: run until idle and
  * answer; the FPGA: idle, every output sent, and `slot` 1 while input
@@ -35,13 +41,17 @@ extern "C" {
 #define NPRT_PCIE_SLOTS 30u
 #define NPRT_PCIE_MAGIC 0x5343504eu /* "NPCS" */
 #define NPRT_PCIE_HDR 16u
-#define NPRT_PCIE_REC 24u
+#define NPRT_PCIE_ANNOS 16u /* NPRT_PKT_ANNOS */
+#define NPRT_PCIE_REC (56u + 8u * NPRT_PCIE_ANNOS)
 
 enum { NPRT_PCIE_DATA = 1, NPRT_PCIE_SYNC = 2, NPRT_PCIE_END = 3 };
 
 typedef struct nprt_pcie_rec {
-  uint32_t len, wire_len, in_port;
+  uint32_t len, wire_len, in_port, paint, out_port;
+  uint32_t headroom, tailroom, lead;
   int64_t ts;
+  uint64_t anno;
+  uint64_t annos[NPRT_PCIE_ANNOS];
 } nprt_pcie_rec;
 
 /* One message being filled (DATA) or read. */
@@ -53,11 +63,12 @@ typedef struct nprt_pcie_msg {
 
 /* An empty message of `kind` for `slot`. */
 void nprt_pcie_msg_init(nprt_pcie_msg *m, uint32_t kind, uint32_t slot);
-/* Whether a packet of `len` bytes still fits into `m`. */
+/* Whether a packet of `len` bytes (lead and frame) still fits into `m`. */
 bool nprt_pcie_msg_fits(const nprt_pcie_msg *m, uint32_t len);
-/* Whether a packet of `len` bytes fits into any message. */
+/* Whether a packet of `len` bytes (lead and frame) fits into any message. */
 bool nprt_pcie_msg_packet_ok(uint32_t len);
-/* Appends a packet; false when it does not fit. */
+/* Appends a packet, its `r->lead + r->len` bytes at `data`; false when it
+ * does not fit. */
 bool nprt_pcie_msg_add(nprt_pcie_msg *m, const nprt_pcie_rec *r,
                        const uint8_t *data);
 /* Writes the header; the message is then buf[0 .. used). */
@@ -66,8 +77,8 @@ void nprt_pcie_msg_seal(nprt_pcie_msg *m);
 /* Checks a whole message of `n` bytes (header and every record); sets
  * kind, slot, count and used. -1 with a reason in `err` if malformed. */
 int nprt_pcie_msg_check(nprt_pcie_msg *m, size_t n, char *err, size_t errlen);
-/* The packet at *off (start: NPRT_PCIE_HDR) of a checked message; moves
- * *off past it. */
+/* The packet at *off (start: NPRT_PCIE_HDR) of a checked message, its
+ * lead and then its frame at *data; moves *off past it. */
 void nprt_pcie_msg_at(const nprt_pcie_msg *m, size_t *off, nprt_pcie_rec *r,
                       const uint8_t **data);
 

@@ -354,7 +354,8 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
     os << "  self.shared = npcc_shared_object_" << p.shared << "();\n";
   os << "  if (!self.started) {\n    self.started = true;\n    self.name = "
      << toemitc::cString(p.name)
-     << ";\n    self.window = NPHLS_WINDOW_BYTES;\n";
+     << ";\n    self.window = NPHLS_WINDOW_BYTES;\n    self.push_mask = "
+     << p.pushMask << "ull;\n";
   if (p.hasInit)
     os << "    " << p.prefix << "_init(&self);\n";
   os << "#ifndef __SYNTHESIS__\n    nphls_csim_register(&self, "

@@ -24,7 +24,7 @@ std::unique_ptr<nprt_pcie_msg> makeMsg(uint32_t kind, uint32_t slot) {
 }
 
 nprt_pcie_rec rec(uint32_t len, int64_t ts) {
-  nprt_pcie_rec r;
+  nprt_pcie_rec r{};
   r.len = len;
   r.wire_len = len + 100;
   r.in_port = 2;
@@ -48,7 +48,7 @@ TEST(PcieMsg, RoundTripsABatch) {
   EXPECT_EQ(in->slot, 7u);
   EXPECT_EQ(in->count, 3u);
   size_t off = NPRT_PCIE_HDR;
-  nprt_pcie_rec r;
+  nprt_pcie_rec r{};
   const uint8_t *data;
   nprt_pcie_msg_at(in.get(), &off, &r, &data);
   EXPECT_EQ(r.len, 60u);
@@ -62,6 +62,43 @@ TEST(PcieMsg, RoundTripsABatch) {
   EXPECT_EQ(data[1513], 0xbb);
   nprt_pcie_msg_at(in.get(), &off, &r, &data);
   EXPECT_EQ(r.len, 0u);
+  EXPECT_EQ(off, m->used);
+}
+
+TEST(PcieMsg, CarriesAnnotationsRoomAndLead) {
+  auto m = makeMsg(NPRT_PCIE_DATA, 1);
+  nprt_pcie_rec w = rec(3, 9);
+  w.paint = 7;
+  w.out_port = 5;
+  w.headroom = 142;
+  w.tailroom = 11;
+  w.lead = 2;
+  w.anno = 0x1122334455667788ull;
+  w.annos[0] = 1;
+  w.annos[NPRT_PCIE_ANNOS - 1] = ~0ull;
+  const uint8_t bytes[] = {0xa, 0xb, 1, 2, 3};
+  ASSERT_TRUE(nprt_pcie_msg_add(m.get(), &w, bytes));
+  EXPECT_EQ(m->used, NPRT_PCIE_HDR + NPRT_PCIE_REC + 5u);
+  nprt_pcie_msg_seal(m.get());
+  auto in = makeMsg(0, 0);
+  memcpy(in->buf, m->buf, m->used);
+  char err[256];
+  ASSERT_EQ(nprt_pcie_msg_check(in.get(), m->used, err, sizeof(err)), 0) << err;
+  size_t off = NPRT_PCIE_HDR;
+  nprt_pcie_rec r{};
+  const uint8_t *data;
+  nprt_pcie_msg_at(in.get(), &off, &r, &data);
+  EXPECT_EQ(r.len, 3u);
+  EXPECT_EQ(r.paint, 7u);
+  EXPECT_EQ(r.out_port, 5u);
+  EXPECT_EQ(r.headroom, 142u);
+  EXPECT_EQ(r.tailroom, 11u);
+  EXPECT_EQ(r.lead, 2u);
+  EXPECT_EQ(r.anno, 0x1122334455667788ull);
+  EXPECT_EQ(r.annos[0], 1u);
+  EXPECT_EQ(r.annos[NPRT_PCIE_ANNOS - 1], ~0ull);
+  EXPECT_EQ(data[0], 0xa);
+  EXPECT_EQ(data[4], 3);
   EXPECT_EQ(off, m->used);
 }
 
@@ -104,7 +141,10 @@ TEST(PcieMsg, RejectsMalformedMessages) {
   std::vector<uint8_t> good(m->buf, m->buf + m->used);
   EXPECT_EQ(check(good, good.size()), "");
   EXPECT_EQ(check(good, 10), "message of 10 bytes, shorter than its header");
-  EXPECT_EQ(check(good, good.size() - 1), "message says 140 bytes, has 139");
+  size_t size = NPRT_PCIE_HDR + NPRT_PCIE_REC + 100;
+  EXPECT_EQ(check(good, good.size() - 1),
+            "message says " + std::to_string(size) + " bytes, has " +
+                std::to_string(size - 1));
   std::vector<uint8_t> bad = good;
   bad[0] ^= 1;
   EXPECT_EQ(check(bad, bad.size()).rfind("bad message magic", 0), 0u);
@@ -149,7 +189,9 @@ TEST(PcieMsg, StreamsOverASocket) {
   ASSERT_EQ(write(sv[0], m->buf, 20), 20);
   close(sv[0]);
   EXPECT_EQ(nprt_pcie_recv(sv[1], in.get(), err, sizeof(err)), -1);
-  EXPECT_STREQ(err, "truncated message (20 of 104 bytes)");
+  EXPECT_EQ(std::string(err),
+            "truncated message (20 of " +
+                std::to_string(NPRT_PCIE_HDR + NPRT_PCIE_REC + 64) + " bytes)");
   // Between messages, the end of the stream is clean.
   EXPECT_EQ(nprt_pcie_recv(sv[1], in.get(), err, sizeof(err)), 1);
   close(sv[1]);

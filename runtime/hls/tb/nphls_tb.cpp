@@ -216,25 +216,34 @@ void flushSlot(uint32_t slot) {
 }
 
 void toHost(const Output &o, const nphls_flit &first,
-            const std::vector<uint8_t> &frame) {
-  uint32_t slot = (uint32_t)o.slot, len = (uint32_t)frame.size();
+            const std::vector<uint8_t> &bytes, uint32_t lead) {
+  uint32_t slot = (uint32_t)o.slot, len = (uint32_t)bytes.size() - lead;
   nprt_pcie_msg *&m = host.batch[slot];
   if (!m) {
     m = new nprt_pcie_msg;
     nprt_pcie_msg_init(m, NPRT_PCIE_DATA, slot);
   }
-  uint32_t cap_len = first.meta.cap_len, wire_len = first.meta.wire_len;
+  const nphls_meta &meta = first.meta;
+  uint32_t cap_len = meta.cap_len, wire_len = meta.wire_len;
   nprt_pcie_rec r;
   r.len = len;
   r.wire_len = cap_len == len && wire_len > len ? wire_len : len;
-  r.in_port = 0;
-  r.ts = (int64_t)first.meta.ts;
-  if (!nprt_pcie_msg_packet_ok(len))
+  r.in_port = meta.in_port;
+  r.paint = meta.paint;
+  r.out_port = meta.out_port;
+  r.headroom = meta.headroom;
+  r.tailroom = meta.tailroom;
+  r.lead = lead;
+  r.ts = (int64_t)meta.ts;
+  r.anno = meta.anno;
+  for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
+    r.annos[a] = meta.annos[a];
+  if (!nprt_pcie_msg_packet_ok(lead + len))
     fail("slot " + std::to_string(slot) + ": a packet of " +
-         std::to_string(len) + " bytes does not fit a 64 KB message");
-  if (!nprt_pcie_msg_fits(m, len))
+         std::to_string(lead + len) + " bytes does not fit a 64 KB message");
+  if (!nprt_pcie_msg_fits(m, lead + len))
     flushSlot(slot);
-  nprt_pcie_msg_add(m, &r, frame.data());
+  nprt_pcie_msg_add(m, &r, bytes.data());
 }
 
 /// Moves every whole packet waiting on output device streams to its file.
@@ -253,16 +262,20 @@ void drain(nphls_pkt_stream *devOut, uint32_t n, std::vector<Output> &outs,
         x = devOut[d].read();
       }
       uint32_t lead = (uint32_t)first.meta.lead;
-      frame.erase(frame.begin(),
-                  frame.begin() + std::min<size_t>(lead, frame.size()));
-      frame.resize(std::min<size_t>(frame.size(), (uint32_t)first.meta.len));
+      lead = (uint32_t)std::min<size_t>(lead, frame.size());
+      frame.resize(
+          std::min<size_t>(frame.size(), lead + (uint32_t)first.meta.len));
       Output *o = nullptr;
       for (Output &out : outs)
         if (out.dev == d)
           o = &out;
-      if (o && o->slot >= 0)
-        toHost(*o, first, frame);
-      else if (o)
+      // The host takes the lead too (pcie_msg.h); a file only the frame.
+      if (o && o->slot >= 0) {
+        toHost(*o, first, frame, lead);
+        continue;
+      }
+      frame.erase(frame.begin(), frame.begin() + lead);
+      if (o)
         writeRecord(*o, first, frame);
       else
         ++lost[d];
@@ -313,6 +326,35 @@ void deviceBuf(nphls_buf &b, const uint8_t *data, uint32_t len, uint32_t inPort,
   b.pkt.ts = ts;
   b.cap_len = len;
   b.wire_len = wireLen;
+}
+
+/// `b` holding a packet the host sent (pcie_msg.h): its annotations, and
+/// its room and lead as far as one buffer holds them.
+void hostBuf(nphls_buf &b, const nprt_pcie_rec &r, const uint8_t *bytes) {
+  b.pkt = nprt_pkt();
+  uint32_t head = NPRT_PKT_HEADROOM;
+  uint32_t tail =
+      r.len <= NPHLS_POOL_FRAME_BYTES ? NPHLS_POOL_FRAME_BYTES - r.len : 0;
+  if ((uint64_t)r.headroom + r.len + r.tailroom <= sizeof(b.bytes)) {
+    head = r.headroom;
+    tail = r.tailroom;
+  }
+  std::fill(b.bytes, b.bytes + std::max(head, NPRT_PKT_HEADROOM), 0);
+  b.pkt.data = b.bytes + head;
+  b.pkt.len = r.len;
+  b.pkt.headroom = head;
+  b.pkt.tailroom = tail;
+  uint32_t lead = std::min(r.lead, head);
+  std::copy(bytes + r.lead - lead, bytes + r.lead + r.len, b.pkt.data - lead);
+  b.pkt.in_port = r.in_port;
+  b.pkt.paint = r.paint;
+  b.pkt.out_port = r.out_port;
+  b.pkt.ts = r.ts;
+  b.pkt.anno = r.anno;
+  for (uint32_t a = 0; a < NPRT_PKT_ANNOS && a < NPRT_PCIE_ANNOS; ++a)
+    b.pkt.annos[a] = r.annos[a];
+  b.cap_len = r.len;
+  b.wire_len = r.wire_len;
 }
 
 void usage(const nphls_tb_design *d) {
@@ -553,7 +595,7 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
                  std::to_string(rec.len) + " bytes, more than " +
                  std::to_string(NPHLS_FRAME_BYTES));
           nphls_buf b;
-          deviceBuf(b, data, rec.len, rec.in_port, rec.ts, rec.wire_len);
+          hostBuf(b, rec, data);
           nphls_write_flits(devIn[(uint32_t)dev], b);
           settle();
         }
@@ -578,7 +620,13 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   }
   while (turn()) {
   }
+  // Driven by the host, the host's runtime ends the run and judges it.
   int rc = 0;
+  if (host.fd < 0) {
+    while (nphls_csim_end_instances())
+      settle();
+    rc = nphls_csim_deadlock(stderr) ? 3 : 0;
+  }
   for (const Input &in : ins)
     if (!in.error.empty()) {
       fprintf(stderr, "%s: error: %s: %s\n", prog, in.path.c_str(),

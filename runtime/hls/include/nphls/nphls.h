@@ -167,6 +167,9 @@ struct nprt_inst {
    * the stream), or 0 for whole packets. */
   uint32_t window;
   bool started, finished;
+  /* The input ports whose values start a run (np::pushPortMask): the
+   * instance ends when all of them are closed and empty. */
+  uint64_t push_mask;
   /* A read handler's value (nprt_handler_result). */
   uint64_t result;
   uint64_t args[NPRT_MAX_HANDLER_ARGS];
@@ -207,6 +210,8 @@ void nphls_end_run(nprt_inst *self);
 
 #ifndef __SYNTHESIS__
 #include <functional>
+#include <stdio.h>
+#include <vector>
 
 /* C simulation only: the order in which a design's processes see their
  * packets is timing in hardware; the simulation makes it the C target's
@@ -253,6 +258,12 @@ struct nphls_csim_instance {
   /* The element's signal and fini bodies (NULL: none). */
   nprt_signal_fn signal;
   nprt_fn fini;
+  /* The instance's streams by port (its process keeps them on its stack,
+   * in `self` only while it runs). */
+  std::vector<nphls_pkt_stream *> in, out;
+  std::vector<nphls_val_stream *> vin, vout;
+  /* Terminated (nphls_csim_end_instances). */
+  bool ended;
 };
 void nphls_csim_register(nprt_inst *self, const nprt_handler_desc *handlers,
                          uint32_t n_handlers, nprt_signal_fn signal,
@@ -260,6 +271,18 @@ void nphls_csim_register(nprt_inst *self, const nprt_handler_desc *handlers,
 nphls_csim_instance *nphls_csim_find(const char *name);
 uint32_t nphls_csim_count(void);
 nphls_csim_instance *nphls_csim_at(uint32_t i);
+/* Once the input devices are done, the C runtime's termination rule
+ * (docs/runtime.md): an instance ends when each of its push ports is
+ * closed (its producer ended) and empty, and it does not wait in a send;
+ * what waits in its input channels, and what is sent there later, is
+ * dropped. Returns whether an instance ended (the design then runs on:
+ * a send that waited for it goes on). */
+bool nphls_csim_end_instances(void);
+/* After that, the C runtime's deadlock rule: if an instance that did not
+ * end waits in a send, or values are left in a channel it does not wait
+ * on, prints a line per instance that did not end to `err` and returns
+ * true. */
+bool nphls_csim_deadlock(FILE *err);
 #endif
 
 #endif /* NPHLS_NPHLS_H */
