@@ -32,6 +32,7 @@ struct nprt_pcie {
   nprt_pkt *head[NPRT_PCIE_SLOTS], *tail[NPRT_PCIE_SLOTS];
   nprt_pcie_msg in;
   uint64_t late; /* answers no receiver took, or sent after END (dropped) */
+  uint64_t seq;  /* packets sent to the FPGA so far */
   const nprt_dev_host *host;
   /* The slot devices' states, one per --fpga slot option. */
   struct nprt_pcie_slot_dev *devs;
@@ -229,6 +230,7 @@ static nprt_pcie_rec nprt_pcie_pack(const nprt_pkt *p) {
   r.ts = p->ts;
   r.anno = p->anno;
   memcpy(r.annos, p->annos, sizeof r.annos);
+  r.seq = 0;
   return r;
 }
 
@@ -358,6 +360,7 @@ static uint32_t nprt_pcie_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
     }
     if (!nprt_pcie_msg_fits(pc->tx[slot], r.lead + r.len))
       nprt_pcie_flush(pc, slot);
+    r.seq = pc->seq++;
     nprt_pcie_msg_add(pc->tx[slot], &r, p->data - r.lead);
     pc->pending = true;
     nprt_pool_free(pc->host->pool, p);

@@ -58,7 +58,7 @@ bool nprt_pcie_msg_add(nprt_pcie_msg *m, const nprt_pcie_rec *r,
   put64(p + 40, r->anno);
   for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
     put64(p + 48 + 8 * a, r->annos[a]);
-  put64(p + 48 + 8 * NPRT_PCIE_ANNOS, 0);
+  put64(p + 48 + 8 * NPRT_PCIE_ANNOS, r->seq);
   if (bytes)
     memcpy(p + NPRT_PCIE_REC, data, bytes);
   m->used += NPRT_PCIE_REC + bytes;
@@ -145,6 +145,7 @@ void nprt_pcie_msg_at(const nprt_pcie_msg *m, size_t *off, nprt_pcie_rec *r,
   r->anno = get64(p + 40);
   for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
     r->annos[a] = get64(p + 48 + 8 * a);
+  r->seq = get64(p + 48 + 8 * NPRT_PCIE_ANNOS);
   *data = p + NPRT_PCIE_REC;
   *off += NPRT_PCIE_REC + r->lead + r->len;
 }

@@ -14,11 +14,13 @@
  *   per packet (DATA)
  *     u32 len  u32 wire_len  u32 in_port  u32 paint  u32 out_port
  *     u32 headroom  u32 tailroom  u32 lead  i64 ts  u64 anno
- *     u64 annos[NPRT_PCIE_ANNOS]  lead bytes  len bytes
+ *     u64 annos[NPRT_PCIE_ANNOS]  u64 seq  lead bytes  len bytes
  *   (the packet's annotations and room as its buffer had them, and the
  *   `lead` bytes in front of its frame from the first that is not 0:
  *   what a strip took off, or a push exposed and the program wrote; the
- *   rest of the headroom reads as 0 on both sides)
+ *   rest of the headroom reads as 0 on both sides; `seq` numbers the
+ *   packets a side sends, over all slots, so that the other can take the
+ *   packets of one SYNC in the order they were sent)
  *
  * Kinds: DATA (a batch for `slot`), SYNC (the host: run until idle and
  * answer; the FPGA: idle, every output sent, and `slot` 1 while input
@@ -52,6 +54,7 @@ typedef struct nprt_pcie_rec {
   int64_t ts;
   uint64_t anno;
   uint64_t annos[NPRT_PCIE_ANNOS];
+  uint64_t seq;
 } nprt_pcie_rec;
 
 /* One message being filled (DATA) or read. */

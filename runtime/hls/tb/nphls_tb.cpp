@@ -52,9 +52,18 @@ struct Output {
 
 /// --host-fd: the socket to the host executable and the batch of each
 /// slot the design sends to it.
+/// A packet the host sent, held until its SYNC.
+struct FromHost {
+  uint32_t dev;
+  nprt_pcie_rec rec;
+  std::vector<uint8_t> bytes; // lead and frame
+};
+
 struct HostLink {
   int fd = -1;
   std::vector<nprt_pcie_msg *> batch;
+  uint64_t seq = 0; // packets sent to the host so far
+  std::vector<FromHost> held;
 };
 HostLink host;
 
@@ -238,6 +247,7 @@ void toHost(const Output &o, const nphls_flit &first,
   r.anno = meta.anno;
   for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
     r.annos[a] = meta.annos[a];
+  r.seq = host.seq++;
   if (!nprt_pcie_msg_packet_ok(lead + len))
     fail("slot " + std::to_string(slot) + ": a packet of " +
          std::to_string(lead + len) + " bytes does not fit a 64 KB message");
@@ -594,13 +604,26 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
             fail("slot " + std::to_string(m->slot) + ": a packet of " +
                  std::to_string(rec.len) + " bytes, more than " +
                  std::to_string(NPHLS_FRAME_BYTES));
-          nphls_buf b;
-          hostBuf(b, rec, data);
-          nphls_write_flits(devIn[(uint32_t)dev], b);
-          settle();
+          host.held.push_back(
+              {(uint32_t)dev, rec,
+               std::vector<uint8_t>(data, data + rec.lead + rec.len)});
         }
         continue;
       }
+      // The host's packets enter one at a time in the order it sent them,
+      // over all slots, as they would reach the instances on one core
+      // (the slots' batches come one slot after another).
+      std::stable_sort(host.held.begin(), host.held.end(),
+                       [](const FromHost &a, const FromHost &b) {
+                         return a.rec.seq < b.rec.seq;
+                       });
+      for (const FromHost &h : host.held) {
+        nphls_buf b;
+        hostBuf(b, h.rec, h.bytes.data());
+        nphls_write_flits(devIn[h.dev], b);
+        settle();
+      }
+      host.held.clear();
       // The design's own input devices (the host passes their files) take
       // a turn at each SYNC, as the host's sources take theirs between
       // its polls of the slots; at END the rest enters.

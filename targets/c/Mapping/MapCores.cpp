@@ -414,6 +414,58 @@ struct Graph {
   std::vector<ProgramOp::Channel> channels;
 };
 
+/// Whether `element` keeps state shared by all its instances.
+bool hasSharedState(ElementOp element) {
+  return llvm::any_of(element.getBody()->getOps<StateOp>(),
+                      [](StateOp st) { return st.getShared(); });
+}
+
+/// Marks as running once every replicated instance that is reachable from
+/// one instance running once on an element's shared state and reaches
+/// another.
+void markBetweenShared(const Graph &g, SymbolTable &symbols, ProgramOp program,
+                       std::vector<Classification> &cls) {
+  llvm::StringMap<SmallVector<unsigned>> groups;
+  for (unsigned v = 0; v < g.n; ++v) {
+    auto ref = cast<FlatSymbolRefAttr>(program.getElements()[v]);
+    auto element = symbols.lookup<ElementOp>(ref.getValue());
+    if (!cls[v].replicate && hasSharedState(element))
+      groups[element.getSourceName()].push_back(v);
+  }
+  std::vector<std::vector<unsigned>> pred(g.n);
+  for (unsigned v = 0; v < g.n; ++v)
+    for (unsigned w : g.succ[v])
+      pred[w].push_back(v);
+  auto reach = [&](ArrayRef<unsigned> from,
+                   const std::vector<std::vector<unsigned>> &next) {
+    std::vector<bool> seen(g.n, false);
+    SmallVector<unsigned> work(from.begin(), from.end());
+    while (!work.empty()) {
+      unsigned v = work.pop_back_val();
+      for (unsigned w : next[v])
+        if (!seen[w]) {
+          seen[w] = true;
+          work.push_back(w);
+        }
+    }
+    return seen;
+  };
+  for (const auto &group : groups) {
+    if (group.second.size() < 2)
+      continue;
+    std::vector<bool> after = reach(group.second, g.succ);
+    std::vector<bool> before = reach(group.second, pred);
+    for (unsigned v = 0; v < g.n; ++v)
+      if (cls[v].replicate && after[v] && before[v]) {
+        cls[v].replicate = false;
+        cls[v].notes.clear();
+        cls[v].why = ("between instances that run once on shared state of '" +
+                      group.first() + "': one copy keeps their order")
+                         .str();
+      }
+  }
+}
+
 /// Strongly connected components in topological order (sources first);
 /// ties by smallest instance index, so the order is deterministic.
 std::vector<std::vector<unsigned>> sccsInOrder(const Graph &g) {
@@ -667,6 +719,12 @@ struct MapCoresPass : npcc::c::impl::MapCoresBase<MapCoresPass> {
       for (unsigned i = a + 1; i <= d && i < m; ++i)
         cut[i] += traffic[k];
     }
+    // Under rtc, what lies on a way between two instances that run once on
+    // one element's shared state runs once too: core 0 then takes a
+    // packet's whole way between them before the next packet's, so they
+    // update the state in the order one core gives (npsmith, seed 201457).
+    markBetweenShared(g, symbols, program, cls);
+
     // Instances that run once on the shared state of one element (its
     // source name: one object for all its specialisations) stay in one
     // stage: no cut inside the span of their components.
@@ -675,9 +733,7 @@ struct MapCoresPass : npcc::c::impl::MapCoresBase<MapCoresPass> {
     for (unsigned v = 0; v < g.n; ++v) {
       auto ref = cast<FlatSymbolRefAttr>(program.getElements()[v]);
       auto element = symbols.lookup<ElementOp>(ref.getValue());
-      if (cls[v].replicate ||
-          llvm::none_of(element.getBody()->getOps<StateOp>(),
-                        [](StateOp st) { return st.getShared(); }))
+      if (cls[v].replicate || !hasSharedState(element))
         continue;
       auto it =
           sharedSpan.try_emplace(element.getSourceName(), compOf[v], compOf[v])

@@ -305,6 +305,10 @@ class Checker:
             if t == "c2-rtc" and len(self.case.inputs) > 1:
                 self.result.skipped[t] = SEVERAL_INPUTS
                 continue
+            if (t == "c2-pipeline" and len(self.case.inputs) > 1 and
+                    has_timer(self.case.program)):
+                self.result.skipped[t] = SEVERAL_INPUTS_TIMER
+                continue
             self.run_c(t, exe, build, bdir)
 
     def rtc_tail(self, bdir):
@@ -557,6 +561,11 @@ FREE_SOURCE = ("a source without a device or a timer interleaves its "
 SEVERAL_INPUTS = ("rtc numbers the packets of several input devices one "
                   "from each in turn, one core reads 64 from one before the "
                   "next (docs/multicore.md)")
+SEVERAL_INPUTS_TIMER = ("a pipeline closes a channel cut between stages "
+                        "only once the stage before has read every device, "
+                        "so a timer behind an input that ends first ticks "
+                        "through the other devices' time stamps "
+                        "(docs/multicore.md, Limits)")
 LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        os.pardir, os.pardir, os.pardir, "lib")
 
@@ -582,26 +591,36 @@ def free_running(body):
                 "timer" in body or "device_recv" in body)
 
 
-def has_free_source(program):
-    """Whether an instance of a free-running element runs beside an input
-    device: on one core the scheduler's round robin decides where its
-    values fall among the input's packets, on several cores the cores'
-    speeds do, so a run-once instance that takes both sees another order
-    (the library's elements are looked up in lib/)."""
+def used_bodies(program):
+    """The bodies of the elements the program's graphs instantiate, the
+    library's (lib/) among them."""
     text = program_text(program)
-    kinds = {}
+    bodies = {}
     if os.path.isdir(LIBRARY):
         for name in sorted(os.listdir(LIBRARY)):
             if name.endswith(".np"):
                 with open(os.path.join(LIBRARY, name)) as f:
                     lib = re.sub(r"//[^\n]*", " ", f.read())
-                for el, body in element_bodies(lib):
-                    kinds[el] = (free_running(body), "device_recv" in body)
-    for el, body in element_bodies(text):
-        kinds[el] = (free_running(body), "device_recv" in body)
-    used = [kinds.get(el, (False, False))
-            for el in re.findall(r"\b\w+\s*=\s*([A-Z]\w*)\s*\(", text)]
-    return any(free for free, _ in used) and any(dev for _, dev in used)
+                bodies.update(element_bodies(lib))
+    bodies.update(element_bodies(text))
+    return [bodies[el] for el in
+            re.findall(r"\b\w+\s*=\s*([A-Z]\w*)\s*\(", text)
+            if el in bodies]
+
+
+def has_free_source(program):
+    """Whether an instance of a free-running element runs beside an input
+    device: on one core the scheduler's round robin decides where its
+    values fall among the input's packets, on several cores the cores'
+    speeds do, so a run-once instance that takes both sees another order."""
+    used = used_bodies(program)
+    return (any(free_running(body) for body in used) and
+            any("device_recv" in body for body in used))
+
+
+def has_timer(program):
+    """Whether an instance of an element with a timer runs."""
+    return any(re.search(r"\btimer\b", body) for body in used_bodies(program))
 
 
 def check_case(case_dir, program=None, targets=None, tools=None, work=None):
