@@ -421,17 +421,12 @@ bool hasSharedState(ElementOp element) {
 }
 
 /// Marks as running once every replicated instance that is reachable from
-/// one instance running once on an element's shared state and reaches
-/// another.
-void markBetweenShared(const Graph &g, SymbolTable &symbols, ProgramOp program,
-                       std::vector<Classification> &cls) {
-  llvm::StringMap<SmallVector<unsigned>> groups;
-  for (unsigned v = 0; v < g.n; ++v) {
-    auto ref = cast<FlatSymbolRefAttr>(program.getElements()[v]);
-    auto element = symbols.lookup<ElementOp>(ref.getValue());
-    if (!cls[v].replicate && hasSharedState(element))
-      groups[element.getSourceName()].push_back(v);
-  }
+/// an instance that runs once and reaches another.
+void markBetweenOnce(const Graph &g, std::vector<Classification> &cls) {
+  SmallVector<unsigned> once;
+  for (unsigned v = 0; v < g.n; ++v)
+    if (!cls[v].replicate)
+      once.push_back(v);
   std::vector<std::vector<unsigned>> pred(g.n);
   for (unsigned v = 0; v < g.n; ++v)
     for (unsigned w : g.succ[v])
@@ -450,20 +445,15 @@ void markBetweenShared(const Graph &g, SymbolTable &symbols, ProgramOp program,
     }
     return seen;
   };
-  for (const auto &group : groups) {
-    if (group.second.size() < 2)
-      continue;
-    std::vector<bool> after = reach(group.second, g.succ);
-    std::vector<bool> before = reach(group.second, pred);
-    for (unsigned v = 0; v < g.n; ++v)
-      if (cls[v].replicate && after[v] && before[v]) {
-        cls[v].replicate = false;
-        cls[v].notes.clear();
-        cls[v].why = ("between instances that run once on shared state of '" +
-                      group.first() + "': one copy keeps their order")
-                         .str();
-      }
-  }
+  std::vector<bool> after = reach(once, g.succ);
+  std::vector<bool> before = reach(once, pred);
+  for (unsigned v = 0; v < g.n; ++v)
+    if (cls[v].replicate && after[v] && before[v]) {
+      cls[v].replicate = false;
+      cls[v].notes.clear();
+      cls[v].why = "between instances that run once: one copy keeps the order "
+                   "they see";
+    }
 }
 
 /// Strongly connected components in topological order (sources first);
@@ -719,11 +709,13 @@ struct MapCoresPass : npcc::c::impl::MapCoresBase<MapCoresPass> {
       for (unsigned i = a + 1; i <= d && i < m; ++i)
         cut[i] += traffic[k];
     }
-    // Under rtc, what lies on a way between two instances that run once on
-    // one element's shared state runs once too: core 0 then takes a
-    // packet's whole way between them before the next packet's, so they
-    // update the state in the order one core gives (npsmith, seed 201457).
-    markBetweenShared(g, symbols, program, cls);
+    // Under rtc, what lies on a way between two instances that run once
+    // runs once too: core 0 then takes a packet's whole way between them
+    // before the next packet's, where a second copy of it on core 0 (the
+    // tail) would queue what it sends behind other packets, and the later
+    // instance would see another order than on one core (npsmith, seeds
+    // 201457 and 111079).
+    markBetweenOnce(g, cls);
 
     // Instances that run once on the shared state of one element (its
     // source name: one object for all its specialisations) stay in one
