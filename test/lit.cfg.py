@@ -19,6 +19,9 @@ config.environment["NPCC_RUNTIME_DIR"] = os.path.join(config.npcc_obj_root, "lib
 # (NPCC_CHECK_LONG=1) runs them whole. A test passes %{sample} to its sweep.
 check_long = os.environ.get("NPCC_CHECK_LONG", "") not in ("", "0")
 config.substitutions.append(("%{sample}", "" if check_long else "--sample"))
+# Tests too slow for make check (minutes of CPU) say `REQUIRES: long`.
+if check_long:
+    config.available_features.add("long")
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%src", config.npcc_src_root))
 config.substitutions.append(("%lib", os.path.join(config.npcc_src_root, "lib")))

@@ -65,6 +65,11 @@ def parse_args(argv):
     ap.add_argument("--tools", metavar="DIR",
                     help="with a case, the build whose npcc the runner "
                          "uses (smith.run.check_case's tools)")
+    ap.add_argument("--c-flag", action="append", default=[],
+                    metavar="FLAG",
+                    help="with a case, an npcc flag for the C target's "
+                         "build only, as `npsmith run --c-flag` "
+                         "(repeatable)")
     ap.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                     help="test up to N candidates at once (the result is "
                          "the same as with one)")
@@ -110,6 +115,9 @@ def case_setup(args, run_module):
     flags = [f"-D{d}" for d in manifest.get("defines", [])]
     if manifest.get("top"):
         flags.append(f"--top={manifest['top']}")
+    if args.c_flag:
+        from ..tools import Tools
+        args.tools = Tools(args.tools, c_flags=args.c_flag)
     if args.signature:
         target, _, kind = args.signature.partition(":")
         signature = (target, kind)
