@@ -191,16 +191,6 @@ private:
   bool done = false;
 };
 
-/// The headroom bytes of `b` its flits carry: from the first that is not
-/// 0 (the buffer's headroom starts zeroed, see resetBuf).
-uint32_t leadOf(const nphls_buf &b) {
-  uint32_t room = (uint32_t)(b.pkt.data - b.bytes);
-  for (uint32_t k = 0; k < room; ++k)
-    if (b.bytes[k])
-      return room - k;
-  return 0;
-}
-
 nphls_meta metaOf(const nphls_buf &b, uint32_t lead) {
   nphls_meta m;
   m.lead = lead;
@@ -291,7 +281,7 @@ void enter(Run *r) {
 uint32_t nphls_write_flits(nphls_pkt_stream &s, nphls_buf &b) {
   // The bytes pulled off the front (Strip) travel first, so that a later
   // push (Unstrip) finds them, as in the C target's one buffer.
-  uint32_t lead = leadOf(b);
+  uint32_t lead = nprt_pkt_lead(&b.pkt);
   const uint8_t *from = b.pkt.data - lead;
   uint32_t len = lead + b.pkt.len;
   FlitPacker out(s, len, metaOf(b, lead));

@@ -221,12 +221,7 @@ static nprt_pcie_rec nprt_pcie_pack(const nprt_pkt *p) {
   r.out_port = p->out_port;
   r.headroom = p->headroom;
   r.tailroom = p->tailroom;
-  r.lead = 0;
-  for (uint32_t k = p->headroom; k > 0; --k)
-    if (p->data[-(int64_t)k]) {
-      r.lead = k;
-      break;
-    }
+  r.lead = nprt_pkt_lead(p);
   r.ts = p->ts;
   r.anno = p->anno;
   memcpy(r.annos, p->annos, sizeof r.annos);

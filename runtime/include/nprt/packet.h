@@ -209,6 +209,18 @@ static inline bool nprt_pkt_pull(nprt_pkt *p, uint32_t n) {
   return true;
 }
 
+/* The bytes of the headroom from the first that is not 0 up to the frame:
+ * what a strip took off, or a push exposed and the program wrote. A new
+ * buffer's headroom reads as 0, so these are what a copy of the packet
+ * elsewhere (a PCIe record, HLS flits) must carry for a later push to
+ * find the same bytes. */
+static inline uint32_t nprt_pkt_lead(const nprt_pkt *p) {
+  for (uint32_t k = p->headroom; k > 0; --k)
+    if (p->data[-(int64_t)k])
+      return k;
+  return 0;
+}
+
 /* Prepends `n` bytes (Click's Unstrip); their content is unspecified until
  * written. Returns false if the headroom is too small. */
 static inline bool nprt_pkt_push(nprt_pkt *p, uint32_t n) {
