@@ -155,7 +155,11 @@ bool BodyGen::emit(np::ElementOp element) {
                 np::TableOp::regionWords(kind, n->i, kw, vw);
       }
       auto mt = mlir::MemRefType::get({(int64_t)words}, b.getI64Type());
-      b.create<np::StateOp>(loc(v.loc), v.name, mt, nullptr);
+      auto op = b.create<np::StateOp>(loc(v.loc), v.name, mt, nullptr);
+      // The hls target gives an instance a packet buffer per packet its
+      // queues may hold.
+      if (queue)
+        op->setAttr("np.packet_queue", b.getI64IntegerAttr(n->i));
       Binding bd;
       bd.kind = Binding::State;
       bd.ty = t;

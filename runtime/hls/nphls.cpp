@@ -12,6 +12,7 @@
 #include "nphls/nphls.h"
 
 #ifndef __SYNTHESIS__
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <stdio.h>
@@ -45,9 +46,9 @@ void resetBuf(nphls_buf &b, uint32_t len) {
   b.loaded = b.end = len;
 }
 
-/// A free buffer of `self`, or NULL when all NPHLS_SLOTS are live.
+/// A free buffer of `self`, or NULL when all its slots are live.
 nphls_buf *allocBuf(nprt_inst *self) {
-  for (uint32_t k = 0; k < NPHLS_SLOTS; ++k)
+  for (uint32_t k = 0; k < self->n_slots; ++k)
     if (!self->slots[k].live)
       return &self->slots[k];
   return nullptr;
@@ -92,7 +93,7 @@ void spill(nprt_inst *self, nphls_buf &b) {
 /// Spills every packet whose tail waits in `s`, so that what `s` holds
 /// next is a packet of its own.
 void settle(nprt_inst *self, const void *s) {
-  for (uint32_t k = 0; k < NPHLS_SLOTS; ++k)
+  for (uint32_t k = 0; k < self->n_slots; ++k)
     if (self->slots[k].live && self->slots[k].tail == s)
       spill(self, self->slots[k]);
 }
@@ -212,6 +213,7 @@ nphls_meta metaOf(const nphls_buf &b, uint32_t lead) {
 #ifndef __SYNTHESIS__
 uint64_t activity;
 int64_t clockNs;
+void (*deviceReadHook)(const nphls_pkt_stream *);
 unsigned pushDepth;
 std::map<const void *, std::function<void()>> &consumers() {
   static std::map<const void *, std::function<void()>> c;
@@ -386,10 +388,6 @@ uint32_t nphls_read_flits(nphls_pkt_stream &s, nphls_buf &b, uint32_t window) {
     x = s.read();
   }
   b.loaded = b.tail ? at + NPHLS_FLIT_BYTES : b.end;
-#ifndef __SYNTHESIS__
-  if (b.pkt.ts > clockNs)
-    clockNs = b.pkt.ts;
-#endif
   return n;
 }
 
@@ -399,7 +397,7 @@ void nphls_whole(nprt_inst *self, nprt_pkt *p) {
 }
 
 void nphls_end_run(nprt_inst *self) {
-  for (uint32_t k = 0; k < NPHLS_SLOTS; ++k)
+  for (uint32_t k = 0; k < self->n_slots; ++k)
     if (self->slots[k].live)
       spill(self, self->slots[k]);
 }
@@ -569,7 +567,12 @@ uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
 }
 
 nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
-  return receive(self, *self->dev_in[dev]);
+  nprt_pkt *p = receive(self, *self->dev_in[dev]);
+#ifndef __SYNTHESIS__
+  if (deviceReadHook)
+    deviceReadHook(self->dev_in[dev]);
+#endif
+  return p;
 }
 
 void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
@@ -726,14 +729,26 @@ void nphls_csim_run(nprt_inst *self, void (*handler)(nprt_inst *)) {
 
 uint64_t nphls_csim_activity(void) { return activity; }
 
+void nphls_csim_on_device_read(void (*hook)(const nphls_pkt_stream *dev)) {
+  deviceReadHook = hook;
+}
+
+void nphls_csim_set_clock(int64_t ns) { clockNs = ns; }
+
 void nphls_csim_note_run(void) { ++activity; }
 
 void nphls_csim_register(nprt_inst *self, const nprt_handler_desc *handlers,
                          uint32_t n_handlers, nprt_signal_fn signal,
                          nprt_fn fini) {
-  nphls_csim_instance i{self, handlers, n_handlers, signal, fini,
-                        {},   {},       {},         {}};
+  nphls_csim_instance i{self, handlers, n_handlers, signal, fini, {},
+                        {},   {},       {},         {},     {},   false};
   i.in.assign(self->in, self->in + self->n_in);
+  for (uint32_t d = 0; d < self->n_dev_in; ++d)
+    if (self->dev_in[d])
+      i.devIn.push_back(self->dev_in[d]);
+  for (uint32_t d = 0; d < self->n_dev_out; ++d)
+    if (self->dev_out[d])
+      i.devOut.push_back(self->dev_out[d]);
   i.vin.assign(self->vin, self->vin + self->n_in);
   i.out.assign(self->out, self->out + self->n_out);
   i.vout.assign(self->vout, self->vout + self->n_out);
@@ -760,7 +775,8 @@ bool holds(nphls_csim_instance &i, size_t p) {
 }
 } // namespace
 
-bool nphls_csim_end_instances(void) {
+bool nphls_csim_end_instances(
+    const std::vector<const nphls_pkt_stream *> &open) {
   std::vector<nphls_csim_instance> &reg = registry();
   // Who writes each stream; a stream no instance writes (an input device,
   // or the stand-in of an unconnected port) is closed.
@@ -788,6 +804,10 @@ bool nphls_csim_end_instances(void) {
         if (holds(i, p) || (from != producer.end() && !reg[from->second].ended))
           end = false;
       }
+      for (nphls_pkt_stream *dev : i.devIn)
+        if (!dev->empty() ||
+            std::find(open.begin(), open.end(), dev) != open.end())
+          end = false;
       if (!end)
         continue;
       // What waits for it is dropped, and so is what is sent to it later.
@@ -810,6 +830,14 @@ bool nphls_csim_end_instances(void) {
     }
   }
   return any;
+}
+
+bool nphls_csim_sender_ended(const nphls_pkt_stream *dev) {
+  for (const nphls_csim_instance &i : registry())
+    if (!i.ended &&
+        std::find(i.devOut.begin(), i.devOut.end(), dev) != i.devOut.end())
+      return false;
+  return true;
 }
 
 bool nphls_csim_deadlock(FILE *err) {

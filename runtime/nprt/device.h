@@ -61,8 +61,10 @@ typedef enum nprt_dev_status {
    * then asks again. */
   NPRT_DEV_BUSY,
   /* Nothing yet; more can only come once the rest of the graph moves (a
-   * reactive device, below): the caller yields, and the input ends when
-   * nothing but the receivers of reactive devices can move. */
+   * reactive device, below): the caller waits until rx_ready says to ask
+   * again. A receiver that waits while nothing else can move is stuck, as
+   * one waiting on an empty channel is (a deadlock unless the graph is
+   * drained). */
   NPRT_DEV_AGAIN,
 } nprt_dev_status;
 
@@ -84,6 +86,8 @@ typedef struct nprt_dev_host {
   /* The device reported an error: the run fails; with `stop`, ingress
    * stops as well. */
   void (*failed)(void *ctx, bool stop);
+  /* The program's clock (ns), INT64_MIN before it started. */
+  int64_t (*clock)(void *ctx);
 } nprt_dev_host;
 
 typedef struct nprt_device nprt_device;
@@ -103,8 +107,7 @@ typedef struct nprt_device_ops {
    * answers): its packets keep their time stamps (which move the trace's
    * clock as any packet read does: the FPGA may have read them from a
    * device of its own), ingress stopping does not end it (a stop signal
-   * does), and a receiver that finds nothing waits while any other
-   * instance can move. */
+   * does), and a receiver that finds nothing waits (NPRT_DEV_AGAIN). */
   bool reactive;
   /* Opens `d` as `cfg` says; -1 with the reason in `err` on failure. NULL
    * when the kind is opened by its own setup (a PCIe link). */
@@ -115,6 +118,16 @@ typedef struct nprt_device_ops {
                               uint32_t *n);
   /* Takes the `n` packets (see Ownership); returns how many it accepted. */
   uint32_t (*tx_burst)(nprt_device *d, nprt_pkt **pkts, uint32_t n);
+  /* After rx_burst returned NPRT_DEV_AGAIN: whether asking again may
+   * return something else. May be NULL (always). */
+  bool (*rx_ready)(const nprt_device *d);
+  /* Outputs: the device's sender (nprt_device.sender) ended; nothing more
+   * will be sent to it. May be NULL. */
+  void (*tx_end)(nprt_device *d);
+  /* Reactive devices: the time the clock moves to for the packet rx_burst
+   * returned last (the clock of the side that sent it, when it sent it),
+   * INT64_MIN to leave it; NULL: the packet's time stamp. */
+  int64_t (*rx_clock)(const nprt_device *d);
   /* Flushes and closes; -1 if data was lost (reported here unless it was
    * when it happened). Leaves `d` closed, its statistics still readable
    * until nprt_device_free. */
@@ -134,6 +147,9 @@ struct nprt_device {
   const nprt_dev_host *host;
   uint32_t id; /* the device number (in_port of what it receives) */
   bool output;
+  /* Outputs: the instance whose end ends what the device is sent
+   * (nprt_device_desc.sender), or NULL. */
+  const char *sender;
 };
 
 /* For `open`: zeroed state of `size` bytes as the device's `impl`; NULL

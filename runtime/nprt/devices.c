@@ -45,6 +45,7 @@ static void nprt_device_release(nprt_device *d) {
     d->ops->free(d);
   d->ops = NULL;
   d->impl = NULL;
+  d->sender = NULL;
 }
 
 /* Makes `d` of the table's kind, opened as `cfg` says. */
@@ -158,6 +159,19 @@ int nprt_devices_close(nprt_devices *t) {
         t->out[i].ops->close(&t->out[i]) != 0)
       rc = -1;
   return rc;
+}
+
+bool nprt_devices_rx_ready(const nprt_devices *t, uint32_t dev) {
+  const nprt_device *d = dev < t->n_in ? &t->in[dev] : NULL;
+  return !d || !d->ops || !d->ops->rx_ready || d->ops->rx_ready(d);
+}
+
+void nprt_devices_sender_ended(nprt_devices *t, const char *name) {
+  for (uint32_t i = 0; i < t->n_out; ++i) {
+    nprt_device *d = &t->out[i];
+    if (d->ops && d->ops->tx_end && d->sender && strcmp(d->sender, name) == 0)
+      d->ops->tx_end(d);
+  }
 }
 
 void nprt_devices_free(nprt_devices *t) {

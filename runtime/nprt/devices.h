@@ -45,6 +45,10 @@ nprt_device *nprt_devices_bind(nprt_devices *t, uint32_t dev, bool output,
 int nprt_devices_open(nprt_devices *t, bool outputs);
 /* Closes every device, flushing the outputs; -1 if an output lost data. */
 int nprt_devices_close(nprt_devices *t);
+/* Whether input `dev`, after it returned NPRT_DEV_AGAIN, may have more. */
+bool nprt_devices_rx_ready(const nprt_devices *t, uint32_t dev);
+/* Instance `name` ended: tells the output devices it was the sender of. */
+void nprt_devices_sender_ended(nprt_devices *t, const char *name);
 /* Frees every device (closed or not) and the table. */
 void nprt_devices_free(nprt_devices *t);
 

@@ -335,6 +335,7 @@ void nprt_exec_terminate(nprt_inst *self) {
       nprt_chan_abandon(self->in[i].ch, &ex->pool);
   self->state = NPRT_DONE;
   ++ex->sched.n_done;
+  nprt_devices_sender_ended(&ex->devices, self->name);
   nprt_prof_iteration_end(&ex->prof, self);
   nprt_prof_leave(&ex->prof);
   nprt_fiber_leave_inst(ex, NULL);
@@ -354,6 +355,11 @@ static bool nprt_host_interrupted(void *ctx) {
   return nprt_stop_signal != 0;
 }
 
+static int64_t nprt_host_clock(void *ctx) {
+  const nprt_exec *ex = ctx;
+  return ex->clock.started ? ex->clock.now : INT64_MIN;
+}
+
 static void nprt_host_failed(void *ctx, bool stop) {
   nprt_exec *ex = ctx;
   nprt_status_failed(&ex->status, stop);
@@ -366,16 +372,18 @@ void nprt_exec_init(nprt_exec *ex, nprt_graph *g, const nprt_options *opts) {
   nprt_clock_init(&ex->clock, opts->live);
   ex->role.reports = true;
   nprt_pool_init(&ex->pool);
-  nprt_dev_host host = {
-      &ex->pool,       opts, ex, nprt_host_stopping, nprt_host_interrupted,
-      nprt_host_failed};
+  nprt_dev_host host = {.pool = &ex->pool,
+                        .opts = opts,
+                        .ctx = ex,
+                        .stopping = nprt_host_stopping,
+                        .interrupted = nprt_host_interrupted,
+                        .clock = nprt_host_clock,
+                        .failed = nprt_host_failed};
   nprt_devices_init(&ex->devices, &host);
 }
 
 void nprt_exec_free(nprt_exec *ex) {
   nprt_devices_free(&ex->devices);
-  free(ex->sched.reactive);
-  ex->sched.reactive = NULL;
   nprt_pool_destroy(&ex->pool);
 }
 

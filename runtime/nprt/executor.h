@@ -112,8 +112,6 @@ void nprt_exec_yield(nprt_inst *self);
  * waits for what has not come. */
 bool nprt_exec_idle_but(const nprt_exec *ex, nprt_inst *const *skip,
                         uint32_t n);
-/* `self` receives from a reactive device (device.h). */
-void nprt_exec_note_reactive(nprt_exec *ex, nprt_inst *self);
 
 /* For the executor's own files (sched.c, clock.c): runs `in` if it can
  * run (true if it ran), then the instances values were handed to,

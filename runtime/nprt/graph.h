@@ -61,6 +61,7 @@ typedef enum nprt_wait_kind {
   NPRT_WAIT_SELECT, /* one of the in-ports in `wait_mask` */
   NPRT_WAIT_PHASE,  /* the executor reaching phase `wait_port` */
   NPRT_WAIT_TIMER,  /* a source's timer running (deadline `wait_ticket`) */
+  NPRT_WAIT_DEVICE, /* input device `wait_port` ready (rx_ready) */
 } nprt_wait_kind;
 
 struct nprt_inst {

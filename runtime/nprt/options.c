@@ -227,7 +227,8 @@ nprt_parse_result nprt_options_add_program_devices(
       nprt_slot_dev *v = realloc(o->slots, (o->n_slots + 1) * sizeof(*v));
       if (!v)
         return nprt_opt_error(o, "out of memory");
-      v[o->n_slots++] = (nprt_slot_dev){d->dev, (uint32_t)slot, d->output};
+      v[o->n_slots++] =
+          (nprt_slot_dev){d->dev, (uint32_t)slot, d->output, d->sender};
       o->slots = v;
       continue;
     }

@@ -39,6 +39,7 @@ typedef struct nprt_slot_dev {
   uint32_t dev;
   uint32_t slot;
   bool output;
+  const char *sender; /* outputs: the instance that sends to the slot */
 } nprt_slot_dev;
 
 /* NAME=VALUE on the command line: replaces the file of the devices whose

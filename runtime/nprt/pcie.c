@@ -22,14 +22,33 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A packet the FPGA sent, its number in the FPGA's order of sending, and
+ * the FPGA's clock when it sent it. */
+typedef struct nprt_pcie_answer {
+  nprt_pkt *pkt;
+  uint64_t seq;
+  int64_t clock;
+} nprt_pcie_answer;
+
+/* A FIFO of answers: items [head, n) of `at`. */
+typedef struct nprt_pcie_queue {
+  nprt_pcie_answer *at;
+  uint32_t head, n, cap;
+  int64_t last_clock; /* of the answer taken last (INT64_MIN: none) */
+} nprt_pcie_queue;
+
 struct nprt_pcie {
   int fd;
   pid_t pid;
   bool failed;  /* reported; what is sent later is dropped (counted) */
   bool pending; /* packets sent since the last SYNC */
   bool more;    /* the FPGA's own input devices have packets left */
+  /* Slots whose sender ended (a bit per slot): the host's, to tell the
+   * FPGA at the next SYNC, and the FPGA's, as its last SYNC said. */
+  uint32_t tx_closed, rx_closed;
   nprt_pcie_msg *tx[NPRT_PCIE_SLOTS];
-  nprt_pkt *head[NPRT_PCIE_SLOTS], *tail[NPRT_PCIE_SLOTS];
+  /* What the FPGA sent on each slot, not taken yet, in order. */
+  nprt_pcie_queue rxq[NPRT_PCIE_SLOTS];
   nprt_pcie_msg in;
   uint64_t late; /* answers no receiver took, or sent after END (dropped) */
   uint64_t seq;  /* packets sent to the FPGA so far */
@@ -37,6 +56,41 @@ struct nprt_pcie {
   /* The slot devices' states, one per --fpga slot option. */
   struct nprt_pcie_slot_dev *devs;
 };
+
+static bool nprt_pcie_queue_push(nprt_pcie_queue *q, nprt_pkt *p, uint64_t seq,
+                                 int64_t clock) {
+  if (q->head == q->n)
+    q->head = q->n = 0;
+  if (q->n == q->cap) {
+    uint32_t cap = q->cap ? 2 * q->cap : 64;
+    nprt_pcie_answer *at = realloc(q->at, cap * sizeof(*at));
+    if (!at)
+      return false;
+    q->at = at;
+    q->cap = cap;
+  }
+  q->at[q->n++] = (nprt_pcie_answer){p, seq, clock};
+  return true;
+}
+
+static bool nprt_pcie_queue_empty(const nprt_pcie_queue *q) {
+  return q->head == q->n;
+}
+
+/* Whether the packet at the head of `slot`'s queue is the first the FPGA
+ * sent of all that are queued: on one core the instance that receives it
+ * gets it before any that came after it, on whichever slot (npsmith, seed
+ * 301970). */
+static bool nprt_pcie_head_first(const nprt_pcie *pc, uint32_t slot) {
+  const nprt_pcie_queue *q = &pc->rxq[slot];
+  uint64_t seq = q->at[q->head].seq;
+  for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s) {
+    const nprt_pcie_queue *o = &pc->rxq[s];
+    if (s != slot && o->head != o->n && o->at[o->head].seq < seq)
+      return false;
+  }
+  return true;
+}
 
 /* A slot device's state. */
 typedef struct nprt_pcie_slot_dev {
@@ -121,6 +175,8 @@ int nprt_pcie_start(nprt_devices *t, nprt_pcie **link) {
     return -1;
   }
   pc->host = &t->host;
+  for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
+    pc->rxq[s].last_clock = INT64_MIN;
   *link = pc;
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
@@ -183,11 +239,13 @@ int nprt_pcie_start(nprt_devices *t, nprt_pcie **link) {
   /* The slots take their device numbers over from the pcap files. */
   for (uint32_t i = 0; i < o->n_slots; ++i) {
     pc->devs[i] = (nprt_pcie_slot_dev){pc, o->slots[i].slot};
-    if (!nprt_devices_bind(t, o->slots[i].dev, o->slots[i].output,
-                           &nprt_pcie_slot_ops, &pc->devs[i])) {
+    nprt_device *d = nprt_devices_bind(t, o->slots[i].dev, o->slots[i].output,
+                                       &nprt_pcie_slot_ops, &pc->devs[i]);
+    if (!d) {
       fprintf(o->err, "%s: error: out of memory\n", o->prog);
       return -1;
     }
+    d->sender = o->slots[i].sender;
   }
   return 0;
 }
@@ -226,6 +284,7 @@ static nprt_pcie_rec nprt_pcie_pack(const nprt_pkt *p) {
   r.anno = p->anno;
   memcpy(r.annos, p->annos, sizeof r.annos);
   r.seq = 0;
+  r.clock = INT64_MIN;
   return r;
 }
 
@@ -283,12 +342,11 @@ static bool nprt_pcie_take(nprt_pcie *pc, const nprt_pcie_msg *m) {
     nprt_pkt_buf *b = nprt_pkt_to_buf(p);
     b->cap_len = r.len;
     b->wire_len = r.wire_len;
-    p->next = NULL;
-    if (pc->tail[m->slot])
-      pc->tail[m->slot]->next = p;
-    else
-      pc->head[m->slot] = p;
-    pc->tail[m->slot] = p;
+    if (!nprt_pcie_queue_push(&pc->rxq[m->slot], p, r.seq, r.clock)) {
+      nprt_pool_free(pc->host->pool, p);
+      nprt_pcie_fail(pc, "out of memory for a packet of slot %u", m->slot);
+      return false;
+    }
   }
   return true;
 }
@@ -313,6 +371,7 @@ static void nprt_pcie_sync(nprt_pcie *pc) {
   if (pc->failed)
     return;
   nprt_pcie_msg_init(&pc->in, NPRT_PCIE_SYNC, 0);
+  pc->in.closed = pc->tx_closed;
   nprt_pcie_msg_seal(&pc->in);
   if (nprt_pcie_send(pc->fd, &pc->in) != 0) {
     nprt_pcie_fail(pc, "cannot send: %s", strerror(errno));
@@ -321,6 +380,7 @@ static void nprt_pcie_sync(nprt_pcie *pc) {
   while (nprt_pcie_next(pc, "the FPGA closed the PCIe channel")) {
     if (pc->in.kind == NPRT_PCIE_SYNC) {
       pc->more = pc->in.slot != 0;
+      pc->rx_closed = pc->in.closed;
       return;
     }
     if (pc->in.kind != NPRT_PCIE_DATA) {
@@ -356,6 +416,7 @@ static uint32_t nprt_pcie_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
     if (!nprt_pcie_msg_fits(pc->tx[slot], r.lead + r.len))
       nprt_pcie_flush(pc, slot);
     r.seq = pc->seq++;
+    r.clock = pc->host->clock(pc->host->ctx);
     nprt_pcie_msg_add(pc->tx[slot], &r, p->data - r.lead);
     pc->pending = true;
     nprt_pool_free(pc->host->pool, p);
@@ -364,8 +425,10 @@ static uint32_t nprt_pcie_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
   return sent;
 }
 
-/* What the FPGA answered on the slot; once everything sent is answered,
- * more can only come if the graph sends more (NPRT_DEV_AGAIN). */
+/* What the FPGA answered on the slot; the end once the FPGA's sender of
+ * the slot ended and everything it sent was taken; NPRT_DEV_AGAIN while
+ * the FPGA is idle, its sender did not end and only what the graph sends
+ * it can make more come (nprt_pcie_rx_ready). */
 static nprt_dev_status nprt_pcie_rx(nprt_device *d, nprt_pkt **pkts,
                                     uint32_t max, uint32_t *n) {
   nprt_pcie_slot_dev *sd = d->impl;
@@ -375,29 +438,59 @@ static nprt_dev_status nprt_pcie_rx(nprt_device *d, nprt_pkt **pkts,
   if (pc->host->interrupted(pc->host->ctx) || slot >= NPRT_PCIE_SLOTS)
     return NPRT_DEV_END;
   for (;;) {
-    while (*n < max && pc->head[slot]) {
-      nprt_pkt *p = pc->head[slot];
-      pc->head[slot] = p->next;
-      if (!p->next)
-        pc->tail[slot] = NULL;
-      p->next = NULL;
-      pkts[(*n)++] = p;
+    nprt_pcie_queue *q = &pc->rxq[slot];
+    while (*n < max && !nprt_pcie_queue_empty(q) &&
+           nprt_pcie_head_first(pc, slot)) {
+      nprt_pcie_answer a = q->at[q->head++];
+      q->last_clock = a.clock;
+      pkts[(*n)++] = a.pkt;
     }
     if (*n)
       return NPRT_DEV_OK;
-    if (pc->failed)
-      return NPRT_DEV_END;
-    if (!pc->pending && !pc->more) {
-      /* Another slot's receiver still has packets to hand on; what the
-       * graph does with them may come back on this slot, so this one must
-       * not end yet (npsmith, seed 203127). */
-      for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
-        if (pc->head[s])
-          return NPRT_DEV_BUSY;
+    /* An earlier packet waits on another slot: its receiver goes first. */
+    if (!nprt_pcie_queue_empty(q))
       return NPRT_DEV_AGAIN;
-    }
+    if (pc->failed || (pc->rx_closed >> slot & 1u))
+      return NPRT_DEV_END;
+    if (!pc->pending && !pc->more)
+      return NPRT_DEV_AGAIN;
     nprt_pcie_sync(pc);
   }
+}
+
+/* The FPGA's clock when it sent the packet the slot returned last: the
+ * host's clock moves to it, as on one core the clock had moved to the
+ * time of the last packet read from a device before this one was sent
+ * (INT64_MIN: the FPGA read none yet). */
+static int64_t nprt_pcie_rx_clock(const nprt_device *d) {
+  const nprt_pcie_slot_dev *sd = d->impl;
+  return sd->slot < NPRT_PCIE_SLOTS ? sd->link->rxq[sd->slot].last_clock
+                                    : INT64_MIN;
+}
+
+/* Whether the slot's receiver may find more: a packet queued that no
+ * earlier one on another slot waits for, the end, or a SYNC that can
+ * change what the FPGA has (something sent or closed since the last, or
+ * the FPGA's own inputs not done). */
+static bool nprt_pcie_rx_ready(const nprt_device *d) {
+  const nprt_pcie_slot_dev *sd = d->impl;
+  const nprt_pcie *pc = sd->link;
+  uint32_t slot = sd->slot;
+  if (slot >= NPRT_PCIE_SLOTS || pc->host->interrupted(pc->host->ctx))
+    return true;
+  if (!nprt_pcie_queue_empty(&pc->rxq[slot]))
+    return nprt_pcie_head_first(pc, slot);
+  return pc->failed || pc->pending || pc->more || (pc->rx_closed >> slot & 1u);
+}
+
+/* The host's sender of the slot ended: the next SYNC tells the FPGA. */
+static void nprt_pcie_tx_end(nprt_device *d) {
+  nprt_pcie_slot_dev *sd = d->impl;
+  nprt_pcie *pc = sd->link;
+  if (sd->slot >= NPRT_PCIE_SLOTS || (pc->tx_closed >> sd->slot & 1u))
+    return;
+  pc->tx_closed |= 1u << sd->slot;
+  pc->pending = true;
 }
 
 /* The link's state belongs to the link (nprt_pcie_finish). The slots have
@@ -408,6 +501,9 @@ static const nprt_device_ops nprt_pcie_slot_ops = {
     .reactive = true,
     .rx_burst = nprt_pcie_rx,
     .tx_burst = nprt_pcie_tx,
+    .rx_ready = nprt_pcie_rx_ready,
+    .rx_clock = nprt_pcie_rx_clock,
+    .tx_end = nprt_pcie_tx_end,
 };
 
 int nprt_pcie_finish(nprt_pcie *pc) {
@@ -422,8 +518,7 @@ int nprt_pcie_finish(nprt_pcie *pc) {
     nprt_pcie_sync(pc);
   /* Answers no receiver took (it ended first) are dropped, and said so. */
   for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
-    for (const nprt_pkt *p = pc->head[s]; p; p = p->next)
-      ++pc->late;
+    pc->late += pc->rxq[s].n - pc->rxq[s].head;
   if (!pc->failed) {
     nprt_pcie_msg_init(&pc->in, NPRT_PCIE_END, 0);
     nprt_pcie_msg_seal(&pc->in);
@@ -447,8 +542,11 @@ int nprt_pcie_finish(nprt_pcie *pc) {
     int st = 0;
     if (pc->failed)
       kill(pc->pid, SIGTERM);
-    if (waitpid(pc->pid, &st, 0) == pc->pid && !pc->failed &&
-        !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+    bool waited = waitpid(pc->pid, &st, 0) == pc->pid;
+    if (waited && !pc->failed && WIFEXITED(st) && WEXITSTATUS(st) == 3)
+      rc = 1;
+    else if (waited && !pc->failed &&
+             !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
       fprintf(o->err, "%s: error: --fpga %s: the simulation %s %d\n", o->prog,
               o->fpga,
               WIFEXITED(st) ? "exited with status" : "was killed by signal",
@@ -460,10 +558,10 @@ int nprt_pcie_finish(nprt_pcie *pc) {
     rc = -1;
   for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s) {
     free(pc->tx[s]);
-    for (nprt_pkt *p = pc->head[s], *n; p; p = n) {
-      n = p->next;
-      nprt_pool_free(pc->host->pool, p);
-    }
+    const nprt_pcie_queue *q = &pc->rxq[s];
+    for (uint32_t k = q->head; k < q->n; ++k)
+      nprt_pool_free(pc->host->pool, q->at[k].pkt);
+    free(q->at);
   }
   free(pc->devs);
   free(pc);

@@ -13,10 +13,14 @@
  * until the batch is full or an instance that receives from the FPGA finds
  * nothing to receive; then every batch goes out, followed by SYNC, and the
  * simulation runs its design until idle and answers with its outputs and
- * SYNC. A slot is a reactive device (device.h): a receiving instance that
- * finds nothing while no other instance can run has reached the end of
- * its slot. After the run the host sends END and waits for the simulation
- * to exit.
+ * SYNC. Each side's SYNC says which of its slots' senders ended, so that a
+ * slot ends as the channel it stands for would: its receiver ends once
+ * the sender ended and everything sent was taken. A slot is a reactive
+ * device (device.h): a receiver that finds nothing while the FPGA is idle
+ * and its sender lives waits for the graph to send more. After the run
+ * the host sends END and waits for the simulation to exit; the simulation
+ * judges its part of the graph as the host's runtime judges the host's
+ * (drained, or deadlocked: exit status 3).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_PCIE_H
@@ -32,7 +36,9 @@ typedef struct nprt_pcie nprt_pcie;
  * together. */
 int nprt_pcie_start(nprt_devices *t, nprt_pcie **link);
 /* Sends END, waits for the simulation to exit and frees the link; -1
- * (reported) if it failed or exited with an error. NULL is ignored. */
+ * (reported) if it failed or exited with an error, 1 if its part of the
+ * graph deadlocked (it exited with status 3, naming its blocked
+ * instances). NULL is ignored. */
 int nprt_pcie_finish(nprt_pcie *link);
 
 #endif /* NPRT_PCIE_H */

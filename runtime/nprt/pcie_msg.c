@@ -29,6 +29,7 @@ void nprt_pcie_msg_init(nprt_pcie_msg *m, uint32_t kind, uint32_t slot) {
   m->kind = kind;
   m->slot = slot;
   m->count = 0;
+  m->closed = 0;
 }
 
 bool nprt_pcie_msg_packet_ok(uint32_t len) {
@@ -59,6 +60,7 @@ bool nprt_pcie_msg_add(nprt_pcie_msg *m, const nprt_pcie_rec *r,
   for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
     put64(p + 48 + 8 * a, r->annos[a]);
   put64(p + 48 + 8 * NPRT_PCIE_ANNOS, r->seq);
+  put64(p + 56 + 8 * NPRT_PCIE_ANNOS, (uint64_t)r->clock);
   if (bytes)
     memcpy(p + NPRT_PCIE_REC, data, bytes);
   m->used += NPRT_PCIE_REC + bytes;
@@ -74,7 +76,7 @@ void nprt_pcie_msg_seal(nprt_pcie_msg *m) {
   p[6] = (uint8_t)(m->count & 0xffu);
   p[7] = (uint8_t)(m->count >> 8);
   put32(p + 8, (uint32_t)m->used);
-  put32(p + 12, 0);
+  put32(p + 12, m->closed);
 }
 
 int nprt_pcie_msg_check(nprt_pcie_msg *m, size_t n, char *err, size_t errlen) {
@@ -95,9 +97,15 @@ int nprt_pcie_msg_check(nprt_pcie_msg *m, size_t n, char *err, size_t errlen) {
   m->kind = p[4];
   m->slot = p[5];
   m->count = (uint32_t)p[6] | (uint32_t)p[7] << 8;
+  m->closed = get32(p + 12);
   m->used = n;
   if (m->kind < NPRT_PCIE_DATA || m->kind > NPRT_PCIE_END) {
     snprintf(err, errlen, "unknown message kind %u", m->kind);
+    return -1;
+  }
+  if (m->closed >> NPRT_PCIE_SLOTS ||
+      (m->closed && m->kind != NPRT_PCIE_SYNC)) {
+    snprintf(err, errlen, "bad mask of closed slots 0x%08x", m->closed);
     return -1;
   }
   if (m->slot >= NPRT_PCIE_SLOTS) {
@@ -146,6 +154,7 @@ void nprt_pcie_msg_at(const nprt_pcie_msg *m, size_t *off, nprt_pcie_rec *r,
   for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
     r->annos[a] = get64(p + 48 + 8 * a);
   r->seq = get64(p + 48 + 8 * NPRT_PCIE_ANNOS);
+  r->clock = (int64_t)get64(p + 56 + 8 * NPRT_PCIE_ANNOS);
   *data = p + NPRT_PCIE_REC;
   *off += NPRT_PCIE_REC + r->lead + r->len;
 }

@@ -10,22 +10,32 @@
  * testbench builds it).
  *
  *   header (16 bytes, host byte order: both ends run on one machine)
- *     u32 magic 'NPCS'  u8 kind  u8 slot  u16 count  u32 size  u32 0
+ *     u32 magic 'NPCS'  u8 kind  u8 slot  u16 count  u32 size  u32 closed
  *   per packet (DATA)
  *     u32 len  u32 wire_len  u32 in_port  u32 paint  u32 out_port
  *     u32 headroom  u32 tailroom  u32 lead  i64 ts  u64 anno
- *     u64 annos[NPRT_PCIE_ANNOS]  u64 seq  lead bytes  len bytes
+ *     u64 annos[NPRT_PCIE_ANNOS]  u64 seq  i64 clock  lead bytes  len bytes
  *   (the packet's annotations and room as its buffer had them, and the
  *   `lead` bytes in front of its frame from the first that is not 0:
  *   what a strip took off, or a push exposed and the program wrote; the
  *   rest of the headroom reads as 0 on both sides; `seq` numbers the
  *   packets a side sends, over all slots, so that the other can take the
- *   packets of one SYNC in the order they were sent)
+ *   packets of one SYNC in the order they were sent; `clock` is the
+ *   sender's clock when it sent the packet, INT64_MIN before it read any
+ *   packet from a device: the receiver's clock moves to it)
  *
  * Kinds: DATA (a batch for `slot`), SYNC (the host: run until idle and
  * answer; the FPGA: idle, every output sent, and `slot` 1 while input
  * devices of its own have packets left for later SYNCs, else 0), END (the
- * host: no more packets; the FPGA answers END and exits).
+ * host: no more packets; the FPGA answers END and exits, with status 3
+ * if its part of the graph deadlocked).
+ *
+ * A SYNC's `closed` has bit S set for each slot S whose sender ended: the
+ * slots the host sends into (the host's SYNC) or the FPGA sends into (the
+ * FPGA's), so far. The receiver of a closed slot ends once it took what
+ * was sent, as a channel's does once its producer ended; a receiver whose
+ * slot stays open waits, and a run in which only such receivers are left
+ * is drained or deadlocked as one on a single core would be.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NPRT_PCIE_MSG_H
@@ -44,7 +54,7 @@ extern "C" {
 #define NPRT_PCIE_MAGIC 0x5343504eu /* "NPCS" */
 #define NPRT_PCIE_HDR 16u
 #define NPRT_PCIE_ANNOS 16u /* NPRT_PKT_ANNOS */
-#define NPRT_PCIE_REC (56u + 8u * NPRT_PCIE_ANNOS)
+#define NPRT_PCIE_REC (64u + 8u * NPRT_PCIE_ANNOS)
 
 enum { NPRT_PCIE_DATA = 1, NPRT_PCIE_SYNC = 2, NPRT_PCIE_END = 3 };
 
@@ -55,6 +65,7 @@ typedef struct nprt_pcie_rec {
   uint64_t anno;
   uint64_t annos[NPRT_PCIE_ANNOS];
   uint64_t seq;
+  int64_t clock;
 } nprt_pcie_rec;
 
 /* One message being filled (DATA) or read. */
@@ -62,6 +73,7 @@ typedef struct nprt_pcie_msg {
   uint8_t buf[NPRT_PCIE_MSG_MAX];
   size_t used; /* bytes of buf in use, header included */
   uint32_t kind, slot, count;
+  uint32_t closed; /* SYNC: slots whose sender ended (a bit per slot) */
 } nprt_pcie_msg;
 
 /* An empty message of `kind` for `slot`. */

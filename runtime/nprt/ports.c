@@ -284,9 +284,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
   if (!d || !d->ops->rx_burst)
     nprt_exec_terminate(self);
   bool reactive = d->ops->reactive;
-  if (reactive)
-    nprt_exec_note_reactive(ex, self);
-  else if (nprt_status_stopping(&ex->status))
+  if (!reactive && nprt_status_stopping(&ex->status))
     nprt_exec_terminate(self);
   nprt_pkt *p;
   for (;;) {
@@ -298,29 +296,33 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
       nprt_exec_wait(self, NPRT_WAIT_PHASE, ex->sched.phase, 0);
       continue;
     }
-    /* Nothing but the receivers of reactive devices can move: nothing
-     * more will come. */
-    if (st != NPRT_DEV_AGAIN ||
-        nprt_exec_idle_but(ex, ex->sched.reactive, ex->sched.n_reactive))
+    if (st != NPRT_DEV_AGAIN)
       nprt_exec_terminate(self);
-    nprt_exec_yield(self);
+    /* More can come once the graph moves: wait for the device to say so
+     * (device.h). */
+    nprt_exec_wait(self, NPRT_WAIT_DEVICE, dev, 0);
   }
   self->progress = true;
-  /* A reactive device's packets (the FPGA's answers) keep their stamps,
-   * and on the trace's clock move it as reading them did on one core:
-   * the FPGA may have read them from a device of its own, which the host's
-   * clock never saw (npsmith, seed 100023). Live, the host's clock runs
-   * on its own. */
+  /* A reactive device's packets (the FPGA's answers) keep their stamps;
+   * on the trace's clock they move it to the sender's clock when it sent
+   * them (rx_clock), as reading from a device had moved it on one core:
+   * the FPGA may have read a device of its own, which the host's clock
+   * never saw (npsmith, seed 100023), and a packet it made has the stamp
+   * 0, which must not start the clock (seed 202997). Live, the host's
+   * clock runs on its own. */
   if (!(reactive && ex->clock.live)) {
     /* Live, a packet is stamped when it is read, as a capture would be. */
     if (ex->clock.live)
       p->ts = nprt_clock_live_now(&ex->clock);
+    int64_t t = reactive && d->ops->rx_clock ? d->ops->rx_clock(d) : p->ts;
     /* In order, before the end, no timer to run: only the clock moves. */
-    if (ex->clock.started && !ex->clock.has_timers && p->ts >= ex->clock.now &&
-        p->ts <= ex->clock.end)
-      ex->clock.now = p->ts;
+    if (t == INT64_MIN)
+      ;
+    else if (ex->clock.started && !ex->clock.has_timers && t >= ex->clock.now &&
+             t <= ex->clock.end)
+      ex->clock.now = t;
     else
-      nprt_exec_advance(self, p->ts);
+      nprt_exec_advance(self, t);
   }
   nprt_prof_rx(&self->ex->prof, self, p);
   return p;

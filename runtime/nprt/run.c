@@ -14,6 +14,7 @@
 #include "runtime/nprt/handlers.h"
 #include "runtime/nprt/pcap_io.h"
 #include "runtime/nprt/pcie.h"
+#include "runtime/nprt/sched.h"
 #include "runtime/nprt/stats.h"
 
 #include <stdlib.h>
@@ -116,8 +117,16 @@ int nprt_run(nprt_graph *g, const nprt_options *o) {
     if (control)
       nprt_control_serve(control, &ex);
     rc = nprt_execute(&ex, &report);
-    if (nprt_pcie_finish(pcie) != 0)
+    int fpga = nprt_pcie_finish(pcie);
+    if (fpga < 0)
       nprt_status_failed(&ex.status, false);
+    /* The FPGA's part deadlocked (it named its instances): so did the
+     * run, though the host's part drained. */
+    if (fpga > 0 && rc == NPRT_EXIT_OK) {
+      ex.status.deadlock = true;
+      rc = NPRT_EXIT_DEADLOCK;
+      nprt_sched_report_deadlock(&ex, o->err);
+    }
     nprt_control_close(control);
     ex.hooks = (nprt_exec_hooks){0};
     /* Outputs are flushed and closed before the statistics, so that the

@@ -51,6 +51,8 @@ bool nprt_sched_ready(const nprt_exec *ex, const nprt_inst *in) {
   }
   case NPRT_WAIT_PHASE:
     return ex->sched.phase >= in->wait_port;
+  case NPRT_WAIT_DEVICE:
+    return nprt_devices_rx_ready(&ex->devices, in->wait_port);
   case NPRT_WAIT_TIMER: /* its timer ran (its deadline moved), or a stop */
     return (uint64_t)in->timer_deadline != in->wait_ticket ||
            nprt_status_stopping(&ex->status);
@@ -110,8 +112,9 @@ bool nprt_exec_run_handoffs(nprt_exec *ex) {
 }
 
 /* Nothing can move, and nothing is left to move: every instance still
- * running waits to receive, and every channel is empty. The input is
- * exhausted and the graph drained, feedback loops included. */
+ * running waits to receive (from a channel, or a reactive device such as
+ * a PCIe slot whose sender waits too), and every channel is empty. The
+ * input is exhausted and the graph drained, feedback loops included. */
 static bool nprt_quiescent(const nprt_exec *ex) {
   const nprt_graph *g = ex->graph;
   if (ex->sched.phase < NPRT_PHASE_RUN)
@@ -119,7 +122,7 @@ static bool nprt_quiescent(const nprt_exec *ex) {
   for (uint32_t i = 0; i < g->n_insts; ++i) {
     const nprt_inst *in = g->insts[i];
     if (in->state != NPRT_DONE && in->wait != NPRT_WAIT_RECV &&
-        in->wait != NPRT_WAIT_SELECT)
+        in->wait != NPRT_WAIT_SELECT && in->wait != NPRT_WAIT_DEVICE)
       return false;
   }
   for (uint32_t i = 0; i < g->n_chans; ++i)
@@ -227,6 +230,12 @@ void nprt_sched_report_deadlock(const nprt_exec *ex, FILE *err) {
     }
     case NPRT_WAIT_TIMER: /* not a deadlock: time moves on to the timer */
       break;
+    case NPRT_WAIT_DEVICE:
+      fprintf(err,
+              "deadlock: instance '%s' (%s) blocked in device_recv on "
+              "device %u",
+              w->name, w->element, in->wait_port);
+      break;
     case NPRT_WAIT_PHASE:
     case NPRT_WAIT_NONE:
       fprintf(err,
@@ -239,17 +248,4 @@ void nprt_sched_report_deadlock(const nprt_exec *ex, FILE *err) {
       fprintf(err, " (pushed to from instance '%s')", in->name);
     fputc('\n', err);
   }
-}
-
-void nprt_exec_note_reactive(nprt_exec *ex, nprt_inst *self) {
-  nprt_sched *s = &ex->sched;
-  for (uint32_t i = 0; i < s->n_reactive; ++i)
-    if (s->reactive[i] == self)
-      return;
-  if (!s->reactive) {
-    s->reactive = calloc(ex->graph->n_insts, sizeof(*s->reactive));
-    if (!s->reactive)
-      return;
-  }
-  s->reactive[s->n_reactive++] = self;
 }

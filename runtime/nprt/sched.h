@@ -46,10 +46,6 @@ typedef struct nprt_sched {
   nprt_inst *next;    /* to run next, or NULL */
   nprt_inst **stack;  /* senders that handed a value over, innermost last */
   uint32_t stack_n;
-  /* The instances that receive from a reactive device (device.h): waiting
-   * for those is not progress. */
-  nprt_inst **reactive;
-  uint32_t n_reactive;
   jmp_buf jb; /* the scheduler's side of every switch */
 #ifdef NPRT_ASAN
   const void *stack_base; /* the scheduler's stack, for fiber switches */

@@ -143,6 +143,7 @@ struct CProgramLowering : ProgramLowering {
         v["define"] = str("define");
         v["link_type"] = num("link_type");
         v["snaplen"] = num("snaplen");
+        v["sender"] = d.get("sender") ? str("sender") : "NULL";
         os << "  " << abi::designated("nprt_device_desc", v) << ",\n";
       }
       os << "};\n";

@@ -143,6 +143,9 @@ struct Process {
   bool hasInit = false, hasState = false, hasInitImage = false;
   bool hasSignal = false, hasFini = false;
   unsigned numControls = 0;
+  /// Packets the instance's packet queues hold at most: each needs a
+  /// buffer beyond the NPHLS_SLOTS its handler works with.
+  uint64_t queuedPackets = 0;
   int shared = -1;
   /// When the instance reads a packet in whole (the first op that needs
   /// it), or "" when it is header-only.
@@ -155,6 +158,10 @@ struct Process {
   };
   SmallVector<Member> members;
 };
+
+/// Packets the queues of one instance may hold in all: each takes a buffer
+/// of NPHLS_FRAME_BYTES and its headroom (about 9 KB).
+constexpr uint64_t kHLSMaxQueuedPackets = 1024;
 
 std::optional<unsigned> constantDevice(Value dev) {
   IntegerAttr attr;
@@ -205,6 +212,8 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
         continue;
       p.members.push_back({e.fields.lookup(state.getSymName()),
                            hlsMemoryKind(state), hasDelayedWrite(state)});
+      if (auto n = state->getAttrOfType<IntegerAttr>("np.packet_queue"))
+        p.queuedPackets += n.getInt();
     } else if (isa<np::TimerOp>(op)) {
       // (Timers need the design's clock; the C target's program clock is
       // the packets' time.)
@@ -240,6 +249,14 @@ FailureOr<Process> describeProcess(np::ElementOp element, StringRef name,
   });
   if (!ok)
     return failure();
+  if (p.queuedPackets > kHLSMaxQueuedPackets)
+    return element.emitError()
+           << "element '" << e.name
+           << "': the hls target gives an instance buffers for at most "
+           << kHLSMaxQueuedPackets << " queued packets, and its packet "
+           << "queues hold up to " << p.queuedPackets
+           << " (the FPGA keeps each queued packet in a buffer of its own: "
+              "a jumbo frame and its headroom)";
   if (!p.ins.empty() && p.pushMask == 0) {
     auto handlers = element.getBody()->getOps<np::HandlerOp>();
     Operation *at = handlers.empty() ? element.getOperation()
@@ -335,7 +352,7 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
       n = std::max(n, d + 1);
     std::vector<std::string> e(n, "nullptr");
     for (unsigned d : list)
-      e[d] = "&" + (input ? devInName(d) : devOutName(d));
+      e[d] = (llvm::Twine("&") + (input ? devInName(d) : devOutName(d))).str();
     return e;
   };
   std::vector<std::string> din = devices(p.devIn, true),
@@ -348,6 +365,11 @@ void printProcess(llvm::raw_ostream &os, const Process &p,
      << "u;\n  self.dev_in = dev_in;\n  self.dev_out = dev_out;\n"
      << "  self.n_dev_in = " << din.size()
      << "u;\n  self.n_dev_out = " << dout.size() << "u;\n";
+  // Buffers for what the handler holds, and one per packet its queues
+  // may hold.
+  os << "  static nphls_buf slots[NPHLS_SLOTS + " << p.queuedPackets
+     << "u];\n  self.slots = slots;\n  self.n_slots = NPHLS_SLOTS + "
+     << p.queuedPackets << "u;\n";
   if (p.hasState)
     os << "  self.state = &state;\n";
   if (p.shared >= 0)

@@ -76,6 +76,8 @@ TEST(PcieMsg, CarriesAnnotationsRoomAndLead) {
   w.anno = 0x1122334455667788ull;
   w.annos[0] = 1;
   w.annos[NPRT_PCIE_ANNOS - 1] = ~0ull;
+  w.seq = 41;
+  w.clock = INT64_MIN;
   const uint8_t bytes[] = {0xa, 0xb, 1, 2, 3};
   ASSERT_TRUE(nprt_pcie_msg_add(m.get(), &w, bytes));
   EXPECT_EQ(m->used, NPRT_PCIE_HDR + NPRT_PCIE_REC + 5u);
@@ -97,9 +99,37 @@ TEST(PcieMsg, CarriesAnnotationsRoomAndLead) {
   EXPECT_EQ(r.anno, 0x1122334455667788ull);
   EXPECT_EQ(r.annos[0], 1u);
   EXPECT_EQ(r.annos[NPRT_PCIE_ANNOS - 1], ~0ull);
+  EXPECT_EQ(r.seq, 41u);
+  EXPECT_EQ(r.clock, INT64_MIN);
   EXPECT_EQ(data[0], 0xa);
   EXPECT_EQ(data[4], 3);
   EXPECT_EQ(off, m->used);
+}
+
+// A SYNC says which slots' senders ended; only a SYNC may, and only slots
+// that exist.
+TEST(PcieMsg, CarriesClosedSlotsOnSync) {
+  auto m = makeMsg(NPRT_PCIE_SYNC, 0);
+  m->closed = 1u << 0 | 1u << (NPRT_PCIE_SLOTS - 1);
+  nprt_pcie_msg_seal(m.get());
+  auto in = makeMsg(0, 0);
+  memcpy(in->buf, m->buf, m->used);
+  char err[256];
+  ASSERT_EQ(nprt_pcie_msg_check(in.get(), m->used, err, sizeof(err)), 0) << err;
+  EXPECT_EQ(in->kind, (uint32_t)NPRT_PCIE_SYNC);
+  EXPECT_EQ(in->closed, 1u << 0 | 1u << (NPRT_PCIE_SLOTS - 1));
+
+  m->closed = 1u << NPRT_PCIE_SLOTS;
+  nprt_pcie_msg_seal(m.get());
+  memcpy(in->buf, m->buf, m->used);
+  EXPECT_EQ(nprt_pcie_msg_check(in.get(), m->used, err, sizeof(err)), -1);
+  EXPECT_NE(strstr(err, "closed slots"), nullptr) << err;
+
+  auto data = makeMsg(NPRT_PCIE_DATA, 2);
+  data->closed = 1;
+  nprt_pcie_msg_seal(data.get());
+  memcpy(in->buf, data->buf, data->used);
+  EXPECT_EQ(nprt_pcie_msg_check(in.get(), data->used, err, sizeof(err)), -1);
 }
 
 TEST(PcieMsg, NeverExceeds64KB) {

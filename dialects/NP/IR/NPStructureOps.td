@@ -126,6 +126,11 @@ def NP_StateOp : NP_Op<"state", [Symbol, HasParent<"ElementOp">]> {
     np.state @hits : memref<4xi64> = dense<0> merge "sum"
     ```
 
+    A `queue<pkt, N>` is a memref of N + 2 words (the packets' words in a
+    ring, then the head and the count) with the discardable attribute
+    `np.packet_queue = N`: the packets it may hold at once, for which the
+    hls target gives the instance buffers.
+
     `merge` (NPL's `merge sum|or|max|min`) says how per-core copies of the
     state combine when a mapping runs the element on several cores: `sum`,
     `or`, `umax`/`smax`, `umin`/`smin`, element by element. It is a promise

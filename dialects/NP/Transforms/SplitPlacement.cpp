@@ -176,7 +176,7 @@ struct SplitPlacementPass
         c.setDstAttr(end);
       else
         c.setSrcAttr(end);
-      devices.push_back(b.getDictionaryAttr({
+      SmallVector<NamedAttribute> device = {
           b.getNamedAttr("output", b.getBoolAttr(tx)),
           b.getNamedAttr("dev", b.getI32IntegerAttr(dev)),
           b.getNamedAttr("path",
@@ -184,7 +184,12 @@ struct SplitPlacementPass
           b.getNamedAttr("define", b.getStringAttr("")),
           b.getNamedAttr("link_type", b.getI32IntegerAttr(0)),
           b.getNamedAttr("snaplen", b.getI32IntegerAttr(0)),
-      }));
+      };
+      // The slot's sender is its only one: when it ends, the other side's
+      // receiver of the slot can end too.
+      if (tx)
+        device.push_back(b.getNamedAttr("sender", b.getStringAttr(instName)));
+      devices.push_back(b.getDictionaryAttr(device));
     }
     // On the host, the devices only the FPGA's instances use: named
     // "fpga-device", so that the host executable leaves their files to

@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,8 +66,29 @@ struct HostLink {
   std::vector<nprt_pcie_msg *> batch;
   uint64_t seq = 0; // packets sent to the host so far
   std::vector<FromHost> held;
+  // The clock as one core would read it: the time of the last packet read
+  // from a device (INT64_MIN: none yet); what the FPGA sends the host
+  // carries it.
+  int64_t clock = INT64_MIN;
+  // Per device stream, the clock each packet fed to it sets when it is
+  // read: a packet of our own files the latest stamp so far (time does
+  // not go back), a packet of the host the host's clock when it sent it.
+  std::map<const nphls_pkt_stream *, std::deque<int64_t>> fed;
+  int64_t latest = INT64_MIN; // of our own files' packets fed so far
 };
 HostLink host;
+
+void deviceRead(const nphls_pkt_stream *dev) {
+  auto it = host.fed.find(dev);
+  if (it == host.fed.end() || it->second.empty())
+    return;
+  int64_t clock = it->second.front();
+  it->second.pop_front();
+  if (clock == INT64_MIN)
+    return;
+  host.clock = clock;
+  nphls_csim_set_clock(clock);
+}
 
 const char *prog = "tb";
 
@@ -248,6 +271,7 @@ void toHost(const Output &o, const nphls_flit &first,
   for (uint32_t a = 0; a < NPRT_PCIE_ANNOS; ++a)
     r.annos[a] = meta.annos[a];
   r.seq = host.seq++;
+  r.clock = host.clock;
   if (!nprt_pcie_msg_packet_ok(lead + len))
     fail("slot " + std::to_string(slot) + ": a packet of " +
          std::to_string(lead + len) + " bytes does not fit a 64 KB message");
@@ -407,6 +431,7 @@ void addDevice(const std::string &flag, const std::string &a,
 
 int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   prog = argc > 0 ? argv[0] : "tb";
+  nphls_csim_on_device_read(deviceRead);
   std::vector<std::pair<uint32_t, std::string>> inArgs, outArgs;
   std::vector<std::pair<std::string, std::string>> defines;
   std::vector<std::string> reads, signals;
@@ -562,11 +587,14 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       nphls_csim_allow_resume(false);
       for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
         const Record &rec = ins[i].records[next[i]++];
+        host.latest = std::max(host.latest, rec.ts);
         nphls_buf b;
         deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
                   rec.ts, rec.wire_len);
-        if (ins[i].dev < devIn.size())
+        if (ins[i].dev < devIn.size()) {
+          host.fed[&devIn[ins[i].dev]].push_back(host.latest);
           nphls_write_flits(devIn[ins[i].dev], b);
+        }
         settle();
       }
       nphls_csim_allow_resume(true);
@@ -576,12 +604,14 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     return more;
   };
   settle();
+  bool deadlock = false;
   if (host.fd >= 0) {
     // Driven by the host: each packet of a DATA message enters alone and
     // the design runs until idle; SYNC sends what the slots produced and
     // answers SYNC; END does the same with END and ends the run.
     host.batch.assign(NPRT_PCIE_SLOTS, nullptr);
     nprt_pcie_msg *m = new nprt_pcie_msg;
+    uint32_t hostClosed = 0; // slots whose host sender ended
     for (bool end = false; !end;) {
       char err[256];
       int r = nprt_pcie_recv(host.fd, m, err, sizeof(err));
@@ -620,6 +650,7 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       for (const FromHost &h : host.held) {
         nphls_buf b;
         hostBuf(b, h.rec, h.bytes.data());
+        host.fed[&devIn[h.dev]].push_back(h.rec.clock);
         nphls_write_flits(devIn[h.dev], b);
         settle();
       }
@@ -628,12 +659,36 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       // a turn at each SYNC, as the host's sources take theirs between
       // its polls of the slots; at END the rest enters.
       end = m->kind == NPRT_PCIE_END;
+      hostClosed = end ? ~0u : m->closed;
       bool more = turn();
       while (more && end)
         more = turn();
+      // Instances end as on one core once what feeds them ended: the
+      // device streams still open are the slots whose host sender lives
+      // and the inputs with packets left.
+      std::vector<const nphls_pkt_stream *> open;
+      for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
+        if (slotDev[s] >= 0 && !(hostClosed >> s & 1u) &&
+            (uint32_t)slotDev[s] < devIn.size())
+          open.push_back(&devIn[slotDev[s]]);
+      for (uint32_t i = 0; i < ins.size(); ++i)
+        if (next[i] < ins[i].records.size() && ins[i].dev < devIn.size())
+          open.push_back(&devIn[ins[i].dev]);
+      while (nphls_csim_end_instances(open))
+        settle();
       for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
         flushSlot(s);
-      nprt_pcie_msg_init(m, m->kind, more ? 1 : 0);
+      uint32_t kind = m->kind, closed = 0;
+      for (const Output &o : outs)
+        if (o.slot >= 0 && o.dev < devOut.size() &&
+            nphls_csim_sender_ended(&devOut[o.dev]))
+          closed |= 1u << o.slot;
+      // The host judges its part of the graph, this side its own.
+      if (end)
+        deadlock = nphls_csim_deadlock(stderr);
+      nprt_pcie_msg_init(m, kind, more ? 1 : 0);
+      if (kind == NPRT_PCIE_SYNC)
+        m->closed = closed;
       nprt_pcie_msg_seal(m);
       sendToHost(m);
     }
@@ -643,13 +698,12 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   }
   while (turn()) {
   }
-  // Driven by the host, the host's runtime ends the run and judges it.
-  int rc = 0;
   if (host.fd < 0) {
     while (nphls_csim_end_instances())
       settle();
-    rc = nphls_csim_deadlock(stderr) ? 3 : 0;
+    deadlock = nphls_csim_deadlock(stderr);
   }
+  int rc = deadlock ? 3 : 0;
   for (const Input &in : ins)
     if (!in.error.empty()) {
       fprintf(stderr, "%s: error: %s: %s\n", prog, in.path.c_str(),

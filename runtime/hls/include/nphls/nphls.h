@@ -36,7 +36,8 @@
  * compiler's kHLSHeaderWindowBytes): the flits that cover them; the rest
  * stay in the stream until the element sends or drops the packet. */
 #define NPHLS_WINDOW_BYTES 128u
-/* Packets one instance holds at once (received, cloned or new). */
+/* Packets one instance's handler holds at once (received, cloned or new),
+ * besides those its packet queues hold. */
 #define NPHLS_SLOTS 8u
 
 /* Metadata of a packet, carried on its first flit (sop). */
@@ -158,7 +159,10 @@ struct nprt_inst {
   /* Device streams by device number (FromDevice/ToDevice, FromDump/ToDump). */
   nphls_pkt_stream **dev_in, **dev_out;
   uint32_t n_dev_in, n_dev_out;
-  nphls_buf slots[NPHLS_SLOTS];
+  /* Its packet buffers: NPHLS_SLOTS for what a handler holds, and one
+   * per packet its packet queues may hold (the process declares them). */
+  nphls_buf *slots;
+  uint32_t n_slots;
   /* What an allocation that failed returns (as libnprt's stand-in): it
    * reads as an empty frame, and sending or dropping it counts a drop. */
   nphls_buf standin;
@@ -249,6 +253,12 @@ void nphls_csim_run(nprt_inst *self, void (*handler)(nprt_inst *));
  * call the top function until the design is idle. */
 uint64_t nphls_csim_activity(void);
 void nphls_csim_note_run(void);
+/* C simulation only: the clock now() reads is the testbench's, as on one
+ * core it is the time of the last packet read from a device: `hook` runs
+ * each time an instance read a packet from the device stream `dev`, and
+ * may set the clock. */
+void nphls_csim_on_device_read(void (*hook)(const nphls_pkt_stream *dev));
+void nphls_csim_set_clock(int64_t ns);
 /* C simulation only: instances register themselves on their first run so
  * the testbench can call their read handlers (-h) and print counts. */
 struct nphls_csim_instance {
@@ -262,6 +272,8 @@ struct nphls_csim_instance {
    * in `self` only while it runs). */
   std::vector<nphls_pkt_stream *> in, out;
   std::vector<nphls_val_stream *> vin, vout;
+  /* The streams of the devices it reads and writes. */
+  std::vector<nphls_pkt_stream *> devIn, devOut;
   /* Terminated (nphls_csim_end_instances). */
   bool ended;
 };
@@ -271,13 +283,19 @@ void nphls_csim_register(nprt_inst *self, const nprt_handler_desc *handlers,
 nphls_csim_instance *nphls_csim_find(const char *name);
 uint32_t nphls_csim_count(void);
 nphls_csim_instance *nphls_csim_at(uint32_t i);
-/* Once the input devices are done, the C runtime's termination rule
- * (docs/runtime.md): an instance ends when each of its push ports is
- * closed (its producer ended) and empty, and it does not wait in a send;
- * what waits in its input channels, and what is sent there later, is
- * dropped. Returns whether an instance ended (the design then runs on:
- * a send that waited for it goes on). */
-bool nphls_csim_end_instances(void);
+/* The C runtime's termination rule (docs/runtime.md): an instance ends
+ * when each of its push ports is closed (its producer ended) and empty,
+ * each device stream it reads is empty and not in `open` (the input
+ * devices that may still deliver: a PCIe slot whose host sender lives, a
+ * file with packets left), and it does not wait in a send; what waits in
+ * its input channels, and what is sent there later, is dropped. Returns
+ * whether an instance ended (the design then runs on: a send that waited
+ * for it goes on). */
+bool nphls_csim_end_instances(
+    const std::vector<const nphls_pkt_stream *> &open = {});
+/* Whether every instance that writes the device stream `dev` ended: what
+ * it carries is complete (a PCIe slot the FPGA sends into closed). */
+bool nphls_csim_sender_ended(const nphls_pkt_stream *dev);
 /* After that, the C runtime's deadlock rule: if an instance that did not
  * end waits in a send, or values are left in a channel it does not wait
  * on, prints a line per instance that did not end to `err` and returns
