@@ -302,6 +302,9 @@ class Checker:
             if t in MULTICORE and has_free_source(self.case.program):
                 self.result.skipped[t] = FREE_SOURCE
                 continue
+            if t in MULTICORE and has_handler_paced_source(self.case.program):
+                self.result.skipped[t] = HANDLER_PACED_SOURCE
+                continue
             if t == "c2-rtc" and len(self.case.inputs) > 1:
                 self.result.skipped[t] = SEVERAL_INPUTS
                 continue
@@ -558,6 +561,10 @@ def has_lossy_channel(program):
 FREE_SOURCE = ("a source without a device or a timer interleaves its "
                "values with the input's as the scheduler runs it, which "
                "several cores change (docs/multicore.md)")
+HANDLER_PACED_SOURCE = ("a timer source whose handler ends it or sends acts "
+                        "where the scheduler runs that handler among the "
+                        "input's packets, which several cores change "
+                        "(docs/multicore.md, Limits)")
 SEVERAL_INPUTS = ("rtc numbers the packets of several input devices one "
                   "from each in turn, one core reads 64 from one before the "
                   "next (docs/multicore.md)")
@@ -615,6 +622,36 @@ def has_free_source(program):
     speeds do, so a run-once instance that takes both sees another order."""
     used = used_bodies(program)
     return (any(free_running(body) for body in used) and
+            any("device_recv" in body for body in used))
+
+
+def handler_paced(body):
+    """A source with a timer (no input port) whose handler, outside the
+    timer's body, ends it or sends: what it does falls between the input's
+    packets where the scheduler runs the handler, not at a time of the
+    clock."""
+    if re.search(r"^\s*in\s+\w", body, re.M) or "timer" not in body:
+        return False
+    m = re.search(r"\bhandler\s*\{", body)
+    if not m:
+        return False
+    depth, k = 0, body.find("{", m.start())
+    start = k
+    while k < len(body):
+        depth += {"{": 1, "}": -1}.get(body[k], 0)
+        k += 1
+        if depth == 0:
+            break
+    handler = body[start:k]
+    return bool(re.search(r"\b(finish|send)\s*\(", handler))
+
+
+def has_handler_paced_source(program):
+    """Whether a handler-paced timer source (handler_paced) runs beside an
+    input device: one core runs its handler after a round's burst of the
+    device's packets, rtc's core 0 between the packets' time stamps."""
+    used = used_bodies(program)
+    return (any(handler_paced(body) for body in used) and
             any("device_recv" in body for body in used))
 
 
