@@ -39,30 +39,40 @@ static void nprt_merge_store(uint8_t *p, uint32_t w, uint64_t v) {
   }
 }
 
-static int64_t nprt_sext(uint64_t v, uint32_t w) {
-  unsigned shift = 64 - 8 * w;
+/* The `bits` low bits of `v`. */
+static uint64_t nprt_mask(uint64_t v, uint32_t bits) {
+  return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+/* `v`, a value of `bits` bits, as a signed number. */
+static int64_t nprt_sext(uint64_t v, uint32_t bits) {
+  unsigned shift = 64 - (bits ? bits : 64);
   return (int64_t)(v << shift) >> shift;
 }
 
-/* The value that leaves any other unchanged under `op`. */
-static uint64_t nprt_merge_identity(uint32_t op, uint32_t w) {
-  uint64_t all = w == 8 ? UINT64_MAX : (1ull << (8 * w)) - 1;
+/* The value of `bits` bits that leaves any other unchanged under `op`. */
+static uint64_t nprt_merge_identity(uint32_t op, uint32_t bits) {
+  uint64_t all = nprt_mask(UINT64_MAX, bits);
   switch (op) {
   case NPRT_MERGE_UMIN:
     return all;
-  case NPRT_MERGE_SMAX:
-    return 1ull << (8 * w - 1);
-  case NPRT_MERGE_SMIN:
+  case NPRT_MERGE_SMAX: /* the least signed value */
+    return 1ull << (bits - 1);
+  case NPRT_MERGE_SMIN: /* the greatest */
     return all >> 1;
   default:
     return 0;
   }
 }
 
-static uint64_t nprt_merge_op(uint32_t op, uint32_t w, uint64_t a, uint64_t b) {
+/* `a` and `b` (values of `bits` bits) combined, with the bits above them
+ * 0, as the program keeps them (c-legalize-int-widths): a 1-bit signed
+ * minimum of 0 and -1 (stored 1) is -1 (npsmith, seed 113835). */
+static uint64_t nprt_merge_op(uint32_t op, uint32_t bits, uint64_t a,
+                              uint64_t b) {
   switch (op) {
   case NPRT_MERGE_SUM:
-    return a + b;
+    return nprt_mask(a + b, bits);
   case NPRT_MERGE_OR:
     return a | b;
   case NPRT_MERGE_UMAX:
@@ -70,9 +80,9 @@ static uint64_t nprt_merge_op(uint32_t op, uint32_t w, uint64_t a, uint64_t b) {
   case NPRT_MERGE_UMIN:
     return a < b ? a : b;
   case NPRT_MERGE_SMAX:
-    return nprt_sext(a, w) > nprt_sext(b, w) ? a : b;
+    return nprt_sext(a, bits) > nprt_sext(b, bits) ? a : b;
   default:
-    return nprt_sext(a, w) < nprt_sext(b, w) ? a : b;
+    return nprt_sext(a, bits) < nprt_sext(b, bits) ? a : b;
   }
 }
 
@@ -84,7 +94,7 @@ void nprt_merge_reset(const nprt_instance_desc *d, void *state) {
     uint8_t *base = (uint8_t *)state + md->offset;
     for (uint32_t e = 0; e < md->count; ++e)
       nprt_merge_store(base + (size_t)e * md->width, md->width,
-                       nprt_merge_identity(md->op, md->width));
+                       nprt_merge_identity(md->op, md->bits));
   }
 }
 
@@ -96,7 +106,7 @@ void nprt_merge_into(const nprt_instance_desc *d, void *acc, const void *copy) {
     for (uint32_t e = 0; e < md->count; ++e) {
       size_t off = (size_t)e * md->width;
       nprt_merge_store(a + off, md->width,
-                       nprt_merge_op(md->op, md->width,
+                       nprt_merge_op(md->op, md->bits,
                                      nprt_merge_load(a + off, md->width),
                                      nprt_merge_load(b + off, md->width)));
     }

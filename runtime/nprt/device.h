@@ -124,9 +124,10 @@ typedef struct nprt_device_ops {
   /* Outputs: the device's sender (nprt_device.sender) ended; nothing more
    * will be sent to it. May be NULL. */
   void (*tx_end)(nprt_device *d);
-  /* Reactive devices: the time the clock moves to for the packet rx_burst
-   * returned last (the clock of the side that sent it, when it sent it),
-   * INT64_MIN to leave it; NULL: the packet's time stamp. */
+  /* Reactive devices: the time the clock moves to after rx_burst: for the
+   * packet it returned, the clock of the side that sent it when it sent
+   * it; after NPRT_DEV_AGAIN, that side's clock as it last said
+   * (INT64_MIN to leave it). NULL: the packet's time stamp. */
   int64_t (*rx_clock)(const nprt_device *d);
   /* Flushes and closes; -1 if data was lost (reported here unless it was
    * when it happened). Leaves `d` closed, its statistics still readable

@@ -34,7 +34,6 @@ typedef struct nprt_pcie_answer {
 typedef struct nprt_pcie_queue {
   nprt_pcie_answer *at;
   uint32_t head, n, cap;
-  int64_t last_clock; /* of the answer taken last (INT64_MIN: none) */
 } nprt_pcie_queue;
 
 struct nprt_pcie {
@@ -46,6 +45,10 @@ struct nprt_pcie {
   /* Slots whose sender ended (a bit per slot): the host's, to tell the
    * FPGA at the next SYNC, and the FPGA's, as its last SYNC said. */
   uint32_t tx_closed, rx_closed;
+  /* The FPGA's clock at its last SYNC (INT64_MIN: not started), and
+   * whether no receiver passed it to the host's clock yet. */
+  int64_t fpga_clock;
+  bool tick;
   nprt_pcie_msg *tx[NPRT_PCIE_SLOTS];
   /* What the FPGA sent on each slot, not taken yet, in order. */
   nprt_pcie_queue rxq[NPRT_PCIE_SLOTS];
@@ -92,10 +95,27 @@ static bool nprt_pcie_head_first(const nprt_pcie *pc, uint32_t slot) {
   return true;
 }
 
+/* Whether a SYNC may bring more: something was sent or closed since the
+ * last, or the FPGA's own inputs have packets left; and the host took
+ * everything the FPGA sent, as one core runs a packet's whole path before
+ * the next enters (npsmith, seed 111527). */
+static bool nprt_pcie_may_sync(const nprt_pcie *pc) {
+  if (!pc->pending && !pc->more)
+    return false;
+  for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
+    if (!nprt_pcie_queue_empty(&pc->rxq[s]))
+      return false;
+  return true;
+}
+
 /* A slot device's state. */
 typedef struct nprt_pcie_slot_dev {
   nprt_pcie *link;
   uint32_t slot;
+  /* What the host's clock moves to (nprt_pcie_rx_clock): the clock of the
+   * packet returned last, or the FPGA's at its last SYNC when there was
+   * none (INT64_MIN: none). */
+  int64_t clock;
 } nprt_pcie_slot_dev;
 
 /* The simulation's exit status, waiting at most about a second. */
@@ -175,8 +195,7 @@ int nprt_pcie_start(nprt_devices *t, nprt_pcie **link) {
     return -1;
   }
   pc->host = &t->host;
-  for (uint32_t s = 0; s < NPRT_PCIE_SLOTS; ++s)
-    pc->rxq[s].last_clock = INT64_MIN;
+  pc->fpga_clock = INT64_MIN;
   *link = pc;
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
@@ -238,7 +257,7 @@ int nprt_pcie_start(nprt_devices *t, nprt_pcie **link) {
   pc->more = o->n_fpga_ins > 0;
   /* The slots take their device numbers over from the pcap files. */
   for (uint32_t i = 0; i < o->n_slots; ++i) {
-    pc->devs[i] = (nprt_pcie_slot_dev){pc, o->slots[i].slot};
+    pc->devs[i] = (nprt_pcie_slot_dev){pc, o->slots[i].slot, INT64_MIN};
     nprt_device *d = nprt_devices_bind(t, o->slots[i].dev, o->slots[i].output,
                                        &nprt_pcie_slot_ops, &pc->devs[i]);
     if (!d) {
@@ -372,6 +391,7 @@ static void nprt_pcie_sync(nprt_pcie *pc) {
     return;
   nprt_pcie_msg_init(&pc->in, NPRT_PCIE_SYNC, 0);
   pc->in.closed = pc->tx_closed;
+  pc->in.clock = pc->host->clock(pc->host->ctx);
   nprt_pcie_msg_seal(&pc->in);
   if (nprt_pcie_send(pc->fd, &pc->in) != 0) {
     nprt_pcie_fail(pc, "cannot send: %s", strerror(errno));
@@ -381,6 +401,8 @@ static void nprt_pcie_sync(nprt_pcie *pc) {
     if (pc->in.kind == NPRT_PCIE_SYNC) {
       pc->more = pc->in.slot != 0;
       pc->rx_closed = pc->in.closed;
+      pc->tick |= pc->in.clock != pc->fpga_clock;
+      pc->fpga_clock = pc->in.clock;
       return;
     }
     if (pc->in.kind != NPRT_PCIE_DATA) {
@@ -442,30 +464,41 @@ static nprt_dev_status nprt_pcie_rx(nprt_device *d, nprt_pkt **pkts,
     while (*n < max && !nprt_pcie_queue_empty(q) &&
            nprt_pcie_head_first(pc, slot)) {
       nprt_pcie_answer a = q->at[q->head++];
-      q->last_clock = a.clock;
+      sd->clock = a.clock;
       pkts[(*n)++] = a.pkt;
     }
     if (*n)
       return NPRT_DEV_OK;
     /* An earlier packet waits on another slot: its receiver goes first. */
-    if (!nprt_pcie_queue_empty(q))
+    if (!nprt_pcie_queue_empty(q)) {
+      sd->clock = INT64_MIN;
       return NPRT_DEV_AGAIN;
+    }
     if (pc->failed || (pc->rx_closed >> slot & 1u))
       return NPRT_DEV_END;
-    if (!pc->pending && !pc->more)
+    /* Each SYNC's clock moves the host's, as each packet the FPGA read
+     * moved one core's (npsmith, seed 113891). */
+    if (pc->tick) {
+      pc->tick = false;
+      sd->clock = pc->fpga_clock;
       return NPRT_DEV_AGAIN;
+    }
+    if (!nprt_pcie_may_sync(pc)) {
+      sd->clock = INT64_MIN;
+      return NPRT_DEV_AGAIN;
+    }
     nprt_pcie_sync(pc);
   }
 }
 
-/* The FPGA's clock when it sent the packet the slot returned last: the
- * host's clock moves to it, as on one core the clock had moved to the
- * time of the last packet read from a device before this one was sent
- * (INT64_MIN: the FPGA read none yet). */
+/* The FPGA's clock when it sent the packet the slot returned last, or at
+ * its last SYNC when the slot returned none: the host's clock moves to
+ * it, as on one core the clock had moved to the time of the last packet
+ * read from a device, which the host may never see (npsmith, seed
+ * 113891). INT64_MIN: the FPGA read none yet. */
 static int64_t nprt_pcie_rx_clock(const nprt_device *d) {
   const nprt_pcie_slot_dev *sd = d->impl;
-  return sd->slot < NPRT_PCIE_SLOTS ? sd->link->rxq[sd->slot].last_clock
-                                    : INT64_MIN;
+  return sd->clock;
 }
 
 /* Whether the slot's receiver may find more: a packet queued that no
@@ -480,7 +513,8 @@ static bool nprt_pcie_rx_ready(const nprt_device *d) {
     return true;
   if (!nprt_pcie_queue_empty(&pc->rxq[slot]))
     return nprt_pcie_head_first(pc, slot);
-  return pc->failed || pc->pending || pc->more || (pc->rx_closed >> slot & 1u);
+  return pc->failed || (pc->rx_closed >> slot & 1u) || pc->tick ||
+         nprt_pcie_may_sync(pc);
 }
 
 /* The host's sender of the slot ended: the next SYNC tells the FPGA. */

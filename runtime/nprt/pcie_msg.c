@@ -30,6 +30,7 @@ void nprt_pcie_msg_init(nprt_pcie_msg *m, uint32_t kind, uint32_t slot) {
   m->slot = slot;
   m->count = 0;
   m->closed = 0;
+  m->clock = INT64_MIN;
 }
 
 bool nprt_pcie_msg_packet_ok(uint32_t len) {
@@ -70,6 +71,10 @@ bool nprt_pcie_msg_add(nprt_pcie_msg *m, const nprt_pcie_rec *r,
 
 void nprt_pcie_msg_seal(nprt_pcie_msg *m) {
   uint8_t *p = m->buf;
+  if (m->kind == NPRT_PCIE_SYNC) {
+    put64(p + NPRT_PCIE_HDR, (uint64_t)m->clock);
+    m->used = NPRT_PCIE_HDR + 8;
+  }
   put32(p, NPRT_PCIE_MAGIC);
   p[4] = (uint8_t)m->kind;
   p[5] = (uint8_t)m->slot;
@@ -114,6 +119,14 @@ int nprt_pcie_msg_check(nprt_pcie_msg *m, size_t n, char *err, size_t errlen) {
     return -1;
   }
   size_t off = NPRT_PCIE_HDR;
+  if (m->kind == NPRT_PCIE_SYNC) {
+    if (n != NPRT_PCIE_HDR + 8 || m->count) {
+      snprintf(err, errlen, "a SYNC of %zu bytes and %u packets", n, m->count);
+      return -1;
+    }
+    m->clock = (int64_t)get64(p + NPRT_PCIE_HDR);
+    return 0;
+  }
   for (uint32_t k = 0; k < m->count; ++k) {
     if (n - off < NPRT_PCIE_REC) {
       snprintf(err, errlen, "slot %u: packet %u of %u is truncated", m->slot,

@@ -30,6 +30,10 @@
  * host: no more packets; the FPGA answers END and exits, with status 3
  * if its part of the graph deadlocked).
  *
+ * A SYNC carries, after its header, the i64 clock of its sender: the
+ * FPGA's moves the host's clock on, as one core's moves with the packets
+ * of devices the host never sees.
+ *
  * A SYNC's `closed` has bit S set for each slot S whose sender ended: the
  * slots the host sends into (the host's SYNC) or the FPGA sends into (the
  * FPGA's), so far. The receiver of a closed slot ends once it took what
@@ -74,6 +78,7 @@ typedef struct nprt_pcie_msg {
   size_t used; /* bytes of buf in use, header included */
   uint32_t kind, slot, count;
   uint32_t closed; /* SYNC: slots whose sender ended (a bit per slot) */
+  int64_t clock;   /* SYNC: the sender's clock (INT64_MIN: not started) */
 } nprt_pcie_msg;
 
 /* An empty message of `kind` for `slot`. */

@@ -298,6 +298,14 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     }
     if (st != NPRT_DEV_AGAIN)
       nprt_exec_terminate(self);
+    /* The sender's clock may have moved without a packet for this
+     * receiver (the FPGA read a device of its own): so does ours, with
+     * the timers that fall due, as on one core. */
+    int64_t t = reactive && d->ops->rx_clock && !ex->clock.live
+                    ? d->ops->rx_clock(d)
+                    : INT64_MIN;
+    if (t != INT64_MIN && (!ex->clock.started || t > ex->clock.now))
+      nprt_exec_advance(self, t);
     /* More can come once the graph moves: wait for the device to say so
      * (device.h). */
     nprt_exec_wait(self, NPRT_WAIT_DEVICE, dev, 0);

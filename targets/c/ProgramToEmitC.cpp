@@ -48,6 +48,7 @@ struct CProgramLowering : ProgramLowering {
         llvm::StringMap<std::string> v;
         v["offset"] = "offsetof(" + e.prefix + "_state, " + mg.field + ")";
         v["width"] = std::to_string(mg.bytes) + "u";
+        v["bits"] = std::to_string(mg.bits) + "u";
         v["count"] = std::to_string(mg.count) + "u";
         v["op"] = mg.op;
         os << "  " << abi::designated("nprt_merge_desc", v) << ",\n";

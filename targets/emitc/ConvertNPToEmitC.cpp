@@ -130,7 +130,7 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
                             : bits <= 16 ? 2u
                             : bits <= 32 ? 4u
                                          : 8u,
-                            (unsigned)t.getNumElements(),
+                            bits, (unsigned)t.getNumElements(),
                             "NPRT_MERGE_" + merge->upper()});
       }
     } else if (isa<np::InitOp, np::HandlerOp, np::PushOp, np::SignalOp,

@@ -49,7 +49,7 @@ struct NPLoweringInfo {
     /// its length and the runtime's NPRT_MERGE_* name of the operator.
     struct Merge {
       std::string field;
-      unsigned bytes, count;
+      unsigned bytes, bits, count;
       std::string op;
     };
     std::vector<Merge> merges;

@@ -106,11 +106,12 @@ TEST(PcieMsg, CarriesAnnotationsRoomAndLead) {
   EXPECT_EQ(off, m->used);
 }
 
-// A SYNC says which slots' senders ended; only a SYNC may, and only slots
-// that exist.
+// A SYNC says which slots' senders ended and its sender's clock; only a
+// SYNC may, and only slots that exist.
 TEST(PcieMsg, CarriesClosedSlotsOnSync) {
   auto m = makeMsg(NPRT_PCIE_SYNC, 0);
   m->closed = 1u << 0 | 1u << (NPRT_PCIE_SLOTS - 1);
+  m->clock = 1700000000123456789ll;
   nprt_pcie_msg_seal(m.get());
   auto in = makeMsg(0, 0);
   memcpy(in->buf, m->buf, m->used);
@@ -118,6 +119,10 @@ TEST(PcieMsg, CarriesClosedSlotsOnSync) {
   ASSERT_EQ(nprt_pcie_msg_check(in.get(), m->used, err, sizeof(err)), 0) << err;
   EXPECT_EQ(in->kind, (uint32_t)NPRT_PCIE_SYNC);
   EXPECT_EQ(in->closed, 1u << 0 | 1u << (NPRT_PCIE_SLOTS - 1));
+  EXPECT_EQ(in->clock, 1700000000123456789ll);
+  EXPECT_EQ(m->used, NPRT_PCIE_HDR + 8u);
+  // A SYNC without its clock is malformed.
+  EXPECT_EQ(nprt_pcie_msg_check(in.get(), NPRT_PCIE_HDR, err, sizeof(err)), -1);
 
   m->closed = 1u << NPRT_PCIE_SLOTS;
   nprt_pcie_msg_seal(m.get());

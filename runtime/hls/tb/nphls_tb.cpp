@@ -580,29 +580,60 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   }
   std::vector<size_t> next(ins.size(), 0);
   // One turn of every input device; false when none has records left.
+  // The next packet of input i enters and runs through the design.
+  auto feed = [&](uint32_t i) {
+    const Record &rec = ins[i].records[next[i]++];
+    host.latest = std::max(host.latest, rec.ts);
+    nphls_buf b;
+    deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
+              rec.ts, rec.wire_len);
+    if (ins[i].dev < devIn.size()) {
+      host.fed[&devIn[ins[i].dev]].push_back(host.latest);
+      nphls_write_flits(devIn[ins[i].dev], b);
+    }
+    settle();
+  };
+  auto left = [&]() {
+    for (uint32_t i = 0; i < ins.size(); ++i)
+      if (next[i] < ins[i].records.size())
+        return true;
+    return false;
+  };
   auto turn = [&]() {
-    bool more = false;
     for (uint32_t i = 0; i < ins.size(); ++i) {
       // A run waiting on a full channel resumes after the turn.
       nphls_csim_allow_resume(false);
-      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n) {
-        const Record &rec = ins[i].records[next[i]++];
-        host.latest = std::max(host.latest, rec.ts);
-        nphls_buf b;
-        deviceBuf(b, rec.bytes.data(), (uint32_t)rec.bytes.size(), ins[i].dev,
-                  rec.ts, rec.wire_len);
-        if (ins[i].dev < devIn.size()) {
-          host.fed[&devIn[ins[i].dev]].push_back(host.latest);
-          nphls_write_flits(devIn[ins[i].dev], b);
-        }
-        settle();
-      }
+      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n)
+        feed(i);
       nphls_csim_allow_resume(true);
       settle();
-      more |= next[i] < ins[i].records.size();
     }
-    return more;
+    return left();
   };
+  // Driven by the host, one packet of the inputs enters per SYNC, in the
+  // same turns: what it sends the host comes back (at the next SYNC)
+  // before the next enters, as one core runs each packet's whole path
+  // first (npsmith, seed 111527). Returns whether packets are left.
+  uint32_t cur = 0;
+  size_t burst = 0;
+  auto feedOne = [&]() {
+    uint32_t n = (uint32_t)ins.size();
+    for (uint32_t k = 0; k < n && next[cur] >= ins[cur].records.size(); ++k)
+      cur = (cur + 1) % n;
+    if (next[cur] >= ins[cur].records.size())
+      return false;
+    if (burst == 0)
+      nphls_csim_allow_resume(false);
+    feed(cur);
+    if (++burst == kTurn || next[cur] >= ins[cur].records.size()) {
+      nphls_csim_allow_resume(true);
+      settle();
+      cur = (cur + 1) % n;
+      burst = 0;
+    }
+    return left();
+  };
+
   settle();
   bool deadlock = false;
   if (host.fd >= 0) {
@@ -660,9 +691,9 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       // its polls of the slots; at END the rest enters.
       end = m->kind == NPRT_PCIE_END;
       hostClosed = end ? ~0u : m->closed;
-      bool more = turn();
+      bool more = !ins.empty() && feedOne();
       while (more && end)
-        more = turn();
+        more = feedOne();
       // Instances end as on one core once what feeds them ended: the
       // device streams still open are the slots whose host sender lives
       // and the inputs with packets left.
@@ -687,8 +718,10 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
       if (end)
         deadlock = nphls_csim_deadlock(stderr);
       nprt_pcie_msg_init(m, kind, more ? 1 : 0);
-      if (kind == NPRT_PCIE_SYNC)
+      if (kind == NPRT_PCIE_SYNC) {
         m->closed = closed;
+        m->clock = host.clock;
+      }
       nprt_pcie_msg_seal(m);
       sendToHost(m);
     }
