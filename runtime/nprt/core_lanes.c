@@ -216,23 +216,26 @@ static void nprt_pass_tick(nprt_core *core, const nprt_lane_msg *tick) {
     }
 }
 
+/* Whether core `k`, whose lane was empty when looked at, can no longer send
+ * a message numbered below `seq`. The watermark is read before the lane
+ * again: a message published before the watermark moved is in the lane by
+ * then, and a lane found empty earlier may have been filled meanwhile
+ * (with lower numbers than the watermark now vouches for). */
+static bool nprt_lane_past(const nprt_core *core, uint32_t k, uint64_t seq) {
+  uint64_t w =
+      atomic_load_explicit(&core->m->cores[k].done, memory_order_acquire);
+  const nprt_lane_msg *h = nprt_lane_head(core, k);
+  return h ? h->seq >= seq : w >= seq;
+}
+
 /* Whether no source but core 0's own queue can still send a message below
  * `seq`: its lane holds a later one, or its watermark is at `seq`. */
 static bool nprt_others_past(const nprt_core *core,
                              const nprt_lane_msg *const *heads, uint64_t seq) {
   const nprt_multi *m = core->m;
-  for (uint32_t k = 0; k < m->n; ++k) {
-    if (k == core->id || heads[k])
-      continue;
-    uint64_t w = atomic_load_explicit(&m->cores[k].done, memory_order_acquire);
-    if (w >= seq)
-      continue;
-    /* The watermark was read first: a message sent before it moved is in
-     * the lane by now. */
-    const nprt_lane_msg *h = nprt_lane_head(core, k);
-    if (!h || h->seq < seq)
+  for (uint32_t k = 0; k < m->n; ++k)
+    if (k != core->id && !heads[k] && !nprt_lane_past(core, k, seq))
       return false;
-  }
   return true;
 }
 
@@ -314,17 +317,10 @@ static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
   for (uint32_t k = 0; k < m->n; ++k) {
     if (k == best || heads[k])
       continue;
-    uint64_t w = atomic_load_explicit(&m->cores[k].done, memory_order_acquire);
-    if (w < best_seq) {
-      /* The watermark was read first: a message sent before it moved is
-       * in the lane by now. */
-      if (k != core->id) {
-        const nprt_lane_msg *h = nprt_lane_head(core, k);
-        if (h && h->seq > best_seq)
-          continue;
-      }
+    if (k != core->id ? !nprt_lane_past(core, k, best_seq)
+                      : atomic_load_explicit(&core->done,
+                                             memory_order_relaxed) < best_seq)
       return NPRT_NEXT_NONE;
-    }
   }
   *out = *heads[best];
   if (best == core->id)
