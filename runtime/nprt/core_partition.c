@@ -248,6 +248,7 @@ int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
     c->lane_in = id;
     c->graph->insts[id]->state_obj = st;
     c->graph->insts[id]->runtime_added = true;
+    c->graph->insts[id]->relay = true;
     for (uint32_t k = 0; k < nc; ++k) {
       const nprt_channel_desc *d = &p->channels[k];
       if (!m->edges[k].lane || m->edges[k].dst_core != q)

@@ -160,7 +160,8 @@ static void nprt_inst_main(nprt_inst *self) {
   nprt_barrier(self, NPRT_PHASE_RUN);
   self->batch = 0;
   for (;;) {
-    if (nprt_status_stopping(&self->ex->status) && !nprt_inst_has_inputs(self))
+    if (nprt_status_stopping(&self->ex->status) && !self->relay &&
+        !nprt_inst_has_inputs(self))
       nprt_exec_terminate(self);
     if (self->open_inputs == 0 && self->n_in && self->iterations &&
         !self->used_device && nprt_inputs_exhausted(self))

@@ -107,6 +107,10 @@ struct nprt_inst {
   /* The runtime added it (a multicore run's lane ends, say): no element of
    * the program, so never the target of a fused call, which names one. */
   bool runtime_added;
+  /* Fed by another core (a multicore run's lane-in): not an ingress, so a
+   * stop does not end it; it ends once what feeds it did, and until then
+   * delivers what the other cores drain. */
+  bool relay;
 
   void *state_obj;  /* the instance's state object (nprt_state), or NULL */
   void *shared_obj; /* its element's shared object (nprt_shared), or NULL */
