@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -50,7 +53,15 @@ struct Output {
   FILE *f = nullptr;
   bool nano = false;
   int slot = -1; // --host-fd: a PCIe slot to the host, not a file
+  // The write that failed (errno), reported at once; the packets the
+  // device takes after it are counted, not written.
+  int error = 0;
+  uint64_t unwritten = 0;
 };
+
+/// An output could not be written: as the C target, ingress stops (no more
+/// input enters) and the design drains.
+bool outputFailed = false;
 
 /// --host-fd: the socket to the host executable and the batch of each
 /// slot the design sends to it.
@@ -228,8 +239,45 @@ void writeRecord(Output &o, const nphls_flit &first,
   r[2] = o.snaplen && len > o.snaplen ? o.snaplen : len;
   // An unchanged capture keeps its wire length (snap-length cut).
   r[3] = cap_len == len && wire_len > len ? wire_len : len;
-  if (fwrite(r, 4, 4, o.f) != 4 || fwrite(frame.data(), 1, r[2], o.f) != r[2])
-    fail(o.path + ": " + strerror(errno));
+  if (o.error) {
+    ++o.unwritten;
+    return;
+  }
+  errno = 0;
+  if (fwrite(r, 4, 4, o.f) != 4 || fwrite(frame.data(), 1, r[2], o.f) != r[2]) {
+    outputFailed = true;
+    o.error = errno ? errno : EIO;
+    ++o.unwritten;
+    fprintf(stderr, "%s: error: %s: cannot write: %s\n", prog, o.path.c_str(),
+            strerror(o.error));
+  }
+}
+
+/// After a failed write the file may end in part of a record: cuts it back
+/// to its last whole one, so that it is a valid capture of the packets
+/// before the failure (as the C target's pcap output).
+void trimToRecords(const Output &o) {
+  FILE *f = fopen(o.path.c_str(), "rb");
+  if (!f)
+    return;
+  long end = 0;
+  uint32_t h[6];
+  if (fread(h, 4, 6, f) == 6) {
+    end = 24;
+    uint32_t r[4];
+    while (fseek(f, end, SEEK_SET) == 0 && fread(r, 4, 4, f) == 4 &&
+           fseek(f, end + 16 + (long)r[2], SEEK_SET) == 0 &&
+           ftell(f) == end + 16 + (long)r[2]) {
+      // fseek may go past the end: a whole record has its last byte.
+      if (r[2] && (fseek(f, -1, SEEK_CUR) != 0 || fgetc(f) == EOF))
+        break;
+      end += 16 + (long)r[2];
+    }
+  }
+  fclose(f);
+  if (truncate(o.path.c_str(), end) != 0)
+    fprintf(stderr, "%s: error: %s: cannot cut back to whole records: %s\n",
+            prog, o.path.c_str(), strerror(errno));
 }
 
 void sendToHost(const nprt_pcie_msg *m) {
@@ -431,6 +479,9 @@ void addDevice(const std::string &flag, const std::string &a,
 
 int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   prog = argc > 0 ? argv[0] : "tb";
+  // A file that reaches its size limit fails its write (EFBIG), reported
+  // as any other, instead of killing the simulation.
+  signal(SIGXFSZ, SIG_IGN);
   nphls_csim_on_device_read(deviceRead);
   std::vector<std::pair<uint32_t, std::string>> inArgs, outArgs;
   std::vector<std::pair<std::string, std::string>> defines;
@@ -594,7 +645,7 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     settle();
   };
   auto left = [&]() {
-    for (uint32_t i = 0; i < ins.size(); ++i)
+    for (uint32_t i = 0; i < ins.size() && !outputFailed; ++i)
       if (next[i] < ins[i].records.size())
         return true;
     return false;
@@ -603,7 +654,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     for (uint32_t i = 0; i < ins.size(); ++i) {
       // A run waiting on a full channel resumes after the turn.
       nphls_csim_allow_resume(false);
-      for (size_t n = 0; n < kTurn && next[i] < ins[i].records.size(); ++n)
+      for (size_t n = 0;
+           n < kTurn && next[i] < ins[i].records.size() && !outputFailed; ++n)
         feed(i);
       nphls_csim_allow_resume(true);
       settle();
@@ -617,6 +669,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
   uint32_t cur = 0;
   size_t burst = 0;
   auto feedOne = [&]() {
+    if (outputFailed)
+      return false;
     uint32_t n = (uint32_t)ins.size();
     for (uint32_t k = 0; k < n && next[cur] >= ins[cur].records.size(); ++k)
       cur = (cur + 1) % n;
@@ -703,7 +757,8 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
             (uint32_t)slotDev[s] < devIn.size())
           open.push_back(&devIn[slotDev[s]]);
       for (uint32_t i = 0; i < ins.size(); ++i)
-        if (next[i] < ins[i].records.size() && ins[i].dev < devIn.size())
+        if (!outputFailed && next[i] < ins[i].records.size() &&
+            ins[i].dev < devIn.size())
           open.push_back(&devIn[ins[i].dev]);
       while (nphls_csim_end_instances(open))
         settle();
@@ -743,9 +798,20 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
               in.error.c_str());
       rc = 1;
     }
-  for (Output &o : outs)
-    if (o.f && fclose(o.f) != 0)
-      fail(o.path + ": " + strerror(errno));
+  for (Output &o : outs) {
+    if (o.f && fclose(o.f) != 0 && !o.error) {
+      o.error = errno ? errno : EIO;
+      fprintf(stderr, "%s: error: %s: cannot write: %s\n", prog, o.path.c_str(),
+              strerror(o.error));
+    }
+    if (!o.error)
+      continue;
+    trimToRecords(o);
+    if (o.unwritten)
+      fprintf(stderr, "%s: %s: %llu packets not written\n", prog,
+              o.path.c_str(), (unsigned long long)o.unwritten);
+    rc = 1;
+  }
   // As the C target's -h: the value alone, or "NAME:\nVALUE\n\n" for
   // each of several.
   bool names = reads.size() > 1;
