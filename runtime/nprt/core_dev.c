@@ -203,7 +203,9 @@ static bool nprt_core_out_send(nprt_core *core, uint32_t dev, nprt_pkt *p) {
   size_t need = NPRT_PCAP_REC_HDR + p->len;
   if (o->file && o->used + need > NPRT_PCAP_OUT_BUF)
     nprt_core_out_flush(core, dev);
-  if (o->file && !atomic_load_explicit(&core->m->stop, memory_order_relaxed)) {
+  /* After a failed write the shared device counts what it is handed as
+   * unwritten; the other outputs go on taking what the graph drains. */
+  if (o->file) {
     if (need <= NPRT_PCAP_OUT_BUF) {
       o->used += nprt_pcap_out_record(&o->fmt, p, o->data + o->used);
     } else {

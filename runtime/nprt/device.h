@@ -72,6 +72,7 @@ typedef enum nprt_dev_status {
 typedef struct nprt_dev_stats {
   const char *path; /* the file, or NULL: none (counted and discarded) */
   uint64_t packets, bytes;
+  uint64_t unwritten; /* an output's packets lost to a failed write */
 } nprt_dev_stats;
 
 /* What a device may ask of the executor that runs it. */

@@ -137,7 +137,7 @@ static int nprt_pcap_out_dev_close(nprt_device *d) {
 
 static void nprt_pcap_out_stats(const nprt_device *d, nprt_dev_stats *s) {
   const nprt_pcap_out *out = d->impl;
-  *s = (nprt_dev_stats){out->path, out->packets, out->bytes};
+  *s = (nprt_dev_stats){out->path, out->packets, out->bytes, out->unwritten};
 }
 
 const nprt_device_ops nprt_pcap_out_ops = {

@@ -439,9 +439,13 @@ size_t nprt_pcap_out_record(const nprt_pcap_out *d, const nprt_pkt *p,
 }
 
 int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
+  if (d->error) {
+    ++d->unwritten;
+    return 0;
+  }
   ++d->packets;
   d->bytes += p->len;
-  if (!d->buf || d->error)
+  if (!d->buf)
     return 0;
   size_t need = NPRT_PCAP_REC_HDR + p->len;
   if (d->used + need > d->limit && nprt_pcap_out_flush(d) != 0)
@@ -466,9 +470,13 @@ int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p) {
 
 int nprt_pcap_out_append(nprt_pcap_out *d, const uint8_t *data, size_t n,
                          uint64_t packets, uint64_t bytes) {
+  if (d->error) {
+    d->unwritten += packets;
+    return 0;
+  }
   d->packets += packets;
   d->bytes += bytes;
-  if (!d->buf || d->error || !n)
+  if (!d->buf || !n)
     return 0;
   if (nprt_pcap_out_flush(d) != 0)
     return -1;
@@ -480,9 +488,11 @@ int nprt_pcap_out_append(nprt_pcap_out *d, const uint8_t *data, size_t n,
 
 /* After a failed write the file may end in part of a record. Cuts a regular
  * file back to its last complete record, so that what is on disk is a valid
- * capture of the packets before the failure. Returns the bytes kept, or -1
- * when the file is not a regular file or cannot be read back. */
-static long long nprt_pcap_trim(int fd, const char *path) {
+ * capture of the packets before the failure, and counts the records kept
+ * and their original lengths. Returns the bytes kept, or -1 when the file
+ * is not a regular file or cannot be read back. */
+static long long nprt_pcap_trim(int fd, const char *path, uint64_t *records,
+                                uint64_t *lengths) {
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
     return -1;
@@ -495,11 +505,14 @@ static long long nprt_pcap_trim(int fd, const char *path) {
     end = 24; /* the file header */
     unsigned char h[16];
     while (end + 16 <= size && pread(rd, h, 16, end) == 16) {
-      uint32_t caplen;
+      uint32_t caplen, len;
       memcpy(&caplen, h + 8, 4); /* written in host order */
+      memcpy(&len, h + 12, 4);
       if (end + 16 + (off_t)caplen > size)
         break;
       end += 16 + (off_t)caplen;
+      ++*records;
+      *lengths += len;
     }
   }
   close(rd);
@@ -512,8 +525,13 @@ int nprt_pcap_out_close(nprt_pcap_out *d, char *err, size_t errlen) {
     errno = 0;
     if (!error && nprt_pcap_out_flush(d) != 0)
       error = d->error;
-    if (error)
-      nprt_pcap_trim(d->fd, d->path);
+    uint64_t records = 0, lengths = 0;
+    if (error && nprt_pcap_trim(d->fd, d->path, &records, &lengths) >= 0 &&
+        records < d->packets) {
+      d->unwritten += d->packets - records;
+      d->packets = records;
+      d->bytes = lengths;
+    }
     errno = 0;
     if (close(d->fd) != 0 && !error)
       error = errno ? errno : EIO;

@@ -73,7 +73,10 @@ typedef struct nprt_pcap_out {
   bool nano;
   uint32_t cut; /* records keep at most this many bytes; 0: all */
   int error;    /* errno of the first failed write, 0 while none failed */
-  uint64_t packets, bytes;
+  uint64_t packets, bytes; /* handed over (and, once closed, in the file) */
+  /* Packets lost to a failed write: handed over after it, or cut off with
+   * the torn end of the file when it closed. */
+  uint64_t unwritten;
 } nprt_pcap_out;
 
 typedef enum nprt_pcap_status {

@@ -54,9 +54,14 @@ void nprt_stats_print_table(const nprt_report *r, FILE *f) {
               r->rx[i].packets, r->rx[i].bytes);
   for (uint32_t i = 0; i < r->n_tx; ++i) {
     const nprt_dev_stats *d = &r->tx[i];
-    if (d->path || d->packets)
-      fprintf(f, "device %u tx: %" PRIu64 " packets, %" PRIu64 " bytes%s\n", i,
+    if (d->path || d->packets) {
+      fprintf(f, "device %u tx: %" PRIu64 " packets, %" PRIu64 " bytes%s", i,
               d->packets, d->bytes, d->path ? "" : " (no --out: discarded)");
+      if (d->unwritten)
+        fprintf(f, ", %" PRIu64 " not written (the write failed)",
+                d->unwritten);
+      fputc('\n', f);
+    }
   }
   fprintf(
       f, "pool: %" PRIu64 " allocated, %" PRIu64 " freed, %" PRIu64 " leaked\n",
@@ -231,16 +236,20 @@ static void nprt_json_element(FILE *f, const nprt_inst *in) {
           in->rx_bytes, nprt_est_cycles(in), in->prof_iters);
 }
 
-/* One rx or tx device; `path` is NULL for a device with no capture file. */
+/* One rx or tx device; `path` is NULL for a device with no capture file.
+ * An output that lost packets to a failed write says how many. */
 static void nprt_json_device(FILE *f, uint32_t i, const char *path,
-                             uint64_t packets, uint64_t bytes) {
+                             uint64_t packets, uint64_t bytes,
+                             uint64_t unwritten) {
   fprintf(f, "%s{\"device\": %u, \"file\": ", i ? ", " : "", i);
   if (path)
     nprt_json_str(f, path);
   else
     fputs("null", f);
-  fprintf(f, ", \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 "}", packets,
-          bytes);
+  fprintf(f, ", \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64, packets, bytes);
+  if (unwritten)
+    fprintf(f, ", \"unwritten\": %" PRIu64, unwritten);
+  fputc('}', f);
 }
 
 static void nprt_json_channel(FILE *f, const nprt_graph *g,
@@ -280,12 +289,12 @@ void nprt_stats_write_json(const nprt_report *r, FILE *f) {
   fputs("  ],\n  \"devices\": {\n    \"rx\": [", f);
   for (uint32_t i = 0; i < r->n_rx; ++i) {
     const nprt_dev_stats *d = &r->rx[i];
-    nprt_json_device(f, i, d->path, d->packets, d->bytes);
+    nprt_json_device(f, i, d->path, d->packets, d->bytes, 0);
   }
   fputs("],\n    \"tx\": [", f);
   for (uint32_t i = 0; i < r->n_tx; ++i) {
     const nprt_dev_stats *d = &r->tx[i];
-    nprt_json_device(f, i, d->path, d->packets, d->bytes);
+    nprt_json_device(f, i, d->path, d->packets, d->bytes, d->unwritten);
   }
   fprintf(f,
           "]\n  },\n  \"pool\": {\"allocated\": %" PRIu64
