@@ -56,7 +56,7 @@ struct Output {
   // The write that failed (errno), reported at once; the packets the
   // device takes after it are counted, not written.
   int error = 0;
-  uint64_t unwritten = 0;
+  uint64_t handed = 0;
 };
 
 /// An output could not be written: as the C target, ingress stops (no more
@@ -239,15 +239,13 @@ void writeRecord(Output &o, const nphls_flit &first,
   r[2] = o.snaplen && len > o.snaplen ? o.snaplen : len;
   // An unchanged capture keeps its wire length (snap-length cut).
   r[3] = cap_len == len && wire_len > len ? wire_len : len;
-  if (o.error) {
-    ++o.unwritten;
+  ++o.handed;
+  if (o.error)
     return;
-  }
   errno = 0;
   if (fwrite(r, 4, 4, o.f) != 4 || fwrite(frame.data(), 1, r[2], o.f) != r[2]) {
     outputFailed = true;
     o.error = errno ? errno : EIO;
-    ++o.unwritten;
     fprintf(stderr, "%s: error: %s: cannot write: %s\n", prog, o.path.c_str(),
             strerror(o.error));
   }
@@ -255,12 +253,14 @@ void writeRecord(Output &o, const nphls_flit &first,
 
 /// After a failed write the file may end in part of a record: cuts it back
 /// to its last whole one, so that it is a valid capture of the packets
-/// before the failure (as the C target's pcap output).
-void trimToRecords(const Output &o) {
+/// before the failure (as the C target's pcap output). Returns the records
+/// kept.
+uint64_t trimToRecords(const Output &o) {
   FILE *f = fopen(o.path.c_str(), "rb");
   if (!f)
-    return;
+    return 0;
   long end = 0;
+  uint64_t records = 0;
   uint32_t h[6];
   if (fread(h, 4, 6, f) == 6) {
     end = 24;
@@ -272,12 +272,14 @@ void trimToRecords(const Output &o) {
       if (r[2] && (fseek(f, -1, SEEK_CUR) != 0 || fgetc(f) == EOF))
         break;
       end += 16 + (long)r[2];
+      ++records;
     }
   }
   fclose(f);
   if (truncate(o.path.c_str(), end) != 0)
     fprintf(stderr, "%s: error: %s: cannot cut back to whole records: %s\n",
             prog, o.path.c_str(), strerror(errno));
+  return records;
 }
 
 void sendToHost(const nprt_pcie_msg *m) {
@@ -806,10 +808,11 @@ int nphls_tb_main(int argc, char **argv, const nphls_tb_design *d) {
     }
     if (!o.error)
       continue;
-    trimToRecords(o);
-    if (o.unwritten)
-      fprintf(stderr, "%s: %s: %llu packets not written\n", prog,
-              o.path.c_str(), (unsigned long long)o.unwritten);
+    uint64_t kept = trimToRecords(o);
+    if (kept < o.handed)
+      fprintf(stderr, "%s: %s: %llu of %llu packets not written\n", prog,
+              o.path.c_str(), (unsigned long long)(o.handed - kept),
+              (unsigned long long)o.handed);
     rc = 1;
   }
   // As the C target's -h: the value alone, or "NAME:\nVALUE\n\n" for
