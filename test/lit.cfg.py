@@ -47,6 +47,10 @@ for var, default in sanitizer_defaults.items():
     config.environment[var] = os.environ.get(var, default)
 if "LSAN_OPTIONS" in os.environ:
     config.environment["LSAN_OPTIONS"] = os.environ["LSAN_OPTIONS"]
+# The hls projects' Makefiles build csim.out with $(OPT) (-O2 unless set):
+# OPT='-O1 -g -fsanitize=address,undefined' instruments the simulations.
+if "OPT" in os.environ:
+    config.environment["OPT"] = os.environ["OPT"]
 
 config.substitutions.append(("%cc", " ".join(
     [config.c_compiler, "-std=c11 -Wall -Werror", cflags]).strip()))
