@@ -98,12 +98,14 @@ def limit_files():
                                                MAX_FILE_BYTES))
 
 
-def execute(cmd, cwd, timeout, env=None):
-    """Runs `cmd` in its own process group, killed whole on timeout."""
+def execute(cmd, cwd, timeout, env=None, limit=True):
+    """Runs `cmd` in its own process group, killed whole on timeout; with
+    `limit`, its files stop at MAX_FILE_BYTES (a run's, not a build's: a
+    lowered limit must not cut off the compiler's executable)."""
     start = time.monotonic()
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, start_new_session=True,
-                         env=env, preexec_fn=limit_files)
+                         env=env, preexec_fn=limit_files if limit else None)
     hung = False
     try:
         out, err = p.communicate(timeout=timeout)
@@ -229,9 +231,9 @@ class Checker:
         self.result.work = work
         self.oracle = None
 
-    def step(self, name, cmd, cwd, timeout=None):
+    def step(self, name, cmd, cwd, timeout=None, limit=True):
         proc = execute(cmd, cwd, timeout or self.tools.timeout,
-                       self.tools.env)
+                       self.tools.env, limit)
         self.result.times[name] = round(proc.seconds, 3)
         # For whoever reads a kept work directory: what each step printed.
         for ext, text in (("out", proc.stdout), ("err", proc.stderr)):
@@ -273,7 +275,7 @@ class Checker:
         Returns the process, or None after a crash."""
         cmd = [self.tools.npcc, "prog.np", "--target=" + target] + \
             self.case.npcc_flags + args
-        proc = self.step(name, cmd, cwd, self.tools.build_timeout)
+        proc = self.step(name, cmd, cwd, self.tools.build_timeout, False)
         broke = breakage(proc, self.tools.build_timeout)
         if broke:
             self.result.fail("build", broke[0],
