@@ -5,16 +5,17 @@
 //===----------------------------------------------------------------------===//
 #include "test/unit/Handlers.h"
 
-#include "runtime/nprt/run_status.h"
-
 #include <csignal>
-#include <ctime>
 
 namespace nprt_test {
 
 InstState State[MaxInsts];
 
 void resetState() {
+  // The run keeps an ignored SIGINT ignored, as a shell's background job
+  // has it: the tests that raise one need it at its default.
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
   for (InstState &s : State) {
     s = InstState();
     s.got.reserve(4096);
@@ -155,30 +156,18 @@ void cloneAndFault(nprt_inst *self) {
   nprt_send_pkt(self, 0, p);
 }
 
-/// Raises `signo` and waits (at most a second) until the run's handler saw
-/// it: ThreadSanitizer holds a signal back until the thread calls into
-/// libc, which a handler that only sends may never do (the run then went
-/// on forever).
-static void raiseAndWait(int signo) {
-  raise(signo);
-  for (int k = 0; k < 1000 && !nprt_stop_signal; ++k) {
-    struct timespec ms = {0, 1000000};
-    nanosleep(&ms, nullptr);
-  }
-}
-
 void produceThenInterrupt(nprt_inst *self) {
   InstState &s = st(self);
   nprt_send_val(self, 0, ++s.count);
   if (s.count == s.limit)
-    raiseAndWait(SIGINT);
+    raise(SIGINT);
 }
 
 void fromDeviceThenInterrupt(nprt_inst *self) {
   InstState &s = st(self);
   nprt_send_pkt(self, 0, nprt_device_recv(self, 0));
   if (++s.count == s.limit)
-    raiseAndWait(s.signal ? (int)s.signal : SIGINT);
+    raise(s.signal ? (int)s.signal : SIGINT);
 }
 
 void dropTwice(nprt_inst *self) {
