@@ -16,7 +16,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:second_deadlock_stack=1}"
 
 g_pass=0 g_fail=0 g_ok=1
-for bin in "$build/bin/nprt-unittests"; do
+for bin in "$build/bin/nprt-unittests" "$build/bin/npsim-unittests"; do
   out="$(bash "$here/run-gtest.sh" "$bin" "$testbin/$(basename "$bin")-results.xml")" || g_ok=0
   echo "$out"
   read -r p f < <(echo "$out" | tail -1 | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/')

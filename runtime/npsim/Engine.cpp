@@ -1,0 +1,545 @@
+//===- Engine.cpp - npsim's discrete-event machine ------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/npsim/Engine.h"
+
+#include <algorithm>
+
+using namespace npcc::npsim;
+
+//--- Cache -----------------------------------------------------------------
+
+void Cache::init(const CacheCfg &c) {
+  cfg = c;
+  if (!c.present)
+    return;
+  sets = c.size / (c.line * c.ways);
+  tags.assign(size_t(sets) * c.ways, 0);
+  used.assign(tags.size(), 0);
+}
+
+bool Cache::lookup(uint64_t key) {
+  uint64_t lineNo = key / cfg.line;
+  size_t set = size_t(lineNo % sets) * cfg.ways;
+  for (uint32_t w = 0; w < cfg.ways; ++w)
+    if (tags[set + w] == lineNo + 1) {
+      used[set + w] = ++tick;
+      ++hits;
+      return true;
+    }
+  ++misses;
+  return false;
+}
+
+void Cache::fill(uint64_t key) {
+  uint64_t lineNo = key / cfg.line;
+  size_t set = size_t(lineNo % sets) * cfg.ways;
+  size_t victim = set;
+  for (uint32_t w = 0; w < cfg.ways; ++w) {
+    if (tags[set + w] == lineNo + 1)
+      return;
+    if (used[set + w] < used[victim])
+      victim = set + w;
+  }
+  tags[victim] = lineNo + 1;
+  used[victim] = ++tick;
+}
+
+//--- Set-up and the loop ----------------------------------------------------
+
+Engine::Engine(const Config &c, uint32_t ncores, uint32_t contexts)
+    : cfg(c), nctx(contexts) {
+  for (uint32_t i = 0; i < ncores; ++i) {
+    auto core = std::make_unique<Core>();
+    core->icache.init(cfg.icache);
+    core->dcache.init(cfg.dcache);
+    cores.push_back(std::move(core));
+  }
+  uint32_t clusters = (ncores + cfg.cluster - 1) / cfg.cluster;
+  for (const MemoryCfg &m : cfg.memories) {
+    Memory mem;
+    mem.cfg = &m;
+    uint32_t n = m.scope == Scope::Core      ? ncores
+                 : m.scope == Scope::Cluster ? clusters
+                                             : 1;
+    mem.copies.resize(n);
+    for (MemCopy &cp : mem.copies) {
+      cp.busyUntil.assign(m.banks, 0);
+      cp.stats.assign(m.banks, BankStats());
+    }
+    memories.push_back(std::move(mem));
+  }
+  for (const CoprocCfg &k : cfg.coprocs) {
+    Coproc cp;
+    cp.cfg = &k;
+    cp.unitFree.assign(k.present ? k.units : 0, 0);
+    coprocs.push_back(cp);
+  }
+  loop.stack = hostStack();
+}
+
+Engine::~Engine() = default;
+
+bool Engine::spawn(uint32_t core, uint32_t slot, void (*fn)(void *), void *arg,
+                   size_t stackBytes) {
+  auto c = std::make_unique<Context>();
+  c->eng = this;
+  c->id = uint32_t(contexts.size());
+  c->core = core;
+  c->slot = slot;
+  c->fn = fn;
+  c->arg = arg;
+  if (!c->stack.make(stackBytes, &Engine::entry, c.get()))
+    return false;
+  c->point.stack = c->stack.ref();
+  c->state = Context::READY;
+  Core &k = *cores[core];
+  if (k.ctxs.size() <= slot)
+    k.ctxs.resize(slot + 1, nullptr);
+  k.ctxs[slot] = c.get();
+  contexts.push_back(std::move(c));
+  pending.resize(contexts.size());
+  coprocUnit.resize(contexts.size());
+  coprocBytes.resize(contexts.size());
+  return true;
+}
+
+void Engine::at(Cycle t, void (*fn)(Engine &, void *, uint64_t), void *p,
+                uint64_t a) {
+  queue.push(Event{t, seq++, fn, p, a});
+}
+
+Cycle Engine::run() {
+  loop.stack = hostStack();
+  for (auto &core : cores)
+    dispatch(*core, 0);
+  while (!queue.empty()) {
+    Event e = queue.top();
+    queue.pop();
+    time = e.t;
+    ++events;
+    e.fn(*this, e.p, e.a);
+  }
+  end = std::max(end, time);
+  for (auto &core : cores)
+    if (!core->running)
+      core->idle += end - std::min(end, core->idleSince);
+  return end;
+}
+
+void Engine::entry(void *p) {
+  auto *c = static_cast<Context *>(p);
+  Engine &e = *c->eng;
+  c->fn(c->arg);
+  e.tagFlush(c);
+  c->state = Context::DONE;
+  Core &core = *e.cores[c->core];
+  core.running = nullptr;
+  core.last = c;
+  e.dispatch(core, c->t);
+  e.cur = nullptr;
+  e.end = std::max(e.end, c->t);
+  switchTo(c->point, e.loop);
+}
+
+void Engine::dispatch(Core &core, Cycle t) {
+  if (core.running)
+    return;
+  size_t n = core.ctxs.size();
+  size_t from = core.last ? core.last->slot + 1 : 0;
+  for (size_t i = 0; i < n; ++i) {
+    Context *c = core.ctxs[(from + i) % n];
+    if (!c || c->state != Context::READY)
+      continue;
+    core.idle += t - std::min(t, core.idleSince);
+    Cycle start = t;
+    if (core.last && core.last != c) {
+      start += cfg.switchCycles;
+      core.switching += cfg.switchCycles;
+      ++core.switches;
+    }
+    core.running = c;
+    resumeAt(c, start);
+    return;
+  }
+  core.idleSince = t;
+  if (cfg.lock.kind == LockKind::Mutex && !core.polling && anyMutexWait(core)) {
+    core.polling = true;
+    at(t + cfg.lock.schedCycles, &Engine::onIdlePoll, &core, 0);
+  }
+}
+
+void Engine::resumeAt(Context *c, Cycle t) { at(t, &Engine::onResume, c, 0); }
+
+void Engine::onResume(Engine &e, void *p, uint64_t) {
+  auto *c = static_cast<Context *>(p);
+  c->t = e.time;
+  c->state = Context::RUNNING;
+  e.cur = c;
+  if (!c->started) {
+    c->started = true;
+    c->tagSince = c->t;
+    c->stack.start(e.loop);
+  } else {
+    switchTo(e.loop, c->point);
+  }
+  e.cur = nullptr;
+}
+
+void Engine::sleep(Cycle until) {
+  Context *c = cur;
+  c->state = Context::SLEEPING;
+  c->sleptAt = c->t;
+  Core &core = *cores[c->core];
+  if (!c->stalling) {
+    core.running = nullptr;
+    core.last = c;
+    dispatch(core, c->t);
+  }
+  if (until != UINT64_MAX)
+    at(until, &Engine::onWake, c, 0);
+  cur = nullptr;
+  switchTo(c->point, loop);
+  // Resumed: onResume set the clock and `cur`.
+}
+
+void Engine::onWake(Engine &e, void *p, uint64_t) {
+  auto *c = static_cast<Context *>(p);
+  Core &core = *e.cores[c->core];
+  if (c->stalling) {
+    c->stalling = false;
+    core.stalled += e.time - c->sleptAt;
+    c->run += e.time - c->sleptAt;
+    c->state = Context::READY;
+    onResume(e, c, 0);
+    return;
+  }
+  c->waited += e.time - c->sleptAt;
+  c->state = Context::READY;
+  if (!core.running)
+    e.dispatch(core, e.time);
+}
+
+void Engine::tagFlush(Context *c) {
+  if (tagCycles.size() <= c->tag)
+    tagCycles.resize(c->tag + 1, 0);
+  tagCycles[c->tag] += c->t - std::min(c->t, c->tagSince);
+  c->tagSince = c->t;
+}
+
+void Engine::setTag(uint32_t tag) {
+  Context *c = cur;
+  if (c->tag == tag)
+    return;
+  tagFlush(c);
+  c->tag = tag;
+}
+
+//--- Work -------------------------------------------------------------------
+
+void Engine::compute(Cycle n) {
+  Context *c = cur;
+  c->t += n;
+  c->run += n;
+  cores[c->core]->busy += n;
+}
+
+void Engine::sync() {
+  Context *c = cur;
+  if (queue.empty() || queue.top().t > c->t)
+    return;
+  c->stalling = true;
+  at(c->t, &Engine::onWake, c, 0);
+  sleep(UINT64_MAX);
+}
+
+uint32_t Engine::copyFor(int mem, uint32_t core) const {
+  switch (cfg.memories[size_t(mem)].scope) {
+  case Scope::Core:
+    return core;
+  case Scope::Cluster:
+    return core / cfg.cluster;
+  case Scope::Chip:
+    return 0;
+  }
+  return 0;
+}
+
+Cycle Engine::admit(Cycle t) {
+  Cycle e = std::max(t, icCycle);
+  if (e > icCycle) {
+    icCycle = e;
+    icUsed = 0;
+  }
+  if (icUsed == cfg.icPorts) {
+    ++icCycle;
+    icUsed = 0;
+    e = icCycle;
+  }
+  ++icUsed;
+  ++icAdmitted;
+  icConflict += e - t;
+  return e;
+}
+
+Cycle Engine::book(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
+                   bool write, Cycle t) {
+  Memory &m = memories[size_t(mem)];
+  const MemoryCfg &mc = *m.cfg;
+  Cycle arrive = t;
+  if (mc.viaInterconnect)
+    arrive = admit(t) + cfg.icLatency;
+  MemCopy &cp = m.copies[copy];
+  uint32_t bank = uint32_t((addr / mc.interleave) % mc.banks);
+  uint32_t beats = std::max(1u, (bytes + mc.width - 1) / mc.width);
+  Cycle occupy = Cycle(beats) * mc.bankCycles;
+  Cycle start = std::max(arrive, cp.busyUntil[bank]);
+  BankStats &bs = cp.stats[bank];
+  bs.conflict += start - arrive;
+  bs.busy += occupy;
+  ++bs.accesses;
+  cp.busyUntil[bank] = start + occupy;
+  (write ? m.writes : m.reads) += 1;
+  m.bytes += bytes;
+  return start + mc.latency + occupy - mc.bankCycles +
+         (mc.viaInterconnect ? cfg.icLatency : 0);
+}
+
+void Engine::access(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
+                    bool write) {
+  Context *c = cur;
+  const MemoryCfg &mc = cfg.memories[size_t(mem)];
+  if (mc.scope == Scope::Core && !mc.viaInterconnect) {
+    // The core's own memory: private, no banks to share.
+    c->t += mc.latency;
+    c->run += mc.latency;
+    cores[c->core]->stalled += mc.latency;
+    memories[size_t(mem)].copies[copy].stats[0].accesses += 1;
+    (write ? memories[size_t(mem)].writes : memories[size_t(mem)].reads) += 1;
+    memories[size_t(mem)].bytes += bytes;
+    return;
+  }
+  Core &core = *cores[c->core];
+  if (core.dcache.present() && bytes) {
+    uint64_t base = uint64_t(mem) << 48;
+    uint32_t line = core.dcache.line();
+    uint64_t first = addr / line * line,
+             last = (addr + bytes - 1) / line * line;
+    if (write) {
+      // Write-through, no allocation: the memory sees every write.
+    } else {
+      bool hit = true;
+      for (uint64_t a = first; a <= last; a += line)
+        hit = core.dcache.lookup(base + a) && hit;
+      if (hit) {
+        compute(core.dcache.line() ? cfg.dcache.hit : 0);
+        return;
+      }
+      for (uint64_t a = first; a <= last; a += line)
+        core.dcache.fill(base + a);
+      addr = first;
+      bytes = uint32_t(last + line - first);
+    }
+  }
+  if (write && cfg.postedWrites) {
+    uint32_t slot;
+    if (freeWrites.empty()) {
+      slot = uint32_t(posted.size());
+      posted.push_back(Request());
+    } else {
+      slot = freeWrites.back();
+      freeWrites.pop_back();
+    }
+    posted[slot] = Request{mem, copy, addr, bytes, true};
+    at(c->t, &Engine::onWrite, nullptr, slot);
+    compute(1);
+    return;
+  }
+  pending[c->id] = Request{mem, copy, addr, bytes, write};
+  Cycle unloaded =
+      mc.latency + (mc.viaInterconnect ? 2 * Cycle(cfg.icLatency) : 0);
+  c->stalling = unloaded <= cfg.stallBelow;
+  at(c->t, &Engine::onAccess, c, 0);
+  sleep(UINT64_MAX);
+}
+
+void Engine::onAccess(Engine &e, void *p, uint64_t) {
+  auto *c = static_cast<Context *>(p);
+  const Request &r = e.pending[c->id];
+  Cycle done = e.book(r.mem, r.copy, r.addr, r.bytes, r.write, e.time);
+  e.at(done, &Engine::onWake, c, 0);
+}
+
+void Engine::onWrite(Engine &e, void *, uint64_t a) {
+  const Request r = e.posted[a];
+  e.freeWrites.push_back(uint32_t(a));
+  e.book(r.mem, r.copy, r.addr, r.bytes, true, e.time);
+}
+
+void Engine::fetch(uint64_t addr, uint32_t bytes) {
+  Context *c = cur;
+  Core &core = *cores[c->core];
+  if (!core.icache.present() || !bytes || cfg.place.code < 0)
+    return;
+  uint32_t line = core.icache.line();
+  uint64_t first = addr / line * line, last = (addr + bytes - 1) / line * line;
+  for (uint64_t a = first; a <= last; a += line) {
+    if (core.icache.lookup(a))
+      continue;
+    core.icache.fill(a);
+    int mem = cfg.place.code;
+    access(mem, copyFor(mem, c->core), a, line, false);
+  }
+}
+
+//--- Coprocessors -------------------------------------------------------------
+
+void Engine::coproc(uint32_t unit, uint32_t bytes, Cycle swCycles) {
+  Context *c = cur;
+  if (unit >= coprocs.size() || coprocs[unit].unitFree.empty()) {
+    compute(swCycles);
+    return;
+  }
+  coprocUnit[c->id] = unit;
+  coprocBytes[c->id] = bytes;
+  at(c->t, &Engine::onCoproc, c, 0);
+  sleep(UINT64_MAX);
+}
+
+void Engine::onCoproc(Engine &e, void *p, uint64_t) {
+  auto *c = static_cast<Context *>(p);
+  Coproc &k = e.coprocs[e.coprocUnit[c->id]];
+  size_t u = size_t(std::min_element(k.unitFree.begin(), k.unitFree.end()) -
+                    k.unitFree.begin());
+  Cycle start = std::max(e.time, k.unitFree[u]);
+  Cycle service =
+      k.cfg->latency + (Cycle(k.cfg->perByte) * e.coprocBytes[c->id] + 15) / 16;
+  k.queued += start - e.time;
+  k.busy += service;
+  ++k.requests;
+  k.unitFree[u] = start + service;
+  e.at(start + service, &Engine::onWake, c, 0);
+}
+
+//--- Locks and queues ---------------------------------------------------------
+
+void Engine::schedulerPath() {
+  Context *c = cur;
+  compute(cfg.lock.schedCycles);
+  int os = cfg.place.os;
+  if (os < 0)
+    return;
+  for (uint32_t i = 0; i < cfg.lock.schedAccesses; ++i)
+    access(os, copyFor(os, c->core), 8 * i, 4, i % 2 == 1);
+}
+
+bool Engine::anyMutexWait(const Core &core) const {
+  for (const Context *c : core.ctxs)
+    if (c && c->mutexWait)
+      return true;
+  return false;
+}
+
+void Engine::onIdlePoll(Engine &e, void *p, uint64_t) {
+  auto *core = static_cast<Core *>(p);
+  core->polling = false;
+  if (core->running || !e.anyMutexWait(*core) || e.cfg.place.os < 0)
+    return;
+  // The core's only threads sleep: its scheduler loops over the ready
+  // list, which lives in the shared RAM with the rest of its data.
+  int os = e.cfg.place.os;
+  Cycle done = e.book(os, 0, 0, 4, false, e.time);
+  core->polling = true;
+  e.at(done + e.cfg.lock.schedCycles, &Engine::onIdlePoll, core, 0);
+}
+
+void Engine::lock(Lock &l) {
+  Context *c = cur;
+  ++l.acquisitions;
+  if (cfg.lock.kind == LockKind::None) {
+    l.owner = c;
+    return;
+  }
+  sync();
+  Cycle start = c->t;
+  bool contended = false;
+  uint32_t copy = copyFor(l.memory, c->core);
+  for (;;) {
+    ++l.tries;
+    bool got = l.owner == nullptr;
+    if (got)
+      l.owner = c;
+    // The test-and-set: one read-modify-write of the lock word.
+    pending[c->id] = Request{l.memory, copy, l.addr, 4, true};
+    c->stalling = false;
+    at(c->t, &Engine::onAccess, c, 0);
+    sleep(UINT64_MAX);
+    if (got)
+      break;
+    contended = true;
+    if (cfg.lock.kind == LockKind::Spinlock) {
+      compute(cfg.lock.spinBackoff);
+      sync();
+      continue;
+    }
+    // Mutex: the thread goes to sleep through the scheduler.
+    schedulerPath();
+    sync();
+    if (l.owner == nullptr)
+      continue;
+    l.waiters.push_back(c);
+    c->mutexWait = true;
+    sleep(UINT64_MAX);
+    // Woken by unlock, which made it the owner: back out of the scheduler.
+    schedulerPath();
+    break;
+  }
+  if (contended)
+    ++l.contended;
+  l.waitCycles += c->t - start;
+  c->lockWait += c->t - start;
+}
+
+void Engine::unlock(Lock &l) {
+  Context *c = cur;
+  if (cfg.lock.kind == LockKind::None) {
+    l.owner = nullptr;
+    return;
+  }
+  sync();
+  uint32_t copy = copyFor(l.memory, c->core);
+  // The release is a store to the lock word.
+  Cycle done = book(l.memory, copy, l.addr, 4, true, c->t);
+  (void)done;
+  compute(1);
+  if (l.waiters.empty()) {
+    l.owner = nullptr;
+    return;
+  }
+  schedulerPath();
+  sync();
+  Context *next = l.waiters.front();
+  l.waiters.pop_front();
+  l.owner = next;
+  next->mutexWait = false;
+  at(c->t, &Engine::onWake, next, 0);
+}
+
+void Engine::sleepOn(WaitQueue &q) {
+  Context *c = cur;
+  q.waiters.push_back(c);
+  Cycle from = c->t;
+  sleep(UINT64_MAX);
+  c->queueWait += c->t - from;
+  c->waited -= std::min(c->waited, c->t - from);
+}
+
+void Engine::notify(WaitQueue &q, Cycle delay) {
+  Cycle t = now() + delay;
+  for (Context *w : q.waiters)
+    at(t, &Engine::onWake, w, 0);
+  q.waiters.clear();
+}
