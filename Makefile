@@ -31,10 +31,12 @@ check-asan:
 # ThreadSanitizer on what runs on several threads (build-tsan/): libnprt and
 # its units, and the programs of the multicore lit tests, which build/'s
 # npcc builds with -fsanitize=thread against that libnprt.
-TSAN_TESTS ?= examples/(ipv4-router-cores|cores-examples|explain-mapping)\.test|targets/c/map-cores\.np|runtime/(control-cores|cores-io)\.test
+# npsim's pinned cycles (runtime/npsim/cycles.test) under TSan are the
+# same as without: the simulator is deterministic under either sanitizer.
+TSAN_TESTS ?= examples/(ipv4-router-cores|cores-examples|explain-mapping)\.test|targets/c/map-cores\.np|runtime/(control-cores|cores-io)\.test|runtime/npsim/(cycles|hand-computed)\.test
 check-tsan: build
 	@bash scripts/bootstrap.sh tsan
-	@cmake --build build-tsan --target nprt nprt-unittests
+	@cmake --build build-tsan --target nprt nprt-sim nprt-unittests npsim-unittests
 	@LIT_FILTER='$(TSAN_TESTS)' bash test/run-checks.sh build-tsan build-tsan/test
 
 # libFuzzer targets (build-fuzz/, clang-19), FUZZ_SECONDS each, one at a time.

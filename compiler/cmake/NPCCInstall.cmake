@@ -3,6 +3,7 @@
 # is moved (compiler/npcc/Toolchain.cpp reads the same layout):
 #   bin/                  the tools of README.md's table
 #   lib/libnprt.a         the runtime the C of --target=c links
+#   lib/libnprt-sim.a     the same for npsim (npcc --sim), npsim included
 #   include/nprt/         its headers, which that C includes
 #   share/npcc/lib/       the element library (std.np, one file per element)
 #   share/npcc/runtime/   the runtime files a --target=hls project copies,
@@ -25,7 +26,7 @@ set(npcc_install_tools
 function(npcc_add_install_rules)
   set(src ${CMAKE_SOURCE_DIR})
   install(TARGETS ${npcc_install_tools} RUNTIME DESTINATION bin)
-  install(TARGETS nprt ARCHIVE DESTINATION lib)
+  install(TARGETS nprt nprt-sim ARCHIVE DESTINATION lib)
   install(DIRECTORY ${src}/runtime/include/nprt DESTINATION include
     FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
   install(FILES ${CMAKE_BINARY_DIR}/runtime/include/nprt/version.h

@@ -39,15 +39,18 @@ std::string join(llvm::StringRef dir, const llvm::Twine &rel) {
 /// configured directory (or AP_TYPES= at `make csim`) serves otherwise.
 ToolchainPaths installedToolchain(llvm::StringRef prefix) {
   std::string apTypes = join(prefix, "share/npcc/ap_types");
-  return {join(prefix, "share/npcc/lib"), join(prefix, "include"),
-          join(prefix, "lib/libnprt.a"), join(prefix, "share/npcc/runtime"),
+  return {join(prefix, "share/npcc/lib"),
+          join(prefix, "include"),
+          join(prefix, "lib/libnprt.a"),
+          join(prefix, "lib/libnprt-sim.a"),
+          join(prefix, "share/npcc/runtime"),
           fs::is_directory(apTypes) ? apTypes : NPCC_AP_TYPES_DIR};
 }
 
 /// The checkout's library and runtime sources, the build's libnprt.a.
 ToolchainPaths buildTreeToolchain() {
-  return {NPCC_LIB_DIR, NPCC_RUNTIME_INCLUDE_DIR, NPCC_RUNTIME_LIB,
-          NPCC_RUNTIME_SOURCE_DIR, NPCC_AP_TYPES_DIR};
+  return {NPCC_LIB_DIR,         NPCC_RUNTIME_INCLUDE_DIR, NPCC_RUNTIME_LIB,
+          NPCC_SIM_RUNTIME_LIB, NPCC_RUNTIME_SOURCE_DIR,  NPCC_AP_TYPES_DIR};
 }
 
 } // namespace
@@ -58,8 +61,10 @@ ToolchainPaths npcc::findToolchain(const char *argv0) {
   ToolchainPaths paths = fs::equivalent(binDir, NPCC_BUILD_BIN_DIR)
                              ? buildTreeToolchain()
                              : installedToolchain(path::parent_path(binDir));
-  if (const char *dir = std::getenv("NPCC_RUNTIME_DIR"))
+  if (const char *dir = std::getenv("NPCC_RUNTIME_DIR")) {
     paths.runtimeLibrary = join(dir, "libnprt.a");
+    paths.simRuntimeLibrary = join(dir, "libnprt-sim.a");
+  }
   if (const char *dir = std::getenv("NPCC_AP_TYPES_DIR"))
     paths.apTypes = dir;
   return paths;
@@ -69,6 +74,7 @@ void npcc::printToolchain(const ToolchainPaths &paths, llvm::raw_ostream &os) {
   os << "library: " << paths.elementLibrary << "\n"
      << "runtime-include: " << paths.runtimeInclude << "\n"
      << "runtime-library: " << paths.runtimeLibrary << "\n"
+     << "sim-runtime-library: " << paths.simRuntimeLibrary << "\n"
      << "hls-runtime: " << paths.hlsRuntime << "\n"
      << "ap-types: " << paths.apTypes << "\n";
 }

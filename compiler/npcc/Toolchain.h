@@ -26,6 +26,8 @@ struct ToolchainPaths {
   std::string runtimeInclude;
   /// libnprt.a, which the emitted C links.
   std::string runtimeLibrary;
+  /// libnprt-sim.a, which it links instead with --sim (npsim included).
+  std::string simRuntimeLibrary;
   /// The runtime files a --target=hls project copies, in the checkout's
   /// layout (hls/, include/nprt/, nprt/).
   std::string hlsRuntime;
@@ -38,7 +40,8 @@ struct ToolchainPaths {
 /// P/lib/libnprt.a, P/share/npcc/runtime and P/share/npcc/ap_types (else
 /// the ap_types directory npcc was configured with). Run from the build
 /// tree: the checkout's lib/ and runtime/ and the build's libnprt.a.
-/// $NPCC_RUNTIME_DIR (the directory of libnprt.a) and $NPCC_AP_TYPES_DIR
+/// $NPCC_RUNTIME_DIR (the directory of libnprt.a and libnprt-sim.a) and
+/// $NPCC_AP_TYPES_DIR
 /// override theirs.
 ToolchainPaths findToolchain(const char *argv0);
 

@@ -487,6 +487,13 @@ static cl::opt<std::string>
                      "--cc-flags='-g -fsanitize=address')"),
             cl::value_desc("flags"), cl::cat(category));
 
+static cl::opt<bool>
+    simFlag("sim",
+            cl::desc("Build the executable for npsim, the simulated network "
+                     "processor: it then also runs with --sim[=CONFIG] "
+                     "(docs/npsim.md); the C it is built from is the same"),
+            cl::cat(category));
+
 static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
   const char *ccEnv = std::getenv("CC");
   std::string cc = ccEnv && *ccEnv ? ccEnv : "cc";
@@ -497,10 +504,18 @@ static int buildExecutable(llvm::StringRef cFile, llvm::StringRef exe) {
     return 1;
   }
   const std::string &include = toolchain.runtimeInclude;
-  const std::string &lib = toolchain.runtimeLibrary;
+  const std::string &lib =
+      simFlag ? toolchain.simRuntimeLibrary : toolchain.runtimeLibrary;
   llvm::SmallVector<llvm::StringRef> args = {
       *ccPath, "-std=c11", "-O2",      "-I", include, cFile,
       lib,     "-lpcap",   "-pthread", "-o", exe};
+  // The simulator's flavour: the same C with the cost annotations on, and
+  // npsim's C++ in the library.
+  if (simFlag) {
+    args.insert(args.begin() + 3, "-DNPRT_SIM");
+    args.push_back("-lstdc++");
+    args.push_back("-lm");
+  }
   // Extra flags split as a shell would (quotes, backslashes), so that a
   // sanitizer build can compile and link the program like libnprt.
   llvm::BumpPtrAllocator alloc;
@@ -848,6 +863,11 @@ int main(int argc, char **argv) {
   // Text stages print to stdout unless -o says otherwise.
   if (outputFile.empty() && target != Target::C)
     outputFile = "-";
+  if (simFlag && (target != Target::C || emitSource)) {
+    llvm::errs() << "npcc: error: --sim builds an executable for npsim: it "
+                    "goes with --target=c, without -S\n";
+    return 1;
+  }
 
   if (target == Target::AST) {
     std::string text;

@@ -104,6 +104,7 @@ void npcc::buildCPipeline(mlir::OpPassManager &pm,
   buildMappingPipeline(pm, options);
   pm.addPass(c::createConvertNPToEmitC());
   buildEmitCSteps(pm);
+  pm.addPass(c::createAnnotateCosts());
 }
 
 void npcc::buildHLSPipeline(mlir::OpPassManager &pm,

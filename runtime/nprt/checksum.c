@@ -8,11 +8,18 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "nprt/nprt.h"
+#ifdef NPRT_SIM
+#include "runtime/nprt/sim.h"
+#endif
 
 #include <string.h>
 
 uint32_t nprt_pkt_csum(const nprt_pkt *p, uint32_t off, uint32_t len,
                        uint32_t acc) {
+#ifdef NPRT_SIM
+  if (npsim_running())
+    nprt_sim_unit(p, off, len, NPSIM_CHECKSUM);
+#endif
   uint64_t sum = acc;
   uint64_t end = (uint64_t)off + len;
   uint64_t have = end < p->len ? end : p->len;
@@ -78,6 +85,10 @@ static uint32_t nprt_crc_bytes(uint32_t crc, const uint8_t *b, uint64_t n,
 
 uint32_t nprt_pkt_crc(const nprt_pkt *p, uint32_t off, uint32_t len,
                       bool castagnoli) {
+#ifdef NPRT_SIM
+  if (npsim_running())
+    nprt_sim_unit(p, off, len, NPSIM_CRC);
+#endif
   uint64_t end = (uint64_t)off + len;
   if (end > p->len)
     end = p->len;
@@ -87,6 +98,10 @@ uint32_t nprt_pkt_crc(const nprt_pkt *p, uint32_t off, uint32_t len,
 }
 
 uint32_t nprt_crc(uint64_t v, uint32_t nbytes, bool castagnoli) {
+#ifdef NPRT_SIM
+  if (npsim_running())
+    nprt_sim_unit(NULL, 0, nbytes, NPSIM_CRC);
+#endif
   uint8_t b[8];
   if (nbytes > 8)
     nbytes = 8;

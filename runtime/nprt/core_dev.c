@@ -13,6 +13,7 @@
 #include "runtime/nprt/cores.h"
 
 #include "runtime/nprt/pcap_dev.h"
+#include "runtime/nprt/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,14 @@ static int nprt_core_in_open(nprt_device *d, const nprt_dev_config *cfg,
   return 0;
 }
 
+uint32_t nprt_core_in_owner(const nprt_multi *m, const uint8_t *bytes,
+                            uint32_t caplen, int linktype) {
+  if (m->pipeline)
+    return 0;
+  return m->serial_core ? 1 + nprt_flow_core(bytes, caplen, linktype, m->n - 1)
+                        : nprt_flow_core(bytes, caplen, linktype, m->n);
+}
+
 /* The next packet of the core's input: under rtc the packets of its share
  * of the flows, under a pipeline every packet. Sets the core's sequence
  * number (the packet's index in its input) and moves its watermark. */
@@ -82,8 +91,10 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
     return NPRT_DEV_END;
   }
   /* Core 0 waits for its merge to catch up before reading more. */
-  if (core->self.n > NPRT_SELF_QUEUE_LIMIT && !h->stopping(h->ctx))
+  if (core->self.n > NPRT_SELF_QUEUE_LIMIT && !h->stopping(h->ctx)) {
+    NPRT_SIM_DO(core->ex.sim, npsim_poll(core->ex.sim));
     return NPRT_DEV_BUSY;
+  }
   char err[PCAP_ERRBUF_SIZE + 64];
   for (;;) {
     /* The record is looked at where it lies (in the mapped file): only
@@ -93,11 +104,7 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
     if (st == NPRT_PCAP_OK) {
       ++core->records[dev];
       const nprt_pcap_rec *r = &d->rec;
-      if (!m->pipeline &&
-          (m->serial_core
-               ? 1 + nprt_flow_core(r->bytes, r->caplen, d->linktype, m->n - 1)
-               : nprt_flow_core(r->bytes, r->caplen, d->linktype, m->n)) !=
-              core->id) {
+      if (nprt_core_in_owner(m, r->bytes, r->caplen, d->linktype) != core->id) {
         nprt_pcap_in_pass(d); /* another core's */
         continue;
       }
@@ -113,12 +120,20 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
       atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
       return nprt_pcap_dev_read_failed(h, d, st, err);
     }
+#ifdef NPRT_SIM
+    if (core->ex.sim && pkts[0]) {
+      /* The ingress engine placed it in packet memory for this context. */
+      npsim_tag(core->ex.sim, NPSIM_TAG_ACQUISITION);
+      npsim_ingress_take(core->ex.sim, &pkts[0]->sim_addr, &pkts[0]->sim_born);
+    }
+#endif
     core->cur_seq = index * NPRT_MAX_DEVICES + dev;
     if (m->tick_to > core->id && pkts[0])
       nprt_core_send_tick(core, pkts[0]->ts);
-    /* The watermark moves once a burst: first the messages it vouches
-     * for are published. */
-    if (++core->reads % NPRT_LANE_BURST == 0) {
+    /* The watermark moves once a burst (simulated, once a packet: a
+     * context reads few): first the messages it vouches for are
+     * published. */
+    if (++core->reads % NPRT_LANE_BURST == 0 || m->sim) {
       nprt_core_flush(core);
       uint64_t w = atomic_load_explicit(&core->done, memory_order_relaxed);
       if (core->cur_seq && core->cur_seq - 1 > w && w != UINT64_MAX)
@@ -156,6 +171,105 @@ static void nprt_core_out_flush(nprt_core *core, uint32_t dev) {
     atomic_store_explicit(&m->stop, true, memory_order_release);
   }
 }
+
+#ifdef NPRT_SIM
+/* --sim: keeps `p`'s record with its order (cores.h); frees it. */
+static bool nprt_core_out_keep(nprt_core *core, nprt_core_out *o, nprt_pkt *p) {
+  size_t need = NPRT_PCAP_REC_HDR + p->len;
+  bool ok = true;
+  size_t cap = o->cap ? o->cap : NPRT_PCAP_OUT_BUF; /* first: the malloc */
+  if (o->file && o->used + need > cap) {
+    while (cap < o->used + need)
+      cap *= 2;
+    uint8_t *v = realloc(o->data, cap);
+    if (v) {
+      o->data = v;
+      o->cap = cap;
+    } else {
+      ok = false;
+    }
+  }
+  if (ok && o->n_recs == o->cap_recs) {
+    size_t n = o->cap_recs ? 2 * o->cap_recs : 256;
+    struct nprt_sim_rec *v = realloc(o->recs, n * sizeof(*v));
+    if (v) {
+      o->recs = v;
+      o->cap_recs = n;
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok) {
+    fprintf(core->m->opts->err, "%s: error: out of memory\n",
+            core->m->opts->prog);
+    abort();
+  }
+  size_t n = o->file ? nprt_pcap_out_record(&o->fmt, p, o->data + o->used) : 0;
+  o->recs[o->n_recs++] = (struct nprt_sim_rec){
+      core->cur_seq, npsim_now(core->ex.sim), o->used, n, p->len};
+  o->used += n;
+  ++o->packets;
+  o->bytes += p->len;
+  nprt_pool_free(&core->ex.pool, p);
+  return true;
+}
+
+/* One record to write, and whose it is. */
+typedef struct nprt_sim_out {
+  const struct nprt_sim_rec *rec;
+  const nprt_core_out *from;
+  uint32_t core;
+} nprt_sim_out;
+
+static int nprt_sim_out_order(const void *a_, const void *b_) {
+  const nprt_sim_out *a = a_, *b = b_;
+  if (a->rec->seq != b->rec->seq)
+    return a->rec->seq < b->rec->seq ? -1 : 1;
+  if (a->rec->cycle != b->rec->cycle)
+    return a->rec->cycle < b->rec->cycle ? -1 : 1;
+  if (a->core != b->core)
+    return a->core < b->core ? -1 : 1;
+  return a->rec < b->rec ? -1 : a->rec > b->rec;
+}
+
+/* Writes every core's records for `dev` in the order of their packets. */
+static void nprt_sim_write_output(nprt_multi *m, uint32_t dev) {
+  size_t total = 0;
+  for (uint32_t q = 0; q < m->n; ++q)
+    if (dev < m->cores[q].n_outs)
+      total += m->cores[q].outs[dev].n_recs;
+  nprt_sim_out *v = calloc(total ? total : 1, sizeof(*v));
+  if (!v) {
+    fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
+    abort();
+  }
+  size_t k = 0;
+  for (uint32_t q = 0; q < m->n; ++q) {
+    if (dev >= m->cores[q].n_outs)
+      continue;
+    const nprt_core_out *o = &m->cores[q].outs[dev];
+    for (size_t r = 0; r < o->n_recs; ++r)
+      v[k++] = (nprt_sim_out){&o->recs[r], o, q};
+  }
+  qsort(v, total, sizeof(*v), nprt_sim_out_order);
+  nprt_pcap_out *d = nprt_pcap_dev_out(&m->outs.out[dev]);
+  bool failed = false;
+  for (size_t i = 0; i < total && d; ++i)
+    failed |= nprt_pcap_out_append(d, v[i].from->data + v[i].rec->off,
+                                   v[i].rec->n, 1, v[i].rec->len) != 0;
+  free(v);
+  for (uint32_t q = 0; q < m->n; ++q)
+    if (dev < m->cores[q].n_outs) {
+      nprt_core_out *o = &m->cores[q].outs[dev];
+      o->used = o->n_recs = 0;
+      o->packets = o->bytes = 0;
+    }
+  if (failed && d) {
+    nprt_pcap_dev_write_failed(&m->cores[0].ex.devices.host, d);
+    atomic_store_explicit(&m->stop, true, memory_order_release);
+  }
+}
+#endif
 
 /* This core's buffer for output device `dev`, made on first use (the
  * shared device too, when it has no --out). NULL when out of memory. */
@@ -201,6 +315,10 @@ static bool nprt_core_out_send(nprt_core *core, uint32_t dev, nprt_pkt *p) {
     return false;
   }
   size_t need = NPRT_PCAP_REC_HDR + p->len;
+#ifdef NPRT_SIM
+  if (core->m->sim)
+    return nprt_core_out_keep(core, o, p);
+#endif
   if (o->file && o->used + need > NPRT_PCAP_OUT_BUF)
     nprt_core_out_flush(core, dev);
   /* After a failed write the shared device counts what it is handed as
@@ -234,8 +352,20 @@ static bool nprt_core_out_send(nprt_core *core, uint32_t dev, nprt_pkt *p) {
   return true;
 }
 
-/* Appends what every core still buffers, core by core. */
+/* Appends what every core still buffers, core by core (--sim: every
+ * record, in the order of the packets they came from). */
 void nprt_multi_flush_outputs(nprt_multi *m) {
+#ifdef NPRT_SIM
+  if (m->sim) {
+    uint32_t n_dev = 0;
+    for (uint32_t q = 0; q < m->n; ++q)
+      if (m->cores[q].n_outs > n_dev)
+        n_dev = m->cores[q].n_outs;
+    for (uint32_t dev = 0; dev < n_dev; ++dev)
+      nprt_sim_write_output(m, dev);
+    return;
+  }
+#endif
   for (uint32_t q = 0; q < m->n; ++q)
     for (uint32_t dev = 0; dev < m->cores[q].n_outs; ++dev)
       if (m->cores[q].outs[dev].data)
@@ -250,8 +380,18 @@ static int nprt_core_out_open(nprt_device *d, const nprt_dev_config *cfg,
 
 static uint32_t nprt_core_out_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
   uint32_t sent = 0;
-  for (uint32_t i = 0; i < n; ++i)
+  for (uint32_t i = 0; i < n; ++i) {
+#ifdef NPRT_SIM
+    nprt_core *core = d->impl;
+    if (core->ex.sim) {
+      /* The egress engine takes it out of packet memory. */
+      npsim_tag(core->ex.sim, NPSIM_TAG_EXTRACTION);
+      npsim_egress(core->ex.sim, d->id, pkts[i]->sim_addr, pkts[i]->len,
+                   pkts[i]->sim_born);
+    }
+#endif
     sent += nprt_core_out_send(d->impl, d->id, pkts[i]);
+  }
   return sent;
 }
 

@@ -11,6 +11,7 @@
  * core would have given.
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"
+#include "runtime/nprt/sim.h"
 
 #include "runtime/nprt/profile.h"
 
@@ -99,6 +100,16 @@ static bool nprt_lane_send(nprt_core *core, uint32_t to,
   nprt_lane *l = m->lanes[core->id * m->n + to];
   uint32_t spins = 0;
   uint64_t t0 = core->ex.prof.on ? nprt_prof_clock() : 0;
+#ifdef NPRT_SIM
+  if (core->ex.sim) {
+    /* The message is written to the lane's ring in memory, and seen by
+     * the receiver from then on. */
+    npsim_mem(core->ex.sim, NPSIM_LANE,
+              ((uint64_t)(core->id * m->n + to) * 16 + msg->seq % 16) * 32, 32,
+              true);
+    npsim_sync(core->ex.sim);
+  }
+#endif
   while (!nprt_lane_push(l, msg)) {
     nprt_lane_flush(l);
     if (atomic_load_explicit(&m->abort, memory_order_acquire)) {
@@ -107,6 +118,12 @@ static bool nprt_lane_send(nprt_core *core, uint32_t to,
         nprt_pool_free(&core->ex.pool, (nprt_pkt *)(uintptr_t)msg->value);
       return false;
     }
+#ifdef NPRT_SIM
+    if (core->ex.sim) {
+      npsim_poll(core->ex.sim);
+      continue;
+    }
+#endif
     nprt_backoff(m, &spins);
   }
   if (spins)
@@ -279,7 +296,11 @@ static nprt_next nprt_next_msg(nprt_core *core, nprt_lane_msg *out) {
   /* rtc: core 0 merges its own queue and every other core's lane. */
   uint32_t best = UINT32_MAX;
   uint64_t best_seq = UINT64_MAX;
-  const nprt_lane_msg *heads[NPRT_MAX_CORES];
+  if (!core->heads && !(core->heads = calloc(m->n, sizeof(*core->heads)))) {
+    fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
+    abort();
+  }
+  const nprt_lane_msg **heads = core->heads;
   for (uint32_t k = 0; k < m->n; ++k) {
     heads[k] =
         k == core->id ? nprt_msgq_peek(&core->self) : nprt_lane_head(core, k);
@@ -384,6 +405,9 @@ static nprt_dev_status nprt_lane_rx(nprt_device *d, nprt_pkt **pkts,
     return r == NPRT_NEXT_END ? NPRT_DEV_END : NPRT_DEV_BUSY;
   if (lane->last.edge != NPRT_LANE_TICK)
     nprt_lane_count(lane, &lane->last);
+  NPRT_SIM_DO(lane->core->ex.sim,
+              npsim_mem(lane->core->ex.sim, NPSIM_LANE,
+                        (uint64_t)(lane->last.seq % 16) * 32, 32, false));
   lane->carrier.anno = lane->last.value;
   pkts[0] = lane->last.is_pkt ? (nprt_pkt *)(uintptr_t)lane->last.value
                               : &lane->carrier;
@@ -434,6 +458,12 @@ void nprt_lane_in_handler(nprt_inst *self) {
       }
       /* Nothing yet: let the other threads on this CPU run. */
       uint64_t t0 = self->ex->prof.on ? nprt_prof_clock() : 0;
+#ifdef NPRT_SIM
+      if (core->ex.sim) {
+        npsim_poll(core->ex.sim);
+        return;
+      }
+#endif
       nprt_idle(m, &core->idle);
       nprt_prof_wait(&self->ex->prof, t0);
       return;

@@ -112,7 +112,9 @@ int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
       !m->lanes)
     return -1;
   for (uint32_t i = 0; i < ni; ++i) {
-    m->replicate[i] = p->instances[i].replicate;
+    /* One core (a simulated run of one context) runs every instance once:
+     * as one core does, with no lane. */
+    m->replicate[i] = p->instances[i].replicate || n == 1;
     m->tail_local[i] = UINT32_MAX;
     if (!m->pipeline && !m->replicate[i] && p->instances[i].timer)
       m->serial_core = true;

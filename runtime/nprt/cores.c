@@ -8,6 +8,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"
+#include "runtime/nprt/sim.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -30,6 +31,12 @@ static void nprt_core_run_phase(void *core_) {
       nprt_status_stop(&c->ex.status);
       return;
     }
+#ifdef NPRT_SIM
+    if (c->ex.sim) {
+      npsim_poll(c->ex.sim);
+      continue;
+    }
+#endif
     sched_yield();
   }
 }
@@ -51,7 +58,7 @@ void nprt_multi_init_cores(nprt_multi *m) {
 static void *nprt_core_main(void *arg) {
   nprt_core *c = arg;
   nprt_multi *m = c->m;
-  if (!m->oversubscribed) {
+  if (!m->oversubscribed && !m->sim) {
     /* One core per CPU when there are enough; oversubscribed, the host
      * schedules them. */
     cpu_set_t set;
@@ -73,7 +80,26 @@ static void *nprt_core_main(void *arg) {
   return NULL;
 }
 
+#ifdef NPRT_SIM
+static void nprt_core_context(void *arg) { (void)nprt_core_main(arg); }
+#endif
+
 int nprt_multi_start(nprt_multi *m) {
+#ifdef NPRT_SIM
+  /* Simulated: each core is a context of the machine, run by the join. */
+  if (m->sim) {
+    for (uint32_t q = 0; q < m->n; ++q)
+      if (npsim_spawn(m->sim, q, nprt_core_context, &m->cores[q]) != 0) {
+        fprintf(m->opts->err, "%s: error: cannot start core %u\n",
+                m->opts->prog, q);
+        return -1;
+      } else {
+        m->cores[q].ex.sim = m->cores[q].ex.prof.sim = npsim_ctx_of(m->sim, q);
+        npsim_set_user(m->cores[q].ex.sim, &m->cores[q].ex);
+      }
+    return 0;
+  }
+#endif
   for (uint32_t q = 0; q < m->n; ++q)
     if (pthread_create(&m->cores[q].thread, NULL, nprt_core_main,
                        &m->cores[q]) != 0) {
@@ -89,8 +115,13 @@ int nprt_multi_start(nprt_multi *m) {
 
 int nprt_multi_join(nprt_multi *m) {
   int rc = NPRT_EXIT_OK;
+#ifdef NPRT_SIM
+  if (m->sim)
+    npsim_run(m->sim);
+#endif
   for (uint32_t q = 0; q < m->n; ++q) {
-    pthread_join(m->cores[q].thread, NULL);
+    if (!m->sim)
+      pthread_join(m->cores[q].thread, NULL);
     if (m->cores[q].rc > rc)
       rc = m->cores[q].rc;
   }
@@ -106,8 +137,11 @@ void nprt_multi_free(nprt_multi *m) {
     free(c->chans);
     free(c->records);
     free(c->clock_in);
-    for (uint32_t dev = 0; dev < c->n_outs; ++dev)
+    free(c->heads);
+    for (uint32_t dev = 0; dev < c->n_outs; ++dev) {
       free(c->outs[dev].data);
+      free(c->outs[dev].recs);
+    }
     free(c->outs);
     free(c->self.v);
     nprt_exec_free(&c->ex);

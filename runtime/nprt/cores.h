@@ -110,6 +110,17 @@ typedef struct nprt_core_out {
   uint8_t *data;     /* NPRT_PCAP_OUT_BUF bytes, once needed */
   size_t used;
   uint64_t packets, bytes; /* not yet added to the device */
+  /* --sim: every record is kept (`data` grows to `cap`) with the sequence
+   * number of the packet it came from and the cycle it left, and the
+   * cores' records are written in that order when the run ends: the
+   * egress engines keep the order one core gives, as the PowerNP's
+   * completion unit keeps frame order. */
+  struct nprt_sim_rec {
+    uint64_t seq, cycle;
+    size_t off, n;
+    uint32_t len;
+  } *recs;
+  size_t n_recs, cap_recs, cap;
 } nprt_core_out;
 
 struct nprt_core {
@@ -136,7 +147,10 @@ struct nprt_core {
     nprt_pcap_in *pcap;
   } *clock_in;
   uint32_t n_clock_in;
-  uint32_t idle;       /* lane-in polls in a row that found nothing */
+  uint32_t idle; /* lane-in polls in a row that found nothing */
+  /* rtc, core 0's merge: each source's oldest message (m->n of them; a
+   * simulated run has up to 512 cores). */
+  const nprt_lane_msg **heads;
   uint64_t reads;      /* packets this core took from its input */
   nprt_core_out *outs; /* per output device */
   uint32_t n_outs;
@@ -198,6 +212,9 @@ struct nprt_multi {
   /* --control: buffers the size of the largest state object, for reads
    * (nprt_cmd's `acc` and `save`). */
   uint8_t *cmd_acc, *cmd_save;
+  /* --sim: the simulated machine whose contexts the cores are (sim.h);
+   * NULL on the host's threads. */
+  struct npsim_machine *sim;
 };
 
 /* A lane end's device (kind "lane", core_lanes.c): the lane-out sends
@@ -297,6 +314,16 @@ void nprt_multi_write(void *ctx, uint32_t inst, uint32_t handler,
                       const uint64_t *args);
 uint64_t nprt_multi_read(void *ctx, uint32_t inst, uint32_t handler);
 void nprt_multi_stop(void *ctx);
+
+/* sim_run.c (the simulator's flavour only). */
+/* Before the run: each core's context, where each instance's state lies
+ * in the simulated memories, the ingress engine's packets; -1 (reported)
+ * when a state does not fit its memory. */
+int nprt_sim_prepare(nprt_multi *m);
+/* Which core reads input record `rec` of a device (flow steering, as
+ * the core's input device decides). */
+uint32_t nprt_core_in_owner(const nprt_multi *m, const uint8_t *bytes,
+                            uint32_t caplen, int linktype);
 
 /* cores.c. */
 /* Sets up each core's executor once its graph is built. */

@@ -73,6 +73,7 @@
 /* Leaving an instance's stack for the scheduler's. `fake` saves the
  * instance's fake stack; NULL when the instance ends (ASan frees it). */
 static inline void nprt_fiber_leave_inst(nprt_exec *ex, void **fake) {
+  NPRT_SIM_DO(ex->sim, npsim_on_stack(ex->sim, NULL, 0, NULL));
 #ifdef NPRT_ASAN
   __sanitizer_start_switch_fiber(fake, ex->sched.stack_base,
                                  ex->sched.stack_bytes);
@@ -95,6 +96,9 @@ static inline void nprt_fiber_enter_inst(nprt_exec *ex, void *fake) {
 
 /* Leaving the scheduler's stack for instance `in`'s. */
 static inline void nprt_fiber_leave_sched(nprt_inst *in, void **fake) {
+  NPRT_SIM_DO(in->ex->sim,
+              npsim_on_stack(in->ex->sim, in->uc.uc_stack.ss_sp,
+                             in->uc.uc_stack.ss_size, in->tsan_fiber));
 #ifdef NPRT_ASAN
   __sanitizer_start_switch_fiber(fake, in->uc.uc_stack.ss_sp,
                                  in->uc.uc_stack.ss_size);

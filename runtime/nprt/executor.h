@@ -61,6 +61,8 @@ struct nprt_exec {
   nprt_clock clock;       /* the program's clock and the timers (clock.c) */
   nprt_sched sched;       /* the scheduler (sched.c) */
   nprt_prof prof;         /* profiling (profile.c) */
+  /* npsim's context this executor runs as (sim.h); NULL on the host. */
+  struct npsim_ctx *sim;
 };
 
 /* An executor for `g` with `opts`: its pool, its devices (pcap files

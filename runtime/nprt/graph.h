@@ -74,6 +74,12 @@ struct nprt_inst {
   uint32_t open_inputs; /* connected input channels not closed yet */
 
   uint32_t id;
+  /* npsim (sim.h): what its cycles count against (the program instance),
+   * and where its state and its element's shared state lie. */
+  uint32_t sim_tag;
+  uint32_t sim_kind; /* npsim_kind of its state */
+  uint64_t sim_state, sim_shared;
+  uint64_t sim_state_bytes, sim_shared_bytes;
   char *name, *element, *placement;
   nprt_fn init, handler;
   nprt_signal_fn signal;

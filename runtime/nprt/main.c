@@ -59,6 +59,22 @@ int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
     nprt_options_free(&opts);
     return NPRT_EXIT_ERROR;
   }
+#ifdef NPRT_SIM
+  if (opts.sim) {
+    if (opts.n_slots) {
+      fprintf(opts.err,
+              "%s: error: a program with PCIe slots to an FPGA cannot run "
+              "on npsim\n",
+              opts.prog);
+      nprt_options_free(&opts);
+      return NPRT_EXIT_ERROR;
+    }
+    int rc = nprt_run_sim(program, &opts);
+    nprt_options_free(&opts);
+    fflush(stdout);
+    return rc;
+  }
+#endif
   if (cores > 1) {
     int rc = nprt_run_cores(program, &opts, cores, mapping);
     nprt_options_free(&opts);

@@ -33,6 +33,9 @@ void nprt_options_free(nprt_options *o) {
     free(o->signals[i].inst);
   free(o->signals);
   free(o->handlers);
+  free(o->sim_sets);
+  o->sim_sets = NULL;
+  o->n_sim_sets = 0;
   free(o->ins);
   free(o->outs);
   free(o->slots);
@@ -102,6 +105,20 @@ void nprt_options_usage(const nprt_options *o, FILE *f) {
           "                             of the flows (rtc), or a stage each\n"
           "                             (pipeline); auto: the compiler's\n"
           "                             choice (npcc --explain-mapping)\n"
+          "  --sim[=CONFIG]             run on npsim, the simulated network\n"
+          "                             processor, configured by CONFIG (a\n"
+          "                             file, or nfp-like, modular-npu,\n"
+          "                             powernp-like; default nfp-like):\n"
+          "                             --cores is then 1-64 (default: the\n"
+          "                             configuration's); needs an executable\n"
+          "                             built with npcc --sim\n"
+          "  --contexts K               hardware contexts per simulated core\n"
+          "                             (1-8; default: the configuration's)\n"
+          "  --set TABLE.KEY=VALUE      change one key of the configuration\n"
+          "                             (repeatable)\n"
+          "  --sim-json FILE            write the simulator's report as JSON\n"
+          "  --trace-json FILE          write which context ran what when, as\n"
+          "                             a Chrome/Perfetto trace\n"
           "  --fpga CSIM                run CSIM, the C simulation of the\n"
           "                             program's FPGA part (npcc\n"
           "                             --target=hls), and exchange the\n"
@@ -314,16 +331,57 @@ static nprt_parse_result nprt_set_duration(nprt_options *o, const char *value) {
                         value);
 }
 
-/* 1..NPRT_MAX_CORES worker threads. */
-static nprt_parse_result nprt_set_cores(nprt_options *o, const char *value) {
+/* A count from 1 to `max` for `flag`. */
+static nprt_parse_result nprt_set_count(nprt_options *o, const char *flag,
+                                        const char *value, uint32_t max,
+                                        uint32_t *out) {
   size_t digits = strspn(value, "0123456789");
   unsigned long n =
       digits && digits < 4 && !value[digits] ? strtoul(value, NULL, 10) : 0;
-  if (n < 1 || n > NPRT_MAX_CORES)
-    return nprt_opt_error(o, "--cores expects 1..%u, got '%s'", NPRT_MAX_CORES,
-                          value);
-  o->cores = (uint32_t)n;
+  if (n < 1 || n > max)
+    return nprt_opt_error(o, "%s expects 1..%u, got '%s'", flag, max, value);
+  *out = (uint32_t)n;
   return NPRT_PARSE_RUN;
+}
+
+static nprt_parse_result nprt_add_sim_set(nprt_options *o, const char *value) {
+  const char *eq = strchr(value, '=');
+  if (!eq || eq == value)
+    return nprt_opt_error(o, "--set expects TABLE.KEY=VALUE, got '%s'", value);
+  const char **v = realloc(o->sim_sets, (o->n_sim_sets + 1) * sizeof(*v));
+  if (!v)
+    return nprt_opt_error(o, "out of memory at '%s'", value);
+  v[o->n_sim_sets++] = value;
+  o->sim_sets = v;
+  return NPRT_PARSE_RUN;
+}
+
+/* The options only npsim runs: after the others, since --sim may come
+ * after --cores. */
+static nprt_parse_result nprt_check_sim(nprt_options *o) {
+  if (!o->sim) {
+    const char *only = o->contexts     ? "--contexts"
+                       : o->n_sim_sets ? "--set"
+                       : o->sim_json   ? "--sim-json"
+                       : o->trace_json ? "--trace-json"
+                                       : NULL;
+    if (only)
+      return nprt_opt_error(o, "%s needs --sim", only);
+    return NPRT_PARSE_RUN;
+  }
+#ifndef NPRT_SIM
+  return nprt_opt_error(o, "--sim: this executable runs on the host's threads; "
+                           "build it with 'npcc --sim' to run it on npsim");
+#else
+  if (o->control)
+    return nprt_opt_error(o, "--control cannot be used with --sim");
+  if (o->live)
+    return nprt_opt_error(o, "--live cannot be used with --sim (simulated "
+                             "time is the simulator's)");
+  if (o->fpga)
+    return nprt_opt_error(o, "--fpga cannot be used with --sim");
+  return NPRT_PARSE_RUN;
+#endif
 }
 
 static nprt_parse_result nprt_set_mapping(nprt_options *o, const char *value) {
@@ -393,8 +451,10 @@ static nprt_parse_result nprt_add_signal(nprt_options *o, const char *value) {
 
 nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
   static const char *const with_value[] = {
-      "--in",      "--out",      "--stats-json", "--signal",  "--handler",
-      "--control", "--duration", "--cores",      "--mapping", "--fpga"};
+      "--in",       "--out",      "--stats-json", "--signal",    "--handler",
+      "--control",  "--duration", "--cores",      "--mapping",   "--fpga",
+      "--contexts", "--set",      "--sim-json",   "--trace-json"};
+  const char *cores_arg = NULL;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0) {
@@ -418,6 +478,14 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
     }
     if (strcmp(arg, "--live") == 0) {
       o->live = true;
+      continue;
+    }
+    if (strcmp(arg, "--sim") == 0 || strncmp(arg, "--sim=", 6) == 0) {
+      if (o->sim)
+        return nprt_opt_error(o, "--sim is given twice");
+      o->sim = arg[5] ? arg + 6 : "";
+      if (arg[5] && !*o->sim)
+        return nprt_opt_error(o, "option '--sim=' needs a configuration");
       continue;
     }
     const char *flag = NULL, *value = NULL;
@@ -466,7 +534,15 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
     else if (strcmp(flag, "--duration") == 0)
       r = nprt_set_duration(o, value);
     else if (strcmp(flag, "--cores") == 0)
-      r = nprt_set_cores(o, value);
+      cores_arg = value; /* its range depends on --sim */
+    else if (strcmp(flag, "--contexts") == 0)
+      r = nprt_set_count(o, flag, value, NPRT_SIM_MAX_CONTEXTS, &o->contexts);
+    else if (strcmp(flag, "--set") == 0)
+      r = nprt_add_sim_set(o, value);
+    else if (strcmp(flag, "--sim-json") == 0 && *value)
+      o->sim_json = value;
+    else if (strcmp(flag, "--trace-json") == 0 && *value)
+      o->trace_json = value;
     else if (strcmp(flag, "--mapping") == 0)
       r = nprt_set_mapping(o, value);
     else if (strcmp(flag, "--fpga") == 0) {
@@ -482,5 +558,12 @@ nprt_parse_result nprt_options_parse(nprt_options *o, int argc, char **argv) {
     if (r != NPRT_PARSE_RUN)
       return r;
   }
-  return NPRT_PARSE_RUN;
+  if (cores_arg) {
+    nprt_parse_result r =
+        nprt_set_count(o, "--cores", cores_arg,
+                       o->sim ? NPRT_SIM_MAX_CORES : NPRT_MAX_CORES, &o->cores);
+    if (r != NPRT_PARSE_RUN)
+      return r;
+  }
+  return nprt_check_sim(o);
 }

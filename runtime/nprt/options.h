@@ -95,6 +95,19 @@ typedef struct nprt_options {
   /* --mapping: NPRT_MAPPING_*; `mapping_given` when on the command line. */
   uint32_t mapping;
   bool mapping_given;
+  /* --sim[=CONFIG]: run on npsim, the NPU simulator (docs/npsim.md), with
+   * machine CONFIG (a shipped name or a file; "" for the default); NULL:
+   * the host's threads. --contexts: hardware contexts per core (0: the
+   * configuration's); --set TABLE.KEY=VALUE changes the configuration;
+   * --sim-json and --trace-json write the simulator's report and a
+   * Chrome/Perfetto trace. Only an executable built with `npcc --sim`
+   * runs them. */
+  const char *sim;
+  uint32_t contexts;
+  const char **sim_sets;
+  uint32_t n_sim_sets;
+  const char *sim_json;
+  const char *trace_json;
   /* Stack of each instance's green thread; 0: the default (256 KiB). A
    * host that runs deeper code on it (the reference interpreter) asks for
    * more. */

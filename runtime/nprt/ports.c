@@ -49,6 +49,7 @@ static __attribute__((noinline)) uint64_t nprt_recv_slow(nprt_inst *self,
 }
 
 uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
+  NPRT_SIM_COST(self->ex->sim, recv);
   nprt_chan *c = nprt_in_chan(self, port);
   uint64_t v;
   if (NPRT_LIKELY(c && nprt_chan_pop(c, &v))) {
@@ -59,17 +60,20 @@ uint64_t nprt_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 nprt_pkt *nprt_recv_pkt(nprt_inst *self, uint32_t port) {
+  NPRT_SIM_COST(self->ex->sim, recv);
   nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_recv_val(self, port);
   nprt_prof_rx(&self->ex->prof, self, p);
   return p;
 }
 
 bool nprt_poll(nprt_inst *self, uint32_t port) {
+  NPRT_SIM_COST(self->ex->sim, poll);
   nprt_chan *c = nprt_in_chan(self, port);
   return c && nprt_chan_ready(c);
 }
 
 uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
+  NPRT_SIM_COST(self->ex->sim, poll);
   nprt_chan *c = nprt_in_chan(self, port);
   uint64_t v;
   if (!c || !nprt_chan_pop(c, &v))
@@ -79,12 +83,14 @@ uint64_t nprt_try_recv_val(nprt_inst *self, uint32_t port) {
 }
 
 nprt_pkt *nprt_try_recv_pkt(nprt_inst *self, uint32_t port) {
+  NPRT_SIM_COST(self->ex->sim, poll);
   nprt_pkt *p = (nprt_pkt *)(uintptr_t)nprt_try_recv_val(self, port);
   nprt_prof_rx(&self->ex->prof, self, p);
   return p;
 }
 
 uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
+  NPRT_SIM_COST(self->ex->sim, select);
   uint32_t n = self->n_in < 64 ? self->n_in : 64;
   for (;;) {
     bool all_ended = true;
@@ -179,6 +185,7 @@ static inline void nprt_send(nprt_inst *self, uint32_t port, uint64_t v,
 }
 
 void nprt_send_val(nprt_inst *self, uint32_t port, uint64_t v) {
+  NPRT_SIM_COST(self->ex->sim, send);
   nprt_send(self, port, v, false);
 }
 
@@ -196,6 +203,7 @@ static void nprt_drop_standin(nprt_inst *self, uint32_t port) {
 }
 
 void nprt_send_pkt(nprt_inst *self, uint32_t port, nprt_pkt *p) {
+  NPRT_SIM_COST(self->ex->sim, send);
   if (NPRT_UNLIKELY(nprt_is_standin(self, p))) {
     nprt_drop_standin(self, port);
     return;
@@ -239,6 +247,7 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       ++f->nest;
       ++to->iterations;
       to->progress = true;
+      nprt_prof_sim(&ex->prof, to);
       if (NPRT_UNLIKELY(ex->prof.on)) {
         if (is_pkt) {
           ++to->rx_pkts;
@@ -333,6 +342,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
       nprt_exec_advance(self, t);
   }
   nprt_prof_rx(&self->ex->prof, self, p);
+  nprt_prof_sim(&ex->prof, self);
   return p;
 }
 
@@ -344,7 +354,9 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
   }
   nprt_device *d = nprt_devices_out(&ex->devices, dev);
   if (d && d->ops->tx_burst) {
-    if (d->ops->tx_burst(d, &p, 1) == 1) {
+    uint32_t sent = d->ops->tx_burst(d, &p, 1);
+    nprt_prof_sim(&ex->prof, self);
+    if (sent == 1) {
       self->progress = true;
       return;
     }
@@ -360,6 +372,7 @@ void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
 /*--- Packets and faults --------------------------------------------------*/
 
 void nprt_drop(nprt_inst *self, nprt_pkt *p) {
+  NPRT_SIM_COST(self->ex->sim, drop);
   if (nprt_is_standin(self, p)) {
     ++self->drops;
     return;
@@ -379,6 +392,16 @@ nprt_pkt *nprt_clone(nprt_inst *self, const nprt_pkt *p) {
   if (NPRT_UNLIKELY(!c))
     return nprt_alloc_failed(self);
   ++self->allocs;
+#ifdef NPRT_SIM
+  npsim_ctx *sim = self->ex->sim;
+  if (sim) {
+    /* A buffer of its own, and the bytes copied into it. */
+    NPRT_SIM_COST(sim, clone);
+    c->sim_addr = npsim_packet_alloc(sim);
+    npsim_pkt(sim, p->sim_addr, 0, p->len, false);
+    npsim_pkt(sim, c->sim_addr, 0, p->len, true);
+  }
+#endif
   return c;
 }
 
@@ -387,6 +410,14 @@ nprt_pkt *nprt_pkt_new(nprt_inst *self, uint32_t len) {
   if (NPRT_UNLIKELY(!p))
     return nprt_alloc_failed(self);
   ++self->allocs;
+#ifdef NPRT_SIM
+  npsim_ctx *sim = self->ex->sim;
+  if (sim) {
+    NPRT_SIM_COST(sim, pkt_new);
+    p->sim_addr = npsim_packet_alloc(sim);
+    p->sim_born = npsim_now(sim);
+  }
+#endif
   return p;
 }
 

@@ -22,6 +22,7 @@
 #define NPRT_PROFILE_H
 
 #include "runtime/nprt/graph.h"
+#include "runtime/nprt/sim.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -61,7 +62,24 @@ typedef struct nprt_prof {
   /* The clock when the schedule started and ended, and the time spent
    * waiting for other cores (spinning or yielding the CPU). */
   uint64_t start, end, wait;
+  /* npsim's context (sim.h): the code that runs is the one its cycles
+   * count against. */
+  struct npsim_ctx *sim;
+  nprt_inst *sim_cur; /* the instance whose code runs (NULL: the runtime) */
 } nprt_prof;
+
+/* npsim: `in`'s code runs from now on (NULL: the runtime's). */
+static inline void nprt_prof_sim(nprt_prof *pf, nprt_inst *in) {
+#ifdef NPRT_SIM
+  if (pf->sim) {
+    pf->sim_cur = in;
+    npsim_tag(pf->sim, in ? in->sim_tag : NPSIM_TAG_RUNTIME);
+  }
+#else
+  (void)pf;
+  (void)in;
+#endif
+}
 
 /* Time stamp counter cycles on x86, else nanoseconds (CLOCK_MONOTONIC). */
 static inline uint64_t nprt_prof_clock(void) {
@@ -95,12 +113,14 @@ nprt_inst *nprt_prof_fused(nprt_prof *pf, nprt_inst *to);
 static inline void nprt_prof_switch(nprt_prof *pf, nprt_inst *to) {
   if (__builtin_expect(pf->window, 0))
     nprt_prof_charge(pf, to);
+  nprt_prof_sim(pf, to);
 }
 
 /* A pushed or fused call of `to`'s handler begins. */
 static inline void nprt_prof_call(nprt_prof *pf, nprt_inst *to) {
   if (__builtin_expect(pf->window, 0))
     nprt_prof_call_slow(pf, to);
+  nprt_prof_sim(pf, to);
 }
 
 /* Stack `in` is resumed: it runs the code of the instance whose port it
@@ -111,6 +131,9 @@ static inline void nprt_prof_resume(nprt_prof *pf, nprt_inst *in) {
     nprt_prof_charge(pf, in->state == NPRT_BLOCKED && in->wait_on
                              ? (nprt_inst *)(uintptr_t)in->wait_on
                              : in);
+  nprt_prof_sim(pf, in->state == NPRT_BLOCKED && in->wait_on
+                        ? (nprt_inst *)(uintptr_t)in->wait_on
+                        : in);
 }
 
 /* `self` received packet `p` (a channel, a fused call or a device). */

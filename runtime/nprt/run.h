@@ -17,6 +17,14 @@ int nprt_run(nprt_graph *g, const nprt_options *opts);
 /* A multicore run: `cores` workers, `mapping` NPRT_MAPPING_*. */
 int nprt_run_cores(const nprt_program *program, const nprt_options *opts,
                    uint32_t cores, uint32_t mapping);
+/* The same run on `sim`'s hardware contexts instead of threads (NULL: the
+ * threads); `cores` is then cores x contexts. */
+struct npsim_machine;
+int nprt_run_cores_on(const nprt_program *program, const nprt_options *opts,
+                      uint32_t cores, uint32_t mapping,
+                      struct npsim_machine *sim);
+/* sim_run.c (the simulator's flavour): a run with --sim. */
+int nprt_run_sim(const nprt_program *program, const nprt_options *opts);
 
 /* The steps both share. Refuses, before anything is opened for writing,
  * an output that is an input or another output; reports and returns -1. */

@@ -13,6 +13,7 @@
 #include "runtime/nprt/cores.h"
 #include "runtime/nprt/handlers.h"
 #include "runtime/nprt/pcap_dev.h"
+#include "runtime/nprt/sim.h"
 #include "runtime/nprt/stats.h"
 
 #include <stdio.h>
@@ -269,17 +270,37 @@ static void nprt_multi_sum_wind_down(nprt_multi *m, nprt_graph *g,
 
 int nprt_run_cores(const nprt_program *program, const nprt_options *o,
                    uint32_t cores, uint32_t mapping) {
+  return nprt_run_cores_on(program, o, cores, mapping, NULL);
+}
+
+#ifdef NPRT_SIM
+/* The names of the program's instances, for the simulator's report. */
+static const char **nprt_instance_names(const nprt_program *p) {
+  const char **v = calloc(p->n_instances + 1, sizeof(*v));
+  for (uint32_t i = 0; v && i < p->n_instances; ++i)
+    v[i] = p->instances[i].name;
+  return v;
+}
+#endif
+
+int nprt_run_cores_on(const nprt_program *program, const nprt_options *o,
+                      uint32_t cores, uint32_t mapping,
+                      struct npsim_machine *sim) {
   nprt_multi m;
   memset(&m, 0, sizeof(m));
   m.program = program;
   m.opts = o;
+  m.sim = sim;
+  /* The mapping tables cover NPRT_MAX_CORES (a simulated run may have
+   * more contexts: then rtc). */
+  bool tabled = cores <= NPRT_MAX_CORES;
   const uint8_t *stages =
-      program->stages
+      program->stages && tabled
           ? program->stages + (size_t)(cores - 1) * program->n_instances
           : NULL;
   m.pipeline = mapping == NPRT_MAPPING_PIPELINE ||
                (mapping == NPRT_MAPPING_AUTO && program->auto_pipeline &&
-                program->auto_pipeline[cores - 1]);
+                tabled && program->auto_pipeline[cores - 1]);
   if (m.pipeline && !stages) {
     fprintf(o->err,
             "%s: error: --mapping=pipeline: the program was compiled "
@@ -297,6 +318,7 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     m.n = used;
   }
   m.oversubscribed = m.n > (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+  const char **names = NULL;
   m.cores = calloc(m.n, sizeof(nprt_core));
   pthread_mutex_init(&m.out_lock, NULL);
   int rc = NPRT_EXIT_ERROR;
@@ -360,6 +382,12 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
   t0->out = NULL;
   t0->n_out = 0;
   m.outs_open = true;
+#ifdef NPRT_SIM
+  if (m.sim && nprt_sim_prepare(&m) != 0)
+    goto done;
+  if (m.sim && o->trace_json)
+    npsim_trace_on(m.sim);
+#endif
   if (nprt_multi_start(&m) != 0)
     goto done;
   if (ctl)
@@ -397,7 +425,20 @@ int nprt_run_cores(const nprt_program *program, const nprt_options *o,
     rc = NPRT_EXIT_ERROR;
   if (!sum.status.init_failed && nprt_handler_report_print(&report, o) != 0)
     rc = NPRT_EXIT_ERROR;
+#ifdef NPRT_SIM
+  /* What the simulated machine measured, after the runtime's table. */
+  if (m.sim && !sum.status.init_failed) {
+    names = nprt_instance_names(program);
+    if (!names || npsim_report(m.sim, names, program->n_instances,
+                               o->quiet ? NULL : o->out, o->sim_json) != 0)
+      rc = NPRT_EXIT_ERROR;
+    if (names && o->trace_json &&
+        npsim_write_trace(m.sim, names, program->n_instances, o->trace_json))
+      rc = NPRT_EXIT_ERROR;
+  }
+#endif
 done:
+  free(names);
   if (m.outs_open)
     nprt_devices_close(&m.outs);
   for (uint32_t q = 0; m.cores && q < m.n; ++q)

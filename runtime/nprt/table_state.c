@@ -10,6 +10,9 @@
 
 #include "nprt/nprt.h"
 #include "nprt/tables.h"
+#ifdef NPRT_SIM
+#include "runtime/nprt/sim.h"
+#endif
 
 enum { kInsert, kRemove, kLookup, kCount, kClear };
 
@@ -51,6 +54,10 @@ uint32_t nprt_table_op(void *state, uint32_t kind, uint32_t op,
                        uint32_t capacity, uint32_t kw, uint32_t vw, uint32_t a0,
                        uint32_t a1) {
   uint64_t *slot = (uint64_t *)state;
+#ifdef NPRT_SIM
+  if (npsim_running())
+    nprt_sim_table(state, kind, op, kw);
+#endif
   if (kind == 0)
     return lpm_op(slot, slot + 1, op, capacity, a0, a1);
   return hash_op(slot, slot + kw + vw, op, capacity, kw, vw);

@@ -6,6 +6,8 @@
 
 #include "runtime/npsim/Config.h"
 
+#include "runtime/npsim/ShippedConfigs.h"
+
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -398,17 +400,12 @@ bool readConfig(const TomlDoc &doc, const std::string &file, Config &cfg,
            f.u32("sw_crc_per_byte", c.swCrcPerByte, false, 0, M) &&
            f.u32("sw_lpm_per_level", c.swLpmPerLevel, false, 0, M) &&
            f.u32("sw_hash_probe", c.swHashProbe, false, 0, M) && f.done();
-    } else if (n == "npus") {
-      ok = f.u32("count", cfg.npus.count, true, 1, 64) &&
-           f.u32("switch_latency", cfg.npus.switchLatency, false, 0, 100000) &&
-           f.f64("switch_gbps", cfg.npus.switchGbps, false, 0, false) &&
-           f.done();
     } else {
       return f.at(t.loc,
                   "unknown table [" + n +
                       "] (known: core, interconnect, memory.NAME, "
                       "cache.icache, cache.dcache, placement, lock, ingress, "
-                      "egress, coprocessor.NAME, costs, npus)");
+                      "egress, coprocessor.NAME, costs)");
     }
     if (!ok)
       return false;
@@ -447,6 +444,9 @@ bool npcc::npsim::loadConfig(const std::string &nameOrPath,
                              const std::string &dataDir,
                              const std::vector<std::string> &overrides,
                              Config &cfg, std::string &err) {
+  if (const char *text = shippedConfigText(nameOrPath))
+    if (dataDir.empty())
+      return parseConfig(text, nameOrPath + ".toml", overrides, cfg, err);
   std::string path = nameOrPath;
   for (const std::string &n : shippedConfigNames())
     if (n == nameOrPath)

@@ -110,12 +110,6 @@ struct PlacementCfg {
   int code = -1;      ///< code, fetched by the instruction cache
 };
 
-struct NpusCfg {
-  uint32_t count = 1;
-  uint32_t switchLatency = 0; ///< cycles through the switch matrix
-  double switchGbps = 0;      ///< per port; 0: unlimited
-};
-
 struct Config {
   std::string name; ///< the `name` key
   std::string file; ///< where it was read from
@@ -137,7 +131,6 @@ struct Config {
   EngineCfg ingress, egress;
   std::vector<CoprocCfg> coprocs; ///< crc, checksum, lpm, hash, in this order
   CostsCfg costs;
-  NpusCfg npus;
 
   int memoryIndex(const std::string &name) const;
   const CoprocCfg &coproc(const char *name) const;

@@ -112,7 +112,15 @@ void Engine::at(Cycle t, void (*fn)(Engine &, void *, uint64_t), void *p,
   queue.push(Event{t, seq++, fn, p, a});
 }
 
+namespace {
+thread_local Engine *activeEngine;
+} // namespace
+
+Engine *Engine::active() { return activeEngine; }
+
 Cycle Engine::run() {
+  Engine *outer = activeEngine;
+  activeEngine = this;
   loop.stack = hostStack();
   for (auto &core : cores)
     dispatch(*core, 0);
@@ -123,9 +131,10 @@ Cycle Engine::run() {
     ++events;
     e.fn(*this, e.p, e.a);
   }
+  activeEngine = outer;
   end = std::max(end, time);
   for (auto &core : cores)
-    if (!core->running)
+    if (core->isIdle)
       core->idle += end - std::min(end, core->idleSince);
   return end;
 }
@@ -135,10 +144,12 @@ void Engine::entry(void *p) {
   Engine &e = *c->eng;
   c->fn(c->arg);
   e.tagFlush(c);
+  e.sliceEnd(c);
   c->state = Context::DONE;
   Core &core = *e.cores[c->core];
   core.running = nullptr;
   core.last = c;
+  core.freeAt = c->t;
   e.dispatch(core, c->t);
   e.cur = nullptr;
   e.end = std::max(e.end, c->t);
@@ -148,13 +159,17 @@ void Engine::entry(void *p) {
 void Engine::dispatch(Core &core, Cycle t) {
   if (core.running)
     return;
+  t = std::max(t, core.freeAt);
   size_t n = core.ctxs.size();
   size_t from = core.last ? core.last->slot + 1 : 0;
   for (size_t i = 0; i < n; ++i) {
     Context *c = core.ctxs[(from + i) % n];
     if (!c || c->state != Context::READY)
       continue;
-    core.idle += t - std::min(t, core.idleSince);
+    if (core.isIdle) {
+      core.idle += t - std::min(t, core.idleSince);
+      core.isIdle = false;
+    }
     Cycle start = t;
     if (core.last && core.last != c) {
       start += cfg.switchCycles;
@@ -165,7 +180,10 @@ void Engine::dispatch(Core &core, Cycle t) {
     resumeAt(c, start);
     return;
   }
-  core.idleSince = t;
+  if (!core.isIdle) {
+    core.isIdle = true;
+    core.idleSince = t;
+  }
   if (cfg.lock.kind == LockKind::Mutex && !core.polling && anyMutexWait(core)) {
     core.polling = true;
     at(t + cfg.lock.schedCycles, &Engine::onIdlePoll, &core, 0);
@@ -177,6 +195,7 @@ void Engine::resumeAt(Context *c, Cycle t) { at(t, &Engine::onResume, c, 0); }
 void Engine::onResume(Engine &e, void *p, uint64_t) {
   auto *c = static_cast<Context *>(p);
   c->t = e.time;
+  c->sliceStart = c->t;
   c->state = Context::RUNNING;
   e.cur = c;
   if (!c->started) {
@@ -191,12 +210,14 @@ void Engine::onResume(Engine &e, void *p, uint64_t) {
 
 void Engine::sleep(Cycle until) {
   Context *c = cur;
+  sliceEnd(c);
   c->state = Context::SLEEPING;
   c->sleptAt = c->t;
   Core &core = *cores[c->core];
   if (!c->stalling) {
     core.running = nullptr;
     core.last = c;
+    core.freeAt = c->t;
     dispatch(core, c->t);
   }
   if (until != UINT64_MAX)
@@ -230,11 +251,18 @@ void Engine::tagFlush(Context *c) {
   c->tagSince = c->t;
 }
 
+void Engine::sliceEnd(Context *c) {
+  if (tracing && c->t > c->sliceStart)
+    slices.push_back(Slice{c->id, c->tag, c->sliceStart, c->t});
+  c->sliceStart = c->t;
+}
+
 void Engine::setTag(uint32_t tag) {
   Context *c = cur;
   if (c->tag == tag)
     return;
   tagFlush(c);
+  sliceEnd(c);
   c->tag = tag;
 }
 
@@ -254,6 +282,24 @@ void Engine::sync() {
   c->stalling = true;
   at(c->t, &Engine::onWake, c, 0);
   sleep(UINT64_MAX);
+}
+
+void Engine::yieldCore() {
+  Context *c = cur;
+  Core &core = *cores[c->core];
+  bool other = false;
+  for (const Context *x : core.ctxs)
+    other |= x && x != c && x->state == Context::READY;
+  if (!other)
+    return;
+  sliceEnd(c);
+  c->state = Context::READY;
+  core.running = nullptr;
+  core.last = c;
+  core.freeAt = c->t;
+  dispatch(core, c->t);
+  cur = nullptr;
+  switchTo(c->point, loop);
 }
 
 uint32_t Engine::copyFor(int mem, uint32_t core) const {
@@ -306,6 +352,21 @@ Cycle Engine::book(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
   m.bytes += bytes;
   return start + mc.latency + occupy - mc.bankCycles +
          (mc.viaInterconnect ? cfg.icLatency : 0);
+}
+
+Cycle Engine::bookSpan(int mem, uint32_t copy, uint64_t addr, uint64_t bytes,
+                       bool write, Cycle t) {
+  const MemoryCfg &mc = cfg.memories[size_t(mem)];
+  Cycle done = t;
+  uint64_t end = addr + std::max<uint64_t>(bytes, 1);
+  while (addr < end) {
+    uint64_t chunk =
+        std::min<uint64_t>(end, (addr / mc.interleave + 1) * mc.interleave) -
+        addr;
+    done = std::max(done, book(mem, copy, addr, uint32_t(chunk), write, t));
+    addr += chunk;
+  }
+  return done;
 }
 
 void Engine::access(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
@@ -369,14 +430,14 @@ void Engine::access(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
 void Engine::onAccess(Engine &e, void *p, uint64_t) {
   auto *c = static_cast<Context *>(p);
   const Request &r = e.pending[c->id];
-  Cycle done = e.book(r.mem, r.copy, r.addr, r.bytes, r.write, e.time);
+  Cycle done = e.bookSpan(r.mem, r.copy, r.addr, r.bytes, r.write, e.time);
   e.at(done, &Engine::onWake, c, 0);
 }
 
 void Engine::onWrite(Engine &e, void *, uint64_t a) {
   const Request r = e.posted[a];
   e.freeWrites.push_back(uint32_t(a));
-  e.book(r.mem, r.copy, r.addr, r.bytes, true, e.time);
+  e.bookSpan(r.mem, r.copy, r.addr, r.bytes, true, e.time);
 }
 
 void Engine::fetch(uint64_t addr, uint32_t bytes) {

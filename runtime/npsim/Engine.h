@@ -119,7 +119,9 @@ struct Context {
   uint32_t tag = 0;    ///< what its cycles count against (an element)
   Cycle tagSince = 0;
   Cycle sleptAt = 0;
+  Cycle sliceStart = 0; ///< tracing: since when it runs with its tag
   bool started = false;
+  void *user = nullptr;   ///< the runtime's (npsim_set_user)
   bool mutexWait = false; ///< asleep in a mutex's queue
 };
 
@@ -127,6 +129,10 @@ struct Core {
   std::vector<Context *> ctxs;
   Context *running = nullptr; ///< running, or about to (a switch to it)
   Context *last = nullptr;    ///< the context that ran last
+  /// When the core was last given up: a context that ran ahead of the
+  /// event loop's time has it until then.
+  Cycle freeAt = 0;
+  bool isIdle = true; ///< no context ready since `idleSince`
   Cycle idleSince = 0;
   Cache icache, dcache;
   Cycle busy = 0;      ///< computing
@@ -170,6 +176,8 @@ public:
   /// egress).
   void at(Cycle t, void (*fn)(Engine &, void *, uint64_t), void *p, uint64_t a);
   Cycle now() const { return cur ? cur->t : time; }
+  /// The engine whose run() this thread is in, or nullptr.
+  static Engine *active();
   Context *current() const { return cur; }
   Context *context(uint32_t core, uint32_t slot) {
     return cores[core]->ctxs[slot];
@@ -197,6 +205,10 @@ public:
   /// Lets every event before the context's time happen first: what it
   /// does next sees the rest of the machine at its own time.
   void sync();
+  /// Gives the core to another ready context of it, if there is one (a
+  /// poll that found nothing: `ctx_arb` on an NFP); the caller runs again
+  /// when its turn comes.
+  void yieldCore();
   /// Counts the running context's cycles against `tag` from now.
   void setTag(uint32_t tag);
 
@@ -211,10 +223,24 @@ public:
   std::vector<Cycle> tagCycles; ///< per tag, summed over contexts
   uint64_t events = 0;
 
+  /// A stretch a context held its core with one tag (when tracing).
+  struct Slice {
+    uint32_t ctx, tag;
+    Cycle start, end;
+  };
+  bool tracing = false;
+  std::vector<Slice> slices;
+
   /// The access's answer time for a request issued at `t` (books the
   /// interconnect and the bank); for the model's own engines too.
   Cycle book(int mem, uint32_t copy, uint64_t addr, uint32_t bytes, bool write,
              Cycle t);
+  /// book() for a span of any length: one request per bank-interleave
+  /// chunk, all issued at `t`; the last answer.
+  Cycle bookSpan(int mem, uint32_t copy, uint64_t addr, uint64_t bytes,
+                 bool write, Cycle t);
+  /// Whoever runs the engine (npsim's bridge to libnprt).
+  void *owner = nullptr;
 
 private:
   const Config cfg; ///< a copy: the memories point into it
@@ -244,6 +270,8 @@ private:
   void resumeAt(Context *c, Cycle t);
   void becomeReady(Context *c, Cycle t);
   void tagFlush(Context *c);
+  /// Tracing: the context stops running with its tag at its clock.
+  void sliceEnd(Context *c);
   Cycle admit(Cycle t);
   /// A memory request waiting for its event.
   struct Request {

@@ -40,4 +40,23 @@ def ConvertNPToEmitC : Pass<"c-convert-np-to-emitc", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def AnnotateCosts : Pass<"c-annotate-costs", "mlir::ModuleOp"> {
+  let summary = "Cost annotations for npsim: cycles per basic block, state accesses";
+  let description = [{
+    Runs on the finished EmitC module. Every basic block of every function
+    but `main` starts with `NPRT_SIM_BLOCK(cycles, code_offset,
+    code_bytes)`: the sum of its operations' static costs (CostTable.h;
+    a loop body adds its compare, increment and branch), and where its
+    instructions lie (4 bytes each, blocks in module order), for the
+    simulated instruction cache. Before every statement that reads or
+    writes an element of an element's state or shared state (an
+    `emitc.subscript` of an `emitc.member_of_ptr`) comes
+    `NPRT_SIM_RD(x)` or `NPRT_SIM_WR(x)` with that element. nprt.h defines
+    the three to nothing unless `NPRT_SIM` is defined (`npcc --sim`), where
+    npsim charges the cycles and the access to the memory the element's
+    object lies in (docs/npsim.md).
+  }];
+  let dependentDialects = ["mlir::emitc::EmitCDialect"];
+}
+
 #endif // NPCC_TARGETS_C_PASSES

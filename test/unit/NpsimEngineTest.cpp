@@ -11,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <tuple>
 
 using namespace npcc::npsim;
 
@@ -373,4 +375,69 @@ TEST(NpsimEngine, Deterministic) {
   once(x);
   once(y);
   EXPECT_EQ(x, y);
+}
+
+// A context that polls for what another context of its core produces must
+// let it run (yieldCore), even when its polls stall the core: one core,
+// two contexts, the poll a stalling local-memory access.
+TEST(NpsimEngine, PollingYieldsTheCore) {
+  Config cfg = machine();
+  Engine e(cfg, 1, 2);
+  bool ready = false;
+  uint32_t polls = 0;
+  Job a{[&](Engine &e) {
+    while (!ready) {
+      ++polls;
+      e.access(mem(cfg, "local"), 0, 0, 4, false);
+      e.yieldCore();
+    }
+  }};
+  Job b{[&](Engine &e) {
+    e.compute(10);
+    ready = true;
+  }};
+  spawn(e, a, 0, 0);
+  spawn(e, b, 0, 1);
+  e.run();
+  // a polls once (1 cycle) and yields: the switch to b takes 1..3, b works
+  // to 13 and ends; the switch back takes 13..15, and a finds it ready.
+  EXPECT_EQ(polls, 1u);
+  EXPECT_EQ(b.end, 13u);
+  EXPECT_EQ(a.end, 15u);
+}
+
+// Tracing records each stretch a context held its core, cut where its tag
+// changed: context 0 computes 3 with tag 5 and 2 with tag 6, reads (data
+// at 15), then computes 1 more with tag 6; context 1 (the second core)
+// computes 4 with tag 7.
+TEST(NpsimEngine, TraceSlices) {
+  Config cfg = machine();
+  Engine e(cfg, 2, 1);
+  e.tracing = true;
+  Job a{[&](Engine &e) {
+    e.setTag(5);
+    e.compute(3);
+    e.setTag(6);
+    e.compute(2);
+    e.access(mem(cfg, "shared"), 0, 0, 8, false);
+    e.compute(1);
+  }};
+  Job b{[&](Engine &e) {
+    e.setTag(7);
+    e.compute(4);
+  }};
+  spawn(e, a, 0, 0);
+  spawn(e, b, 1, 0);
+  e.run();
+  std::vector<std::tuple<uint32_t, uint32_t, Cycle, Cycle>> got;
+  for (const Engine::Slice &s : e.slices)
+    got.emplace_back(s.ctx, s.tag, s.start, s.end);
+  std::sort(got.begin(), got.end());
+  std::vector<std::tuple<uint32_t, uint32_t, Cycle, Cycle>> want = {
+      {0, 5, 0, 3}, {0, 6, 3, 5}, {0, 6, 15, 16}, {1, 7, 0, 4}};
+  EXPECT_EQ(got, want);
+  // The tags' cycles include the wait for the read: 5 -> 3, 6 -> 13.
+  EXPECT_EQ(e.tagCycles[5], 3u);
+  EXPECT_EQ(e.tagCycles[6], 13u);
+  EXPECT_EQ(e.tagCycles[7], 4u);
 }

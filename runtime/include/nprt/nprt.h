@@ -50,6 +50,9 @@ typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
 #define NPRT_MAPPING_PIPELINE 2u
 /* Core counts the mapping tables cover (nprt_program.stages). */
 #define NPRT_MAX_CORES 16u
+/* npsim's simulated cores and their hardware contexts (--sim). */
+#define NPRT_SIM_MAX_CORES 64u
+#define NPRT_SIM_MAX_CONTEXTS 8u
 /* Parameters of one write handler, at most. */
 #define NPRT_MAX_HANDLER_ARGS 16u
 
@@ -73,6 +76,20 @@ typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
 #define NPRT_ABI_FN(name, result, arity, params)                               \
   NPRT_ABI_RESULT_##result name params;
 #include "nprt/abi.def"
+
+/* The cost annotations of the emitted C (c-annotate-costs): npsim's in a
+ * program built with `npcc --sim`, nothing otherwise. `lv` is the state
+ * element the next statement reads or writes. */
+#ifdef NPRT_SIM
+#define NPRT_SIM_BLOCK(cycles, code_offset, code_bytes)                        \
+  nprt_sim_block(cycles, code_offset, code_bytes)
+#define NPRT_SIM_RD(lv) nprt_sim_ptr(&(lv), (uint32_t)sizeof(lv), false)
+#define NPRT_SIM_WR(lv) nprt_sim_ptr(&(lv), (uint32_t)sizeof(lv), true)
+#else
+#define NPRT_SIM_BLOCK(cycles, code_offset, code_bytes) ((void)0)
+#define NPRT_SIM_RD(lv) ((void)0)
+#define NPRT_SIM_WR(lv) ((void)0)
+#endif
 
 #ifdef __cplusplus
 }

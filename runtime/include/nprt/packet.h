@@ -44,6 +44,9 @@ typedef struct nprt_pkt {
   uint64_t annos[NPRT_PKT_ANNOS];
   struct nprt_pool *pool; /* owner, NULL when heap-allocated */
   struct nprt_pkt *next;  /* free-list link */
+  /* npsim (docs/npsim.md): the buffer's simulated address, and the cycle
+   * the packet this one came from arrived on the wire. */
+  uint64_t sim_addr, sim_born;
 } nprt_pkt;
 
 /* Metadata field numbers used by generated code (nprt/abi.def). */
@@ -53,6 +56,15 @@ enum nprt_meta {
 };
 
 static inline uint32_t nprt_pkt_len(const nprt_pkt *p) { return p->len; }
+
+#ifdef NPRT_SIM
+/* npsim: the accessors below tell the simulator which bytes they touch
+ * (nprt/abi.def). */
+void nprt_sim_pkt(const nprt_pkt *p, uint64_t off, uint32_t bytes, bool write);
+#define NPRT_SIM_PKT(p, off, bytes, write) nprt_sim_pkt(p, off, bytes, write)
+#else
+#define NPRT_SIM_PKT(p, off, bytes, write) ((void)0)
+#endif
 
 /* The first byte and bit of a field `bit_off` bits after byte `byte_off`:
  * whole bytes of `bit_off` join the byte offset, which saturates at
@@ -86,6 +98,7 @@ static inline __attribute__((always_inline)) uint64_t nprt_pkt_get_bits(
   uint64_t len = p->len;
   if (byte >= len)
     return 0;
+  NPRT_SIM_PKT(p, byte, ((bit_off & 7u) + width + 7u) / 8u, false);
   /* byte < len <= 2^32: no bit position below overflows. */
   uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
   /* A field inside the frame that fits one 64-bit window (every header
@@ -131,6 +144,7 @@ nprt_pkt_set_bits(nprt_pkt *p, uint64_t byte_off, uint32_t bit_off,
   uint64_t len = p->len;
   if (byte >= len)
     return false;
+  NPRT_SIM_PKT(p, byte, ((bit_off & 7u) + width + 7u) / 8u, true);
   uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
   /* As in nprt_pkt_get_bits: a field inside the frame within one 64-bit
    * window is merged into the bytes that hold it. */

@@ -1,0 +1,76 @@
+//===- Machine.h - the machine a simulated run configures -------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// npsim.h's npsim_machine: the Engine, the configuration, where the
+// program's objects lie, and the ingress and egress engines' state; shared
+// by the bridge (Bridge.cpp) and the report (Report.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NPCC_RUNTIME_NPSIM_MACHINE_H
+#define NPCC_RUNTIME_NPSIM_MACHINE_H
+
+#include "runtime/npsim/Engine.h"
+#include "runtime/npsim/npsim.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npcc::npsim {
+
+/// The engine's tags: acquisition, extraction and the runtime first, then
+/// the program's instances.
+constexpr uint32_t kFirstInstanceTag = 3;
+
+/// A packet placed by the ingress engine, waiting for its context.
+struct Placed {
+  uint64_t addr, born;
+};
+
+/// One output's egress engine: takes descriptors in order, reads the
+/// packet out of memory and sends it at line rate.
+struct Egress {
+  Cycle free = 0;
+  uint64_t packets = 0, bytes = 0;
+};
+
+/// Bytes of one packet buffer in packet memory, and the distance between
+/// two: a line more, so that the packets' first bytes do not all fall on
+/// one bank.
+constexpr uint64_t kBufBytes = 2048;
+constexpr uint64_t kBufStride = kBufBytes + 64;
+/// Descriptors the ingress engine may queue for one context.
+constexpr size_t kQueueDepth = 4;
+
+} // namespace npcc::npsim
+
+struct npsim_machine {
+  npcc::npsim::Config cfg;
+  std::unique_ptr<npcc::npsim::Engine> eng;
+  std::string prog;
+  FILE *err = nullptr;
+  npsim_costs costs{};
+  uint32_t cores = 0, contexts = 0;
+  /// Next free byte per memory and copy.
+  std::vector<std::vector<uint64_t>> used;
+  // Ingress.
+  std::vector<uint32_t> inTarget, inBytes;
+  std::vector<uint64_t> inArrive; ///< cycle each packet is on the wire
+  size_t inNext = 0;
+  bool inBlocked = false;
+  std::vector<std::deque<npcc::npsim::Placed>> queues; ///< per vcore
+  std::vector<size_t> inFlight; ///< placed or being placed, per vcore
+  std::vector<npcc::npsim::WaitQueue> waiting;
+  npcc::npsim::Lock inLock, outLock;
+  uint64_t inSlots = 0;
+  // Egress.
+  std::vector<npcc::npsim::Egress> outs;
+  uint64_t bitsOut = 0, packetsOut = 0, bytesIn = 0;
+  npcc::npsim::Cycle firstIn = UINT64_MAX, lastOut = 0, end = 0;
+  std::vector<uint64_t> latencies;
+  std::vector<uint64_t> allocNext; ///< per vcore: buffers it made
+};
+
+#endif // NPCC_RUNTIME_NPSIM_MACHINE_H
