@@ -41,6 +41,16 @@ if [ ! -f "$jar" ]; then
   mvn -q dependency:get -Dartifact=org.antlr:antlr4:4.9:jar:complete >/dev/null
 fi
 
+# npsim's sweeps run on Ray and plot with matplotlib (docs/npsim.md,
+# "Sweeps"); both from PyPI, pinned.
+if ! python3 -c "import ray, matplotlib" 2>/dev/null; then
+  echo "bootstrap: installing ray and matplotlib (PyPI)"
+  python3 -m pip install --quiet --disable-pip-version-check \
+    ray==2.60.0 matplotlib==3.11.2 >/dev/null 2>&1 ||
+    python3 -m pip install --quiet --disable-pip-version-check \
+      --break-system-packages ray==2.60.0 matplotlib==3.11.2 >/dev/null
+fi
+
 # Xilinx's open-source ap_types headers (ap_int.h, hls_stream.h; Apache
 # 2.0), which the HLS target's C simulation compiles against, ship in the
 # hls4ml wheel on PyPI: fetched without its dependencies, and only that
