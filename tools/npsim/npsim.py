@@ -442,8 +442,15 @@ def main():
     s.add_argument("--y", default="bits_per_cycle", help="the plot's y column")
     s.add_argument("--title", default="", help="the plot's title")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
-    # What follows -- is the program's own (npsim run PROG -- --in X).
+    # npsim --help: every command's options.
     argv = sys.argv[1:]
+    if argv in (["--help"], ["-h"]):
+        print(ap.format_help())
+        for name, p in (("check", c), ("run", r), ("sweep", s)):
+            print(f"--- npsim {name} ---")
+            print(p.format_help())
+        return 0
+    # What follows -- is the program's own (npsim run PROG -- --in X).
     rest = []
     if "--" in argv:
         rest = argv[argv.index("--") + 1:]

@@ -35,7 +35,8 @@ from markdown_files import all_markdown
 TOOLS = ("npcc", "npcc-opt", "npcc-translate", "npgen", "npdump", "muasm",
          "mudis", "musim", "portals-diff", "portals-native-bench", "ucode-opt",
          "ucode-translate", "nprt-unittests", "mu-isa-unittests", "npsmith",
-         "npsmith-reduce", "npcc-test-interp")
+         "npsmith-reduce", "npcc-test-interp", "npsim", "npsim-config",
+         "npsim-unittests")
 SRC_DIRS = ("compiler", "dialects", "targets", "runtime", "lib", "examples",
             "tools", "docs", "test", "bench", "scripts")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*(\S*)")
