@@ -245,9 +245,16 @@ void Engine::onWake(Engine &e, void *p, uint64_t) {
 }
 
 void Engine::tagFlush(Context *c) {
-  if (tagCycles.size() <= c->tag)
+  if (tagCycles.size() <= c->tag) {
     tagCycles.resize(c->tag + 1, 0);
-  tagCycles[c->tag] += c->t - std::min(c->t, c->tagSince);
+    tagFirst.resize(c->tag + 1, UINT64_MAX);
+    tagLast.resize(c->tag + 1, 0);
+  }
+  if (c->t > c->tagSince) {
+    tagCycles[c->tag] += c->t - c->tagSince;
+    tagFirst[c->tag] = std::min(tagFirst[c->tag], c->tagSince);
+    tagLast[c->tag] = std::max(tagLast[c->tag], c->t);
+  }
   c->tagSince = c->t;
 }
 

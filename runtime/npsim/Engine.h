@@ -221,6 +221,9 @@ public:
   uint64_t icAdmitted = 0;
   Cycle icConflict = 0;
   std::vector<Cycle> tagCycles; ///< per tag, summed over contexts
+  /// Per tag, the first and the last cycle any context spent in it: the
+  /// span of an element's work on the machine (UINT64_MAX, 0: none).
+  std::vector<Cycle> tagFirst, tagLast;
   uint64_t events = 0;
 
   /// A stretch a context held its core with one tag (when tracing).

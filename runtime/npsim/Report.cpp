@@ -211,9 +211,12 @@ extern "C" int npsim_report(npsim_machine *m, const char *const *tags,
   fprintf(f, "  \"elements\": [");
   bool first = true;
   for (uint32_t t : rows) {
-    fprintf(f, "%s\n    {\"name\": %s, \"cycles\": %" PRIu64 "}",
+    bool seen = t < e.tagFirst.size() && e.tagFirst[t] != UINT64_MAX;
+    fprintf(f,
+            "%s\n    {\"name\": %s, \"cycles\": %" PRIu64
+            ", \"first\": %" PRIu64 ", \"last\": %" PRIu64 "}",
             first ? "" : ",", jsonStr(tagName(t, tags, n_tags)).c_str(),
-            cyclesOf(t));
+            cyclesOf(t), seen ? e.tagFirst[t] : 0, seen ? e.tagLast[t] : 0);
     first = false;
   }
   fprintf(f, "\n  ],\n  \"core_stats\": [");

@@ -440,4 +440,9 @@ TEST(NpsimEngine, TraceSlices) {
   EXPECT_EQ(e.tagCycles[5], 3u);
   EXPECT_EQ(e.tagCycles[6], 13u);
   EXPECT_EQ(e.tagCycles[7], 4u);
+  // Each tag's span: tag 6 from 3 (its first cycle) to 16 (its last).
+  EXPECT_EQ(e.tagFirst[6], 3u);
+  EXPECT_EQ(e.tagLast[6], 16u);
+  EXPECT_EQ(e.tagFirst[5], 0u);
+  EXPECT_EQ(e.tagLast[5], 3u);
 }
