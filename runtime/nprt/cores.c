@@ -25,6 +25,10 @@ static void nprt_core_run_phase(void *core_) {
   nprt_multi *m = c->m;
   nprt_core_enter_run(c);
   atomic_fetch_add_explicit(&m->at_run, 1, memory_order_acq_rel);
+#ifdef NPRT_SIM
+  if (c->ex.sim)
+    npsim_doorbell_ring(c->ex.sim);
+#endif
   while (atomic_load_explicit(&m->at_run, memory_order_acquire) < m->n) {
     if (atomic_load_explicit(&m->abort, memory_order_acquire)) {
       c->ex.status.init_failed = true;
@@ -33,7 +37,8 @@ static void nprt_core_run_phase(void *core_) {
     }
 #ifdef NPRT_SIM
     if (c->ex.sim) {
-      npsim_poll(c->ex.sim);
+      /* Boot is not measured: the last core to arrive rings. */
+      npsim_doorbell_wait(c->ex.sim);
       continue;
     }
 #endif
@@ -77,6 +82,11 @@ static void *nprt_core_main(void *arg) {
     atomic_store_explicit(&m->abort, true, memory_order_release);
   atomic_store_explicit(&c->done, UINT64_MAX, memory_order_release);
   atomic_store_explicit(&c->finished, true, memory_order_release);
+#ifdef NPRT_SIM
+  /* A core that ended may be what another waits for at the barrier. */
+  if (c->ex.sim)
+    npsim_doorbell_ring(c->ex.sim);
+#endif
   return NULL;
 }
 
@@ -116,8 +126,17 @@ int nprt_multi_start(nprt_multi *m) {
 int nprt_multi_join(nprt_multi *m) {
   int rc = NPRT_EXIT_OK;
 #ifdef NPRT_SIM
-  if (m->sim)
+  if (m->sim) {
     npsim_run(m->sim);
+    uint32_t stuck = npsim_stuck(m->sim);
+    if (stuck) {
+      fprintf(m->opts->err,
+              "%s: error: npsim: the simulation stopped with %u contexts "
+              "waiting for what nothing will do\n",
+              m->opts->prog, stuck);
+      return NPRT_EXIT_ERROR;
+    }
+  }
 #endif
   for (uint32_t q = 0; q < m->n; ++q) {
     if (!m->sim)

@@ -394,6 +394,23 @@ void npsim_poll(npsim_ctx *c) {
   e.yieldCore();
 }
 
+void npsim_doorbell_wait(npsim_ctx *c) {
+  Engine &e = *ctx(c)->eng;
+  e.sleepOn(machineOf(e)->doorbell);
+}
+
+void npsim_doorbell_ring(npsim_ctx *c) {
+  Engine &e = *ctx(c)->eng;
+  e.notify(machineOf(e)->doorbell);
+}
+
+uint32_t npsim_stuck(const npsim_machine *m) {
+  uint32_t n = 0;
+  for (const auto &c : m->eng->contexts)
+    n += c->state != Context::DONE;
+  return n;
+}
+
 void npsim_tag(npsim_ctx *c, uint32_t tag) {
   ctx(c)->eng->setTag(tag >= NPSIM_TAG_ACQUISITION ? tag - NPSIM_TAG_ACQUISITION
                                                    : tag + kFirstInstanceTag);

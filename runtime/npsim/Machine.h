@@ -71,6 +71,7 @@ struct npsim_machine {
   npcc::npsim::Cycle firstIn = UINT64_MAX, lastOut = 0, end = 0;
   std::vector<uint64_t> latencies;
   std::vector<uint64_t> allocNext; ///< per vcore: buffers it made
+  npcc::npsim::WaitQueue doorbell; ///< npsim_doorbell_wait's sleepers
 };
 
 #endif // NPCC_RUNTIME_NPSIM_MACHINE_H

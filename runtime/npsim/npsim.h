@@ -122,6 +122,13 @@ void npsim_pkt(npsim_ctx *c, uint64_t addr, uint64_t off, uint32_t bytes,
 /* Work for coprocessor `unit` on `bytes`; `sw` cycles without one. */
 void npsim_coproc(npsim_ctx *c, enum npsim_unit unit, uint32_t bytes,
                   uint32_t sw);
+/* Sleeps, at no cost, until a context rings (the runtime's barriers,
+ * which a real machine does not have: boot is not measured). */
+void npsim_doorbell_wait(npsim_ctx *c);
+void npsim_doorbell_ring(npsim_ctx *c);
+/* After npsim_run: contexts that never ended (they wait for what nothing
+ * will do: a deadlock of the simulation). */
+uint32_t npsim_stuck(const npsim_machine *m);
 /* A poll that found nothing (a lane, a merge): time passes. */
 void npsim_poll(npsim_ctx *c);
 /* Its cycles count against `tag` from now. */
