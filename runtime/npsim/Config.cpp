@@ -368,7 +368,9 @@ bool readConfig(const TomlDoc &doc, const std::string &file, Config &cfg,
       EngineCfg &e = n == "ingress" ? cfg.ingress : cfg.egress;
       ok = f.f64("gbps", e.gbps, false, 0, false) &&
            f.u32("desc_bytes", e.descBytes, false, 1, 4096) &&
-           f.u32("header_bytes", e.headerBytes, false, 0, 65536) && f.done();
+           (n == "egress" ||
+            f.u32("header_bytes", e.headerBytes, false, 0, 65536)) &&
+           f.done();
     } else if (n.rfind("coprocessor.", 0) == 0) {
       std::string which = n.substr(12);
       CoprocCfg *c = nullptr;

@@ -120,6 +120,12 @@ TEST(NpsimConfig, ImpossibleValues) {
             "m.toml:3:1: error: clock_mhz: must be more than 0 (got 0)");
 }
 
+TEST(NpsimConfig, OnlyIngressCopiesHeaders) {
+  EXPECT_EQ(errorOf(std::string(kGood) + "[egress]\nheader_bytes = 64\n"),
+            "m.toml:32:1: error: unknown key 'header_bytes' in [egress] "
+            "(known keys: gbps, desc_bytes)");
+}
+
 TEST(NpsimConfig, MutexNeedsTheSchedulersMemory) {
   EXPECT_EQ(errorOf(replace(kGood, "kind = \"none\"", "kind = \"mutex\"")),
             "m.toml:21:1: error: [placement] is missing 'os'");
