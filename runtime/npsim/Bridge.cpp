@@ -189,6 +189,12 @@ npsim_machine *npsim_open(const char *prog, const char *config,
   m->inFlight.assign(v, 0);
   m->waiting.resize(v);
   m->allocNext.assign(v, 0);
+  // The core's private memory, where the dispatcher puts packet headers:
+  // the last one the configuration lists.
+  for (size_t i = 0; i < m->cfg.memories.size(); ++i)
+    if (m->cfg.memories[i].scope == Scope::Core &&
+        !m->cfg.memories[i].viaInterconnect)
+      m->localMemory = int(i);
   int pm = m->cfg.place.packets;
   m->inSlots = m->cfg.memories[size_t(pm)].capacity / kBufStride;
   for (Lock *l : {&m->inLock, &m->outLock}) {
@@ -361,13 +367,8 @@ void npsim_pkt(npsim_ctx *c, uint64_t addr, uint64_t off, uint32_t bytes,
   uint32_t head = m.cfg.ingress.headerBytes;
   if (off < head && off + bytes <= head) {
     // The dispatcher put the packet's first bytes in local memory.
-    int local = -1;
-    for (size_t i = 0; i < m.cfg.memories.size(); ++i)
-      if (m.cfg.memories[i].scope == Scope::Core &&
-          !m.cfg.memories[i].viaInterconnect)
-        local = int(i);
-    if (local >= 0) {
-      e.access(local, ctx(c)->core, off, bytes, write);
+    if (m.localMemory >= 0) {
+      e.access(m.localMemory, ctx(c)->core, off, bytes, write);
       return;
     }
   }

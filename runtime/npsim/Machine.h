@@ -72,6 +72,7 @@ struct npsim_machine {
   std::vector<uint64_t> latencies;
   std::vector<uint64_t> allocNext; ///< per vcore: buffers it made
   npcc::npsim::WaitQueue doorbell; ///< npsim_doorbell_wait's sleepers
+  int localMemory = -1; ///< the core's private memory (packet headers)
 };
 
 #endif // NPCC_RUNTIME_NPSIM_MACHINE_H
