@@ -70,7 +70,7 @@ void ingressStep(Engine &e, void *p, uint64_t);
 void ingressReady(Engine &e, void *p, uint64_t i) {
   npsim_machine &m = *static_cast<npsim_machine *>(p);
   uint32_t v = m.inTarget[i];
-  m.queues[v].push_back(Placed{bufferAddr(m, i), m.inArrive[i]});
+  m.queues[v].push_back(Placed{bufferAddr(m, i), m.inStart + m.inArrive[i]});
   e.notify(m.waiting[v]);
 }
 
@@ -97,8 +97,8 @@ void ingressStep(Engine &e, void *p, uint64_t) {
     m.inBlocked = true; // npsim_ingress_take restarts it
     return;
   }
-  if (m.inArrive[i] > e.now()) {
-    e.at(m.inArrive[i], &ingressStep, &m, 0);
+  if (m.inStart + m.inArrive[i] > e.now()) {
+    e.at(m.inStart + m.inArrive[i], &ingressStep, &m, 0);
     return;
   }
   ++m.inFlight[v];
@@ -257,7 +257,14 @@ int npsim_spawn(npsim_machine *m, uint32_t vcore, void (*fn)(void *),
 }
 
 uint64_t npsim_run(npsim_machine *m) {
-  m->eng->at(0, &ingressStep, m, 0);
+  m->askedOnce.assign(m->queues.size(), 1);
+  for (uint32_t v : m->inTarget)
+    if (m->askedOnce[v]) {
+      m->askedOnce[v] = 0;
+      ++m->bootWait;
+    }
+  if (m->bootWait == 0)
+    m->eng->at(0, &ingressStep, m, 0);
   m->end = m->eng->run();
   return m->end;
 }
@@ -297,6 +304,13 @@ void npsim_ingress_take(npsim_ctx *c, uint64_t *addr, uint64_t *born) {
   Engine &e = *ctx(c)->eng;
   npsim_machine &m = *machineOf(e);
   uint32_t v = npsim_vcore(c);
+  if (!m.askedOnce[v]) {
+    m.askedOnce[v] = 1;
+    if (--m.bootWait == 0) {
+      m.inStart = e.now();
+      e.at(e.now(), &ingressStep, &m, 0);
+    }
+  }
   while (m.queues[v].empty())
     e.sleepOn(m.waiting[v]);
   e.lock(m.inLock);

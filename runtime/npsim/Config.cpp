@@ -8,6 +8,7 @@
 
 #include "runtime/npsim/ShippedConfigs.h"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -237,7 +238,16 @@ bool applyOverride(TomlDoc &doc, const std::string &o, std::string &err) {
                              eq - (dot == std::string::npos ? 0 : dot + 1));
   TomlValue v;
   std::string verr;
-  if (!parseTomlValue(o.substr(eq + 1), v, verr)) {
+  std::string text = o.substr(eq + 1);
+  // On a command line quotes are a chore: a bare word that starts with a
+  // letter and is not true or false is the string it spells.
+  bool word = !text.empty() && isalpha((unsigned char)text[0]) &&
+              text != "true" && text != "false" &&
+              text.find_first_of("\"[]{},= ") == std::string::npos;
+  if (word) {
+    v.kind = TomlValue::STRING;
+    v.s = text;
+  } else if (!parseTomlValue(text, v, verr)) {
     size_t p = verr.find("error: ");
     err = "npsim: error: --set '" + o +
           "': " + (p == std::string::npos ? verr : verr.substr(p + 7));

@@ -238,7 +238,10 @@ void Engine::onWake(Engine &e, void *p, uint64_t) {
     onResume(e, c, 0);
     return;
   }
-  c->waited += e.time - c->sleptAt;
+  // A context runs ahead of the queue's clock within its slice, so a
+  // notification may come at a time before it went to sleep: then it did
+  // not wait.
+  c->waited += e.time > c->sleptAt ? e.time - c->sleptAt : 0;
   c->state = Context::READY;
   if (!core.running)
     e.dispatch(core, e.time);

@@ -57,7 +57,15 @@ struct npsim_machine {
   std::vector<std::vector<uint64_t>> used;
   // Ingress.
   std::vector<uint32_t> inTarget, inBytes;
-  std::vector<uint64_t> inArrive; ///< cycle each packet is on the wire
+  std::vector<uint64_t> inArrive; ///< cycle each packet is on the wire,
+                                  ///< counted from inStart
+  /// The wire starts once the chip has booted: every context that has
+  /// packets coming asked for its first one (its processes ran to where
+  /// they wait for input). Contexts booting one after another on a core
+  /// are not what a packet's latency or the throughput should measure.
+  npcc::npsim::Cycle inStart = 0;
+  size_t bootWait = 0;            ///< contexts still booting
+  std::vector<uint8_t> askedOnce; ///< per vcore
   size_t inNext = 0;
   bool inBlocked = false;
   std::vector<std::deque<npcc::npsim::Placed>> queues; ///< per vcore

@@ -153,6 +153,16 @@ TEST(NpsimConfig, OverridesApplyOnTop) {
   EXPECT_EQ(cfg.cores, 16u);
   EXPECT_EQ(cfg.memories[1].banks, 8u);
   EXPECT_EQ(cfg.lock.kind, LockKind::Spinlock);
+  // A bare word is the string it spells; true stays a boolean.
+  ASSERT_TRUE(parseConfig(kGood, "m.toml",
+                          {"lock.kind=spinlock", "core.posted_writes=true"},
+                          cfg, err))
+      << err;
+  EXPECT_EQ(cfg.lock.kind, LockKind::Spinlock);
+  EXPECT_TRUE(cfg.postedWrites);
+  EXPECT_EQ(errorOf(kGood, {"lock.kind=1x"}),
+            "npsim: error: --set 'lock.kind=1x': '1x' is not a value (a "
+            "number, a \"string\", true or false)");
   EXPECT_EQ(errorOf(kGood, {"core.count=0"}),
             "m.toml: error: [core] count: must be 1..64 (got 0)");
   EXPECT_EQ(errorOf(kGood, {"core.count"}),
