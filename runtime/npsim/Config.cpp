@@ -276,7 +276,8 @@ bool readMemory(Fields &f, MemoryCfg &m) {
          f.u32("bank_cycles", m.bankCycles, false, 1, 100000) &&
          f.u32("width", m.width, false, 1, 4096) &&
          f.u32("interleave", m.interleave, false, 1, 1u << 30) &&
-         f.boolean("via_interconnect", m.viaInterconnect) && f.done();
+         f.boolean("via_interconnect", m.viaInterconnect) &&
+         f.boolean("cached", m.cached) && f.done();
 }
 
 bool readCache(Fields &f, CacheCfg &c) {

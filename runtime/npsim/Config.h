@@ -45,6 +45,9 @@ struct MemoryCfg {
   /// Reached through the interconnect (its latency and ports apply) rather
   /// than from the core's own port.
   bool viaInterconnect = true;
+  /// The data cache may keep its lines. False for buffers an engine writes
+  /// behind the cores' caches (no coherence): every read goes out.
+  bool cached = true;
   SrcLoc loc;
 };
 

@@ -367,15 +367,29 @@ Cycle Engine::book(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
 Cycle Engine::bookSpan(int mem, uint32_t copy, uint64_t addr, uint64_t bytes,
                        bool write, Cycle t) {
   const MemoryCfg &mc = cfg.memories[size_t(mem)];
-  Cycle done = t;
-  uint64_t end = addr + std::max<uint64_t>(bytes, 1);
-  while (addr < end) {
+  bytes = std::max<uint64_t>(bytes, 1);
+  if (addr % mc.interleave + bytes <= mc.interleave)
+    return book(mem, copy, addr, uint32_t(bytes), write, t);
+  // The span crosses banks: each bank takes its share as one burst, so
+  // the beats of one request that fall on one bank follow each other
+  // instead of queueing as conflicts.
+  spanFirst.assign(mc.banks, UINT64_MAX);
+  spanBytes.assign(mc.banks, 0);
+  for (uint64_t end = addr + bytes; addr < end;) {
     uint64_t chunk =
         std::min<uint64_t>(end, (addr / mc.interleave + 1) * mc.interleave) -
         addr;
-    done = std::max(done, book(mem, copy, addr, uint32_t(chunk), write, t));
+    size_t bank = size_t((addr / mc.interleave) % mc.banks);
+    if (spanFirst[bank] == UINT64_MAX)
+      spanFirst[bank] = addr;
+    spanBytes[bank] += chunk;
     addr += chunk;
   }
+  Cycle done = t;
+  for (size_t b = 0; b < mc.banks; ++b)
+    if (spanBytes[b])
+      done = std::max(done, book(mem, copy, spanFirst[b],
+                                 uint32_t(spanBytes[b]), write, t));
   return done;
 }
 
@@ -394,7 +408,7 @@ void Engine::access(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
     return;
   }
   Core &core = *cores[c->core];
-  if (core.dcache.present() && bytes) {
+  if (core.dcache.present() && bytes && mc.cached) {
     uint64_t base = uint64_t(mem) << 48;
     uint32_t line = core.dcache.line();
     uint64_t first = addr / line * line,

@@ -238,8 +238,8 @@ public:
   /// interconnect and the bank); for the model's own engines too.
   Cycle book(int mem, uint32_t copy, uint64_t addr, uint32_t bytes, bool write,
              Cycle t);
-  /// book() for a span of any length: one request per bank-interleave
-  /// chunk, all issued at `t`; the last answer.
+  /// book() for a span of any length: one burst per bank it covers, all
+  /// issued at `t`; the last answer.
   Cycle bookSpan(int mem, uint32_t copy, uint64_t addr, uint64_t bytes,
                  bool write, Cycle t);
   /// Whoever runs the engine (npsim's bridge to libnprt).
@@ -286,6 +286,8 @@ private:
   };
   std::vector<Request> pending; ///< a sleeping context's, by context id
   std::vector<Request> posted;  ///< posted writes, reused through `freeWrites`
+  /// bookSpan's scratch: per bank, the first address and the bytes.
+  std::vector<uint64_t> spanFirst, spanBytes;
   std::vector<uint32_t> freeWrites;
   std::vector<uint32_t> coprocUnit; ///< a sleeping context's coprocessor
   std::vector<uint32_t> coprocBytes;
