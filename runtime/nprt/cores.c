@@ -128,6 +128,7 @@ int nprt_multi_join(nprt_multi *m) {
 #ifdef NPRT_SIM
   if (m->sim) {
     npsim_run(m->sim);
+    nprt_sim_free_skips(m);
     uint32_t stuck = npsim_stuck(m->sim);
     if (stuck) {
       fprintf(m->opts->err,

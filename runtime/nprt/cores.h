@@ -140,6 +140,11 @@ struct nprt_core {
   nprt_msgq self;
   uint64_t cur_seq;
   uint64_t *records; /* per input device: records read so far */
+  /* A simulated run: per input device, where this core's packets lie in
+   * the file (the ingress engine's scan, sim_run.c), so that it goes from
+   * one to the next instead of passing every other core's. */
+  struct nprt_sim_skip *skip;
+  uint32_t n_skip;
   /* rtc with a serial core 0: the inputs it reads only for their time
    * stamps (clock ticks, core_lanes.c), by device number. */
   struct nprt_core_clock_in {
@@ -167,6 +172,13 @@ struct nprt_core {
   _Alignas(64) _Atomic uint64_t posted;
   _Atomic uint64_t acked;
 };
+
+typedef struct nprt_sim_skip {
+  uint64_t *off, *index; /* the record's offset in the file, its number */
+  size_t n, at;
+  uint64_t end_off, end_index; /* where the scan stopped: end or error */
+  bool on; /* the file is mapped: offsets to go to */
+} nprt_sim_skip;
 
 typedef struct nprt_edge {
   bool lane;         /* crosses cores */
@@ -320,6 +332,8 @@ void nprt_multi_stop(void *ctx);
  * in the simulated memories, the ingress engine's packets; -1 (reported)
  * when a state does not fit its memory. */
 int nprt_sim_prepare(nprt_multi *m);
+/* Frees what nprt_sim_prepare gave the cores. */
+void nprt_sim_free_skips(nprt_multi *m);
 /* Which core reads input record `rec` of a device (flow steering, as
  * the core's input device decides). */
 uint32_t nprt_core_in_owner(const nprt_multi *m, const uint8_t *bytes,

@@ -73,11 +73,36 @@ static int nprt_sim_place_core(nprt_multi *m, uint32_t q) {
   return rc;
 }
 
+static bool nprt_sim_skip_add(nprt_sim_skip *s, uint64_t off,
+                              uint64_t index) {
+  if (s->n == s->at) { /* `at` is the capacity until the run */
+    size_t cap = s->at ? 2 * s->at : 64;
+    uint64_t *o = realloc(s->off, cap * sizeof(*o));
+    if (o)
+      s->off = o;
+    uint64_t *i = o ? realloc(s->index, cap * sizeof(*i)) : NULL;
+    if (!i)
+      return false;
+    s->index = i;
+    s->at = cap;
+  }
+  s->off[s->n] = off;
+  s->index[s->n++] = index;
+  return true;
+}
+
 /* The ingress engine is told every input packet and the core it is for
- * before the run, as the cores' input devices will decide. */
+ * before the run, as the cores' input devices will decide; each core is
+ * told where its packets lie in the (mapped) file. */
 static int nprt_sim_scan_inputs(nprt_multi *m) {
   const nprt_devices *t = &m->cores[0].ex.devices;
   char err[PCAP_ERRBUF_SIZE + 64];
+  for (uint32_t q = 0; q < m->n; ++q) {
+    m->cores[q].skip = calloc(t->n_in ? t->n_in : 1, sizeof(nprt_sim_skip));
+    if (!m->cores[q].skip)
+      goto oom;
+    m->cores[q].n_skip = t->n_in;
+  }
   for (uint32_t dev = 0; dev < t->n_in; ++dev) {
     const nprt_pcap_in *from = nprt_core_dev_pcap(&t->in[dev]);
     if (!from || !from->path)
@@ -87,15 +112,47 @@ static int nprt_sim_scan_inputs(nprt_multi *m) {
     if (nprt_pcap_in_open(&d, from->path, err, sizeof(err)) != 0)
       return 0; /* the core's own device reports it */
     nprt_pcap_in_share(&d, from);
-    while (nprt_pcap_in_peek(&d, err, sizeof(err)) == NPRT_PCAP_OK) {
-      npsim_ingress_add(
-          m->sim, nprt_core_in_owner(m, d.rec.bytes, d.rec.caplen, d.linktype),
-          d.rec.caplen);
+    bool mapped = d.map != NULL;
+    uint64_t index = 0;
+    for (;; ++index) {
+      uint64_t off = d.off;
+      if (nprt_pcap_in_peek(&d, err, sizeof(err)) != NPRT_PCAP_OK) {
+        for (uint32_t q = 0; q < m->n && mapped; ++q) {
+          m->cores[q].skip[dev].end_off = off;
+          m->cores[q].skip[dev].end_index = index;
+        }
+        break;
+      }
+      uint32_t owner =
+          nprt_core_in_owner(m, d.rec.bytes, d.rec.caplen, d.linktype);
+      npsim_ingress_add(m->sim, owner, d.rec.caplen);
+      if (mapped && !nprt_sim_skip_add(&m->cores[owner].skip[dev], off, index))
+        goto oom;
       nprt_pcap_in_pass(&d);
     }
     nprt_pcap_in_close(&d);
+    /* Unmapped files are read record by record (no offsets to go to). */
+    for (uint32_t q = 0; q < m->n; ++q) {
+      m->cores[q].skip[dev].at = 0;
+      m->cores[q].skip[dev].on = mapped;
+    }
   }
   return 0;
+oom:
+  fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
+  return -1;
+}
+
+void nprt_sim_free_skips(nprt_multi *m) {
+  for (uint32_t q = 0; q < m->n; ++q) {
+    nprt_core *c = &m->cores[q];
+    for (uint32_t dev = 0; c->skip && dev < c->n_skip; ++dev) {
+      free(c->skip[dev].off);
+      free(c->skip[dev].index);
+    }
+    free(c->skip);
+    c->skip = NULL;
+  }
 }
 
 int nprt_sim_prepare(nprt_multi *m) {

@@ -156,7 +156,7 @@ void Engine::entry(void *p) {
   switchTo(c->point, e.loop);
 }
 
-void Engine::dispatch(Core &core, Cycle t) {
+void Engine::dispatch(Core &core, Cycle t, bool inLoop) {
   if (core.running)
     return;
   t = std::max(t, core.freeAt);
@@ -177,7 +177,14 @@ void Engine::dispatch(Core &core, Cycle t) {
       ++core.switches;
     }
     core.running = c;
-    resumeAt(c, start);
+    // Woken from the event loop, a context that can start now starts
+    // here rather than through one more event: a third fewer events per
+    // access. It then runs before other events of the same cycle, an
+    // order as deterministic as the queue's.
+    if (inLoop && start == time)
+      onResume(*this, c, 0);
+    else
+      resumeAt(c, start);
     return;
   }
   if (!core.isIdle) {
@@ -244,7 +251,7 @@ void Engine::onWake(Engine &e, void *p, uint64_t) {
   c->waited += e.time > c->sleptAt ? e.time - c->sleptAt : 0;
   c->state = Context::READY;
   if (!core.running)
-    e.dispatch(core, e.time);
+    e.dispatch(core, e.time, true);
 }
 
 void Engine::tagFlush(Context *c) {

@@ -269,7 +269,7 @@ private:
   /// (UINT64_MAX: until woken).
   void sleep(Cycle until);
   /// Lets the core of `c` run its next ready context from `t`.
-  void dispatch(Core &core, Cycle t);
+  void dispatch(Core &core, Cycle t, bool inLoop = false);
   void resumeAt(Context *c, Cycle t);
   void becomeReady(Context *c, Cycle t);
   void tagFlush(Context *c);
