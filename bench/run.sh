@@ -92,3 +92,6 @@ echo "== compile time: --target=c on chains of N stateful Counters =="
 
 echo
 "$root/bench/pcsa.sh"
+
+echo
+"$root/bench/npsim.sh"

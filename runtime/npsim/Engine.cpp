@@ -52,6 +52,7 @@ void Cache::fill(uint64_t key) {
 
 Engine::Engine(const Config &c, uint32_t ncores, uint32_t contexts)
     : cfg(c), nctx(contexts) {
+  fetchesCode = cfg.icache.present && cfg.place.code >= 0;
   for (uint32_t i = 0; i < ncores; ++i) {
     auto core = std::make_unique<Core>();
     core->icache.init(cfg.icache);
@@ -161,9 +162,11 @@ void Engine::dispatch(Core &core, Cycle t, bool inLoop) {
     return;
   t = std::max(t, core.freeAt);
   size_t n = core.ctxs.size();
-  size_t from = core.last ? core.last->slot + 1 : 0;
-  for (size_t i = 0; i < n; ++i) {
-    Context *c = core.ctxs[(from + i) % n];
+  size_t k = core.last ? core.last->slot + 1 : 0;
+  for (size_t i = 0; i < n; ++i, ++k) {
+    if (k == n)
+      k = 0;
+    Context *c = core.ctxs[k];
     if (!c || c->state != Context::READY)
       continue;
     if (core.isIdle) {
@@ -234,6 +237,28 @@ void Engine::sleep(Cycle until) {
   // Resumed: onResume set the clock and `cur`.
 }
 
+bool Engine::waitInPlace(Cycle until) {
+  Context *c = cur;
+  Core &core = *cores[c->core];
+  // Sleeping would change nothing but the host's work when nothing is due
+  // before `until` and no other context of the core is ready: the core
+  // would idle, the wake-up would be the next event and would start this
+  // context again at once, with no switch. Then only the books change.
+  if (!queue.empty() && queue.top().t <= until)
+    return false;
+  for (const Context *x : core.ctxs)
+    if (x && x != c && x->state == Context::READY)
+      return false;
+  if (cfg.lock.kind == LockKind::Mutex && !core.polling && anyMutexWait(core))
+    return false; // sleeping would start the scheduler's idle poll
+  sliceEnd(c);
+  core.idle += until - c->t;
+  c->waited += until - c->t;
+  c->t = until;
+  c->sliceStart = until;
+  return true;
+}
+
 void Engine::onWake(Engine &e, void *p, uint64_t) {
   auto *c = static_cast<Context *>(p);
   Core &core = *e.cores[c->core];
@@ -274,23 +299,14 @@ void Engine::sliceEnd(Context *c) {
   c->sliceStart = c->t;
 }
 
-void Engine::setTag(uint32_t tag) {
+void Engine::retag(uint32_t tag) {
   Context *c = cur;
-  if (c->tag == tag)
-    return;
   tagFlush(c);
   sliceEnd(c);
   c->tag = tag;
 }
 
 //--- Work -------------------------------------------------------------------
-
-void Engine::compute(Cycle n) {
-  Context *c = cur;
-  c->t += n;
-  c->run += n;
-  cores[c->core]->busy += n;
-}
 
 void Engine::sync() {
   Context *c = cur;
@@ -450,10 +466,27 @@ void Engine::access(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
     compute(1);
     return;
   }
-  pending[c->id] = Request{mem, copy, addr, bytes, write};
   Cycle unloaded =
       mc.latency + (mc.viaInterconnect ? 2 * Cycle(cfg.icLatency) : 0);
-  c->stalling = unloaded <= cfg.stallBelow;
+  bool stall = unloaded <= cfg.stallBelow;
+  if (queue.empty() || queue.top().t > c->t) {
+    // Nothing is due before this cycle, so the request would be the
+    // queue's next event: book it now and save the event (most accesses
+    // of a busy machine).
+    Cycle done = bookSpan(mem, copy, addr, bytes, write, c->t);
+    if (stall) {
+      cores[c->core]->stalled += done - c->t;
+      c->run += done - c->t;
+      c->t = done;
+      return;
+    }
+    c->stalling = false;
+    if (!waitInPlace(done))
+      sleep(done);
+    return;
+  }
+  pending[c->id] = Request{mem, copy, addr, bytes, write};
+  c->stalling = stall;
   at(c->t, &Engine::onAccess, c, 0);
   sleep(UINT64_MAX);
 }
@@ -471,11 +504,9 @@ void Engine::onWrite(Engine &e, void *, uint64_t a) {
   e.bookSpan(r.mem, r.copy, r.addr, r.bytes, true, e.time);
 }
 
-void Engine::fetch(uint64_t addr, uint32_t bytes) {
+void Engine::fetchLines(uint64_t addr, uint32_t bytes) {
   Context *c = cur;
   Core &core = *cores[c->core];
-  if (!core.icache.present() || !bytes || cfg.place.code < 0)
-    return;
   uint32_t line = core.icache.line();
   uint64_t first = addr / line * line, last = (addr + bytes - 1) / line * line;
   for (uint64_t a = first; a <= last; a += line) {

@@ -20,12 +20,12 @@
 #define NPCC_RUNTIME_NPSIM_ENGINE_H
 
 #include "runtime/npsim/Config.h"
+#include "runtime/npsim/EventQueue.h"
 #include "runtime/npsim/Fiber.h"
 
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -150,9 +150,6 @@ struct Event {
   void (*fn)(Engine &, void *, uint64_t);
   void *p;
   uint64_t a;
-  bool operator>(const Event &o) const {
-    return t != o.t ? t > o.t : seq > o.seq;
-  }
 };
 
 class Engine {
@@ -184,15 +181,22 @@ public:
   }
 
   //--- Called by the running context ---------------------------------------
-  /// `n` cycles of work on its core.
-  void compute(Cycle n);
+  /// `n` cycles of work on its core (every basic block: inline).
+  void compute(Cycle n) {
+    cur->t += n;
+    cur->run += n;
+    cores[cur->core]->busy += n;
+  }
   /// An access to memory `mem` (copy `copy`, see copyFor) at `addr`.
   void access(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
               bool write);
   /// The copy of `mem` the running context's core reaches.
   uint32_t copyFor(int mem, uint32_t core) const;
   /// Instructions at `addr` (`bytes` of code): the instruction cache.
-  void fetch(uint64_t addr, uint32_t bytes);
+  void fetch(uint64_t addr, uint32_t bytes) {
+    if (fetchesCode && bytes)
+      fetchLines(addr, bytes);
+  }
   /// A request to coprocessor `unit` (an index into the config's list)
   /// working on `bytes`; without one, `swCycles` of work instead.
   void coproc(uint32_t unit, uint32_t bytes, Cycle swCycles);
@@ -210,7 +214,10 @@ public:
   /// when its turn comes.
   void yieldCore();
   /// Counts the running context's cycles against `tag` from now.
-  void setTag(uint32_t tag);
+  void setTag(uint32_t tag) {
+    if (cur->tag != tag)
+      retag(tag);
+  }
 
   //--- Results ------------------------------------------------------------
   std::vector<std::unique_ptr<Core>> cores;
@@ -248,7 +255,9 @@ public:
 private:
   const Config cfg; ///< a copy: the memories point into it
   uint32_t nctx;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
+  EventQueue<Event> queue;
+  bool fetchesCode = false; ///< an instruction cache and a code memory
+  void fetchLines(uint64_t addr, uint32_t bytes);
   uint64_t seq = 0;
   Cycle time = 0; ///< the event being handled
   Cycle end = 0;  ///< the last context's end
@@ -275,6 +284,9 @@ private:
   void tagFlush(Context *c);
   /// Tracing: the context stops running with its tag at its clock.
   void sliceEnd(Context *c);
+  void retag(uint32_t tag);
+  /// Instead of sleep(until), when sleeping would change nothing.
+  bool waitInPlace(Cycle until);
   Cycle admit(Cycle t);
   /// A memory request waiting for its event.
   struct Request {
