@@ -1,5 +1,5 @@
 # Thin wrapper: every target installs what is missing, builds, then acts.
-.PHONY: all build install check check-long check-asan check-tsan fuzz demo bench clean format fuzz-match fuzz-programs fuzz-programs-asan
+.PHONY: all build install check check-long check-asan check-tsan fuzz demo bench reproduce clean format fuzz-match fuzz-programs fuzz-programs-asan
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
@@ -50,6 +50,11 @@ demo: build
 bench: build
 	@bash scripts/bootstrap.sh bench
 	@bash bench/run.sh
+
+# The seeds' network-processor experiments on npsim, their figures beside
+# ours, plots in build/reproduce (examples/npu-scaling/README.md).
+reproduce: build
+	@PATH="$(CURDIR)/build/bin:$$PATH" python3 examples/npu-scaling/reproduce.py --out build/reproduce
 
 # Generated match programs: npcc --target=ucode on musim against the
 # reference interpreter (test/targets/ucode/Inputs/match_diff.py).
