@@ -132,7 +132,11 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
     }
 #ifdef NPRT_SIM
     if (core->ex.sim && pkts[0]) {
-      /* The ingress engine placed it in packet memory for this context. */
+      /* The ingress engine placed it in packet memory for this context,
+       * or will: the context may wait for it, so what it wrote to its
+       * lanes is published first (nprt_core_flush), or the next stage
+       * waits for the next packet to arrive here. */
+      nprt_core_flush(core);
       npsim_tag(core->ex.sim, NPSIM_TAG_ACQUISITION);
       npsim_ingress_take(core->ex.sim, &pkts[0]->sim_addr, &pkts[0]->sim_born);
     }
