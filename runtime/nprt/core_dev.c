@@ -138,7 +138,8 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
        * waits for the next packet to arrive here. */
       nprt_core_flush(core);
       npsim_tag(core->ex.sim, NPSIM_TAG_ACQUISITION);
-      npsim_ingress_take(core->ex.sim, &pkts[0]->sim_addr, &pkts[0]->sim_born);
+      npsim_ingress_take(core->ex.sim, dev, &pkts[0]->sim_addr,
+                         &pkts[0]->sim_born);
     }
 #endif
     core->cur_seq = index * NPRT_MAX_DEVICES + dev;

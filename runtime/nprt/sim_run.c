@@ -125,7 +125,7 @@ static int nprt_sim_scan_inputs(nprt_multi *m) {
       }
       uint32_t owner =
           nprt_core_in_owner(m, d.rec.bytes, d.rec.caplen, d.linktype);
-      npsim_ingress_add(m->sim, owner, d.rec.caplen);
+      npsim_ingress_add(m->sim, owner, dev, d.rec.caplen);
       if (mapped && !nprt_sim_skip_add(&m->cores[owner].skip[dev], off, index))
         goto oom;
       nprt_pcap_in_pass(&d);

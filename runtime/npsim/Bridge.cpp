@@ -69,9 +69,9 @@ void ingressStep(Engine &e, void *p, uint64_t);
 
 void ingressReady(Engine &e, void *p, uint64_t i) {
   npsim_machine &m = *static_cast<npsim_machine *>(p);
-  uint32_t v = m.inTarget[i];
-  m.queues[v].push_back(Placed{bufferAddr(m, i), m.inStart + m.inArrive[i]});
-  e.notify(m.waiting[v]);
+  size_t q = m.queueOf(m.inTarget[i], m.inDev[i]);
+  m.queues[q].push_back(Placed{bufferAddr(m, i), m.inStart + m.inArrive[i]});
+  e.notify(m.waiting[q]);
 }
 
 void ingressDesc(Engine &e, void *p, uint64_t i) {
@@ -79,30 +79,33 @@ void ingressDesc(Engine &e, void *p, uint64_t i) {
   uint32_t v = m.inTarget[i];
   int mem = m.cfg.place.engines;
   uint32_t core = v / m.contexts;
-  Cycle done = e.bookSpan(mem, e.copyFor(mem, core), 64 * v,
-                          m.cfg.ingress.descBytes, true, e.now());
+  Cycle done =
+      e.bookSpan(mem, e.copyFor(mem, core), 64 * m.queueOf(v, m.inDev[i]),
+                 m.cfg.ingress.descBytes, true, e.now());
   e.at(done, &ingressReady, &m, i);
 }
 
-/// The ingress engine places packet inNext: once it is on the wire and
-/// its context's queue has room, it writes the packet to packet memory,
-/// then the descriptor.
-void ingressStep(Engine &e, void *p, uint64_t) {
+/// Input `dev`'s ingress engine places its next packet: once it is on the
+/// wire and its context's queue has room, it writes the packet to packet
+/// memory, then the descriptor. Each interface has its own engine.
+void ingressStep(Engine &e, void *p, uint64_t dev) {
   npsim_machine &m = *static_cast<npsim_machine *>(p);
-  if (m.inNext >= m.inTarget.size())
+  Ingress &in = m.ins[dev];
+  if (in.next >= in.packets.size())
     return;
-  size_t i = m.inNext;
+  size_t i = in.packets[in.next];
+  size_t q = m.queueOf(m.inTarget[i], uint32_t(dev));
   uint32_t v = m.inTarget[i];
-  if (m.inFlight[v] >= kQueueDepth) {
-    m.inBlocked = true; // npsim_ingress_take restarts it
+  if (m.inFlight[q] >= kQueueDepth) {
+    in.blocked = true; // npsim_ingress_take restarts it
     return;
   }
   if (m.inStart + m.inArrive[i] > e.now()) {
-    e.at(m.inStart + m.inArrive[i], &ingressStep, &m, 0);
+    e.at(m.inStart + m.inArrive[i], &ingressStep, &m, dev);
     return;
   }
-  ++m.inFlight[v];
-  ++m.inNext;
+  ++m.inFlight[q];
+  ++in.next;
   m.firstIn = std::min<Cycle>(m.firstIn, e.now());
   int mem = m.cfg.place.packets;
   uint32_t core = v / m.contexts;
@@ -113,7 +116,12 @@ void ingressStep(Engine &e, void *p, uint64_t) {
   // starts once this one's beats are out (its writes need not be done).
   const MemoryCfg &mc = m.cfg.memories[size_t(mem)];
   e.at(e.now() + std::max<Cycle>(1, (m.inBytes[i] + mc.width - 1) / mc.width),
-       &ingressStep, &m, 0);
+       &ingressStep, &m, dev);
+}
+
+void startIngress(npsim_machine &m, Cycle t) {
+  for (size_t d = 0; d < m.ins.size(); ++d)
+    m.eng->at(t, &ingressStep, &m, d);
 }
 
 struct EgressReq {
@@ -185,9 +193,6 @@ npsim_machine *npsim_open(const char *prog, const char *config,
   for (const Memory &mem : m->eng->memories)
     m->used.emplace_back(mem.copies.size(), 0);
   uint32_t v = m->cores * m->contexts;
-  m->queues.resize(v);
-  m->inFlight.assign(v, 0);
-  m->waiting.resize(v);
   m->allocNext.assign(v, 0);
   // The core's private memory, where the dispatcher puts packet headers:
   // the last one the configuration lists.
@@ -257,14 +262,18 @@ int npsim_spawn(npsim_machine *m, uint32_t vcore, void (*fn)(void *),
 }
 
 uint64_t npsim_run(npsim_machine *m) {
-  m->askedOnce.assign(m->queues.size(), 1);
+  size_t queues = size_t(m->cores) * m->contexts * m->ins.size();
+  m->queues.resize(queues);
+  m->inFlight.assign(queues, 0);
+  m->waiting.resize(queues);
+  m->askedOnce.assign(size_t(m->cores) * m->contexts, 1);
   for (uint32_t v : m->inTarget)
     if (m->askedOnce[v]) {
       m->askedOnce[v] = 0;
       ++m->bootWait;
     }
   if (m->bootWait == 0)
-    m->eng->at(0, &ingressStep, m, 0);
+    startIngress(*m, 0);
   m->end = m->eng->run();
   return m->end;
 }
@@ -289,41 +298,56 @@ uint32_t npsim_vcore(const npsim_ctx *c) {
   return x->core * x->eng->contextsPerCore() + x->slot;
 }
 
-int npsim_ingress_add(npsim_machine *m, uint32_t vcore, uint32_t bytes) {
-  Cycle prev = m->inArrive.empty() ? 0 : m->inArrive.back();
-  Cycle wire = m->inBytes.empty()
-                   ? 0
-                   : wireCycles(m->cfg, m->cfg.ingress.gbps, m->inBytes.back());
+int npsim_ingress_add(npsim_machine *m, uint32_t vcore, uint32_t dev,
+                      uint32_t bytes) {
+  if (m->ins.size() <= dev)
+    m->ins.resize(dev + 1);
+  Ingress &in = m->ins[dev];
+  // Each interface has its own wire: a packet arrives once the one
+  // before it on the same interface is in.
+  Cycle arrive = in.packets.empty()
+                     ? 0
+                     : in.lastArrive + wireCycles(m->cfg, m->cfg.ingress.gbps,
+                                                  in.lastBytes);
+  in.packets.push_back(m->inTarget.size());
+  in.lastArrive = arrive;
+  in.lastBytes = bytes;
   m->inTarget.push_back(vcore);
+  m->inDev.push_back(dev);
   m->inBytes.push_back(bytes);
-  m->inArrive.push_back(prev + wire);
+  m->inArrive.push_back(arrive);
   return 0;
 }
 
-void npsim_ingress_take(npsim_ctx *c, uint64_t *addr, uint64_t *born) {
+void npsim_ingress_take(npsim_ctx *c, uint32_t dev, uint64_t *addr,
+                        uint64_t *born) {
   Engine &e = *ctx(c)->eng;
   npsim_machine &m = *machineOf(e);
   uint32_t v = npsim_vcore(c);
+  *addr = *born = 0;
+  if (dev >= m.ins.size())
+    return; // no packet was told for it: the runtime reads none
   if (!m.askedOnce[v]) {
     m.askedOnce[v] = 1;
     if (--m.bootWait == 0) {
       m.inStart = e.now();
-      e.at(e.now(), &ingressStep, &m, 0);
+      startIngress(m, e.now());
     }
   }
-  while (m.queues[v].empty())
-    e.sleepOn(m.waiting[v]);
+  size_t q = m.queueOf(v, dev);
+  while (m.queues[q].empty())
+    e.sleepOn(m.waiting[q]);
   e.lock(m.inLock);
   int mem = m.cfg.place.engines;
-  e.access(mem, e.copyFor(mem, ctx(c)->core), 64 * v, m.cfg.ingress.descBytes,
+  e.access(mem, e.copyFor(mem, ctx(c)->core), 64 * q, m.cfg.ingress.descBytes,
            false);
   e.unlock(m.inLock);
-  Placed got = m.queues[v].front();
-  m.queues[v].pop_front();
-  --m.inFlight[v];
-  if (m.inBlocked) {
-    m.inBlocked = false;
-    e.at(e.now(), &ingressStep, &m, 0);
+  Placed got = m.queues[q].front();
+  m.queues[q].pop_front();
+  --m.inFlight[q];
+  if (m.ins[dev].blocked) {
+    m.ins[dev].blocked = false;
+    e.at(e.now(), &ingressStep, &m, dev);
   }
   e.compute(m.costs.device_recv);
   *addr = got.addr;

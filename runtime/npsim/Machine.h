@@ -29,6 +29,14 @@ struct Placed {
   uint64_t addr, born;
 };
 
+/// One input interface's ingress engine: its packets, in input order.
+struct Ingress {
+  std::vector<size_t> packets; ///< indices into the machine's in* vectors
+  size_t next = 0;
+  bool blocked = false; ///< the next packet's queue is full
+  uint64_t lastArrive = 0, lastBytes = 0;
+};
+
 /// One output's egress engine: takes descriptors in order, reads the
 /// packet out of memory and sends it at line rate.
 struct Egress {
@@ -56,7 +64,7 @@ struct npsim_machine {
   /// Next free byte per memory and copy.
   std::vector<std::vector<uint64_t>> used;
   // Ingress.
-  std::vector<uint32_t> inTarget, inBytes;
+  std::vector<uint32_t> inTarget, inBytes, inDev;
   std::vector<uint64_t> inArrive; ///< cycle each packet is on the wire,
                                   ///< counted from inStart
   /// The wire starts once the chip has booted: every context that has
@@ -64,13 +72,16 @@ struct npsim_machine {
   /// they wait for input). Contexts booting one after another on a core
   /// are not what a packet's latency or the throughput should measure.
   npcc::npsim::Cycle inStart = 0;
-  size_t bootWait = 0;            ///< contexts still booting
-  std::vector<uint8_t> askedOnce; ///< per vcore
-  size_t inNext = 0;
-  bool inBlocked = false;
-  std::vector<std::deque<npcc::npsim::Placed>> queues; ///< per vcore
-  std::vector<size_t> inFlight; ///< placed or being placed, per vcore
+  size_t bootWait = 0;                   ///< contexts still booting
+  std::vector<uint8_t> askedOnce;        ///< per vcore
+  std::vector<npcc::npsim::Ingress> ins; ///< per input device
+  /// Per vcore and input device (queueOf): the packets placed for it.
+  std::vector<std::deque<npcc::npsim::Placed>> queues;
+  std::vector<size_t> inFlight; ///< placed or being placed
   std::vector<npcc::npsim::WaitQueue> waiting;
+  size_t queueOf(uint32_t vcore, uint32_t dev) const {
+    return size_t(vcore) * ins.size() + dev;
+  }
   npcc::npsim::Lock inLock, outLock;
   uint64_t inSlots = 0;
   // Egress.

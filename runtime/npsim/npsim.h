@@ -92,13 +92,17 @@ uint32_t npsim_vcore(const npsim_ctx *c);
 
 /*--- The packet engines -------------------------------------------------*/
 
-/* Ingress: input packet `index` (in input order) of `bytes` bytes is for
- * vcore `vcore`. Given for every packet before the run. */
-int npsim_ingress_add(npsim_machine *m, uint32_t vcore, uint32_t bytes);
-/* The running context's next packet from the ingress engine: sleeps
- * until the engine placed it, takes its descriptor (under the engine's
- * lock) and returns where it lies and the cycle it arrived. */
-void npsim_ingress_take(npsim_ctx *c, uint64_t *addr, uint64_t *born);
+/* Ingress: the next packet of input device `dev` (in input order), of
+ * `bytes` bytes, is for vcore `vcore`. Given for every packet before the
+ * run. Each input device has an ingress engine and a wire of its own. */
+int npsim_ingress_add(npsim_machine *m, uint32_t vcore, uint32_t dev,
+                      uint32_t bytes);
+/* The running context's next packet of input `dev` from its ingress
+ * engine: sleeps until the engine placed it, takes its descriptor (under
+ * the engines' lock) and returns where it lies and the cycle it
+ * arrived. */
+void npsim_ingress_take(npsim_ctx *c, uint32_t dev, uint64_t *addr,
+                        uint64_t *born);
 /* Egress: the running context hands a packet of `bytes` bytes at `addr`,
  * born at `born`, to the egress engine of output `dev`. */
 void npsim_egress(npsim_ctx *c, uint32_t dev, uint64_t addr, uint32_t bytes,
