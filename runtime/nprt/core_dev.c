@@ -58,13 +58,70 @@ static int nprt_core_in_open(nprt_device *d, const nprt_dev_config *cfg,
   return 0;
 }
 
-uint32_t nprt_core_in_owner(const nprt_multi *m, const uint8_t *bytes,
-                            uint32_t caplen, int linktype) {
+uint32_t nprt_core_in_owner(const nprt_multi *m, uint32_t dev,
+                            const uint8_t *bytes, uint32_t caplen,
+                            int linktype) {
   if (m->pipeline)
     return 0;
+#ifdef NPRT_SIM
+  /* Several NPUs: an interface's packets go to the contexts of its NPU
+   * (sim_run.c checked that each input is some NPU's). */
+  uint32_t npus = m->sim ? npsim_npus(m->sim) : 1;
+  if (npus > 1) {
+    uint32_t per = m->n / npus;
+    int npu = npsim_npu_of_device(m->sim, dev);
+    return (uint32_t)(npu < 0 ? 0 : npu) * per +
+           nprt_flow_core(bytes, caplen, linktype, per);
+  }
+#else
+  (void)dev;
+#endif
   return m->serial_core ? 1 + nprt_flow_core(bytes, caplen, linktype, m->n - 1)
                         : nprt_flow_core(bytes, caplen, linktype, m->n);
 }
+
+#ifdef NPRT_SIM
+/* A port on the switch matrix: the frames the matrix brought this context,
+ * NPRT_DEV_AGAIN while none is there (the graph waits, then the core,
+ * nprt_sim_matrix_idle), the end once the matrix ended. */
+static nprt_dev_status nprt_core_port_rx(nprt_core *core, nprt_pcap_in *d,
+                                         const nprt_dev_host *h, uint32_t dev,
+                                         nprt_pkt **pkts, uint32_t *n) {
+  npsim_frame f;
+  int r = npsim_matrix_take(core->ex.sim, dev, &f);
+  if (r < 0)
+    return NPRT_DEV_END;
+  if (r == 0)
+    return NPRT_DEV_AGAIN;
+  nprt_pkt *p = nprt_pool_alloc(h->pool, f.len);
+  if (!p) {
+    fprintf(core->m->opts->err, "%s: error: out of memory\n",
+            core->m->opts->prog);
+    return NPRT_DEV_END;
+  }
+  memcpy(p->data, f.bytes, f.len);
+  p->in_port = dev;
+  p->ts = f.ts;
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  b->cap_len = b->wire_len = f.len;
+  p->sim_addr = f.addr;
+  p->sim_born = f.born;
+  ++d->packets;
+  d->bytes += f.len;
+  core->records[dev] = f.index + 1;
+  core->cur_seq = f.index * NPRT_MAX_DEVICES + dev;
+  pkts[0] = p;
+  *n = 1;
+  return NPRT_DEV_OK;
+}
+
+static bool nprt_core_in_ready(const nprt_device *dev_) {
+  const nprt_core_in *ci = dev_->impl;
+  nprt_core *core = ci->core;
+  return !core->ex.sim || !npsim_is_port(core->m->sim, dev_->id) ||
+         npsim_matrix_ready(core->ex.sim, dev_->id);
+}
+#endif
 
 /* The next packet of the core's input: under rtc the packets of its share
  * of the flows, under a pipeline every packet. Sets the core's sequence
@@ -85,6 +142,10 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
      * reads the file only for its clock (core_lanes.c). */
     return NPRT_DEV_END;
   }
+#ifdef NPRT_SIM
+  if (core->ex.sim && npsim_is_port(m->sim, dev))
+    return nprt_core_port_rx(core, d, h, dev, pkts, n);
+#endif
   /* An output failed on some core: ingress stops everywhere. */
   if (atomic_load_explicit(&m->stop, memory_order_acquire)) {
     atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
@@ -114,7 +175,8 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
     if (st == NPRT_PCAP_OK) {
       ++core->records[dev];
       const nprt_pcap_rec *r = &d->rec;
-      if (nprt_core_in_owner(m, r->bytes, r->caplen, d->linktype) != core->id) {
+      if (nprt_core_in_owner(m, dev, r->bytes, r->caplen, d->linktype) !=
+          core->id) {
         nprt_pcap_in_pass(d); /* another core's */
         continue;
       }
@@ -160,8 +222,19 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
   }
 }
 
+#ifdef NPRT_SIM
+const nprt_device_ops nprt_core_in_ops = {.kind = "core",
+                                          .open = nprt_core_in_open,
+                                          .rx_burst = nprt_core_in_rx,
+                                          .rx_ready = nprt_core_in_ready,
+                                          .close = nprt_pcap_in_dev_close,
+                                          .stats = nprt_pcap_in_stats,
+                                          .format = nprt_pcap_in_format,
+                                          .free = nprt_pcap_dev_free};
+#else
 const nprt_device_ops nprt_core_in_ops =
     NPRT_PCAP_IN_OPS("core", nprt_core_in_open, nprt_core_in_rx);
+#endif
 
 /*--- Output: records gathered for the shared files ------------------*/
 
@@ -403,6 +476,17 @@ static uint32_t nprt_core_out_tx(nprt_device *d, nprt_pkt **pkts, uint32_t n) {
       npsim_tag(core->ex.sim, NPSIM_TAG_EXTRACTION);
       npsim_egress(core->ex.sim, d->id, pkts[i]->sim_addr, pkts[i]->len,
                    pkts[i]->sim_born);
+      /* Out of an NPU's port, it crosses the matrix (and is written to
+       * the port's --out file, if any, as a tap). The context it goes to
+       * at the other end: by its flow, behind the matrix's header. */
+      if (npsim_is_port(core->m->sim, d->id)) {
+        const nprt_pkt *p = pkts[i];
+        uint32_t lane = p->len > 8 ? nprt_flow_core(p->data + 8, p->len - 8,
+                                                    DLT_EN10MB, core->m->n)
+                                   : 0;
+        npsim_matrix_send(core->ex.sim, d->id, p->data, p->len, p->ts, lane,
+                          p->sim_born);
+      }
     }
 #endif
     sent += nprt_core_out_send(d->impl, d->id, pkts[i]);

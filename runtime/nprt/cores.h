@@ -334,10 +334,14 @@ void nprt_multi_stop(void *ctx);
 int nprt_sim_prepare(nprt_multi *m);
 /* Frees what nprt_sim_prepare gave the cores. */
 void nprt_sim_free_skips(nprt_multi *m);
-/* Which core reads input record `rec` of a device (flow steering, as
+/* Which core reads an input record of device `dev` (flow steering, as
  * the core's input device decides). */
-uint32_t nprt_core_in_owner(const nprt_multi *m, const uint8_t *bytes,
-                            uint32_t caplen, int linktype);
+uint32_t nprt_core_in_owner(const nprt_multi *m, uint32_t dev,
+                            const uint8_t *bytes, uint32_t caplen,
+                            int linktype);
+/* A simulated core whose graph cannot move waits for the switch matrix
+ * (nprt_exec_hooks.idle; sim_run.c). */
+void nprt_sim_matrix_idle(void *core, const struct timespec *timeout);
 
 /* cores.c. */
 /* Sets up each core's executor once its graph is built. */

@@ -303,6 +303,9 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
       break;
     if (st == NPRT_DEV_BUSY) {
       nprt_exec_wait(self, NPRT_WAIT_PHASE, ex->sched.phase, 0);
+      /* While it waited, another instance may have opened a device of a
+       * higher number, moving the table. */
+      d = nprt_devices_in(&ex->devices, dev);
       continue;
     }
     if (st != NPRT_DEV_AGAIN)
@@ -318,6 +321,7 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
     /* More can come once the graph moves: wait for the device to say so
      * (device.h). */
     nprt_exec_wait(self, NPRT_WAIT_DEVICE, dev, 0);
+    d = nprt_devices_in(&ex->devices, dev);
   }
   self->progress = true;
   /* A reactive device's packets (the FPGA's answers) keep their stamps;

@@ -73,8 +73,7 @@ static int nprt_sim_place_core(nprt_multi *m, uint32_t q) {
   return rc;
 }
 
-static bool nprt_sim_skip_add(nprt_sim_skip *s, uint64_t off,
-                              uint64_t index) {
+static bool nprt_sim_skip_add(nprt_sim_skip *s, uint64_t off, uint64_t index) {
   if (s->n == s->at) { /* `at` is the capacity until the run */
     size_t cap = s->at ? 2 * s->at : 64;
     uint64_t *o = realloc(s->off, cap * sizeof(*o));
@@ -124,7 +123,7 @@ static int nprt_sim_scan_inputs(nprt_multi *m) {
         break;
       }
       uint32_t owner =
-          nprt_core_in_owner(m, d.rec.bytes, d.rec.caplen, d.linktype);
+          nprt_core_in_owner(m, dev, d.rec.bytes, d.rec.caplen, d.linktype);
       npsim_ingress_add(m->sim, owner, dev, d.rec.caplen);
       if (mapped && !nprt_sim_skip_add(&m->cores[owner].skip[dev], off, index))
         goto oom;
@@ -155,7 +154,65 @@ void nprt_sim_free_skips(nprt_multi *m) {
   }
 }
 
+void nprt_sim_matrix_idle(void *core_, const struct timespec *timeout) {
+  (void)timeout;
+  nprt_core *c = core_;
+  nprt_core_flush(c);
+  /* Once the matrix ended, the next time the graph cannot move ends it. */
+  if (npsim_matrix_idle(c->ex.sim))
+    c->ex.hooks.idle = NULL;
+}
+
+/* Several NPUs joined by a switch matrix: every core runs the whole graph
+ * on the packets of its NPU's interfaces (rtc, every instance copied), and
+ * waits for the matrix when its graph cannot move. */
+static int nprt_sim_matrix_setup(nprt_multi *m) {
+  uint32_t npus = npsim_npus(m->sim);
+  if (npus == 1)
+    return 0;
+  const nprt_options *o = m->opts;
+  const nprt_program *p = m->program;
+  if (m->pipeline || m->serial_core) {
+    const char *once = NULL;
+    for (uint32_t i = 0; i < p->n_instances && !m->pipeline && !once; ++i)
+      if (!m->replicate[i])
+        once = p->instances[i].name;
+    if (m->pipeline)
+      fprintf(o->err,
+              "%s: error: a switch matrix of %u NPUs needs every instance "
+              "copied on every core (rtc), not a pipeline\n",
+              o->prog, npus);
+    else
+      fprintf(o->err,
+              "%s: error: a switch matrix of %u NPUs needs every instance "
+              "copied on every core (rtc), but '%s' runs once (npcc "
+              "--explain-mapping says why)\n",
+              o->prog, npus, once ? once : "?");
+    return -1;
+  }
+  const nprt_devices *t = &m->cores[0].ex.devices;
+  for (uint32_t dev = 0; dev < t->n_in; ++dev) {
+    const nprt_pcap_in *in = nprt_core_dev_pcap(&t->in[dev]);
+    if (!in || !in->path)
+      continue;
+    int npu = npsim_npu_of_device(m->sim, dev);
+    if (npu < 0 || npsim_is_port(m->sim, dev)) {
+      fprintf(o->err, "%s: error: --in %u: %s\n", o->prog, dev,
+              npu < 0 ? "with a switch matrix, an input is an NPU's "
+                        "Ethernet interface (device k for NPU k)"
+                      : "the device is an NPU's port on the switch matrix: "
+                        "its frames come from the matrix");
+      return -1;
+    }
+  }
+  for (uint32_t q = 0; q < m->n; ++q)
+    m->cores[q].ex.hooks.idle = nprt_sim_matrix_idle;
+  return 0;
+}
+
 int nprt_sim_prepare(nprt_multi *m) {
+  if (nprt_sim_matrix_setup(m) != 0)
+    return -1;
   for (uint32_t q = 0; q < m->n; ++q)
     if (nprt_sim_place_core(m, q) != 0)
       return -1;

@@ -180,8 +180,18 @@ npsim_machine *npsim_open(const char *prog, const char *config,
     fprintf(err, "%s: %s\n", prog, e.c_str());
     return nullptr;
   }
-  m->cores = cores ? cores : m->cfg.cores;
+  m->npus = m->cfg.matrix.present ? m->cfg.matrix.npus : 1;
+  // --cores counts one NPU's cores: the machine has them npus times.
+  m->cores = (cores ? cores : m->cfg.cores) * m->npus;
   m->contexts = contexts ? contexts : m->cfg.contexts;
+  if (m->cores * m->contexts > kMaxVcores) {
+    fprintf(err,
+            "%s: error: %s: %u NPU%s x %u cores x %u contexts is more than "
+            "the %u contexts npsim simulates\n",
+            prog, m->cfg.file.c_str(), m->npus, m->npus == 1 ? "" : "s",
+            m->cores / m->npus, m->contexts, kMaxVcores);
+    return nullptr;
+  }
   const CostsCfg &k = m->cfg.costs;
   m->costs =
       npsim_costs{k.send,          k.recv,       k.poll,        k.select,
@@ -194,6 +204,12 @@ npsim_machine *npsim_open(const char *prog, const char *config,
     m->used.emplace_back(mem.copies.size(), 0);
   uint32_t v = m->cores * m->contexts;
   m->allocNext.assign(v, 0);
+  m->matrixQ.resize(v);
+  m->matrixTaken.resize(v);
+  m->matrixWait.resize(v);
+  m->quiet.assign(v, 0);
+  m->portFrames.assign(m->npus, 0);
+  m->matrixSlot.assign(m->npus, 0);
   // The core's private memory, where the dispatcher puts packet headers:
   // the last one the configuration lists.
   for (size_t i = 0; i < m->cfg.memories.size(); ++i)

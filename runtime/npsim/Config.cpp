@@ -382,6 +382,25 @@ bool readConfig(const TomlDoc &doc, const std::string &file, Config &cfg,
            (n == "egress" ||
             f.u32("header_bytes", e.headerBytes, false, 0, 65536)) &&
            f.done();
+    } else if (n == "switch") {
+      SwitchCfg &s = cfg.matrix;
+      s.present = true;
+      s.loc = t.loc;
+      s.firstPort = 0;
+      ok = f.u32("npus", s.npus, true, 2, 16) &&
+           f.u32("first_port", s.firstPort, false, 2, 1000) &&
+           f.u32("latency", s.latency, false, 0, 1000000) &&
+           f.f64("gbps", s.gbps, false, 0, false) && f.done();
+      if (ok && !s.firstPort)
+        s.firstPort = s.npus; // the ports right after the Ethernet ones
+      if (ok && s.firstPort < s.npus)
+        return f.at(t.keyLoc("first_port"),
+                    "[switch] first_port: the ports follow the " +
+                        std::to_string(s.npus) +
+                        " Ethernet interfaces (devices 0.." +
+                        std::to_string(s.npus - 1) + "), so at least " +
+                        std::to_string(s.npus) + " (got " +
+                        std::to_string(s.firstPort) + ")");
     } else if (n.rfind("coprocessor.", 0) == 0) {
       std::string which = n.substr(12);
       CoprocCfg *c = nullptr;
@@ -418,7 +437,7 @@ bool readConfig(const TomlDoc &doc, const std::string &file, Config &cfg,
                   "unknown table [" + n +
                       "] (known: core, interconnect, memory.NAME, "
                       "cache.icache, cache.dcache, placement, lock, ingress, "
-                      "egress, coprocessor.NAME, costs)");
+                      "egress, switch, coprocessor.NAME, costs)");
     }
     if (!ok)
       return false;

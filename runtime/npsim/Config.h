@@ -77,6 +77,20 @@ struct EngineCfg {
   uint32_t headerBytes = 0; ///< bytes the dispatcher copies to local memory
 };
 
+/// Several NPUs joined by a switch matrix (the modular-NPU paper's Fig. 2):
+/// each NPU is the machine the rest of the file describes. NPU k's
+/// Ethernet interface is device k, its port on the matrix device
+/// firstPort + k; the matrix reads a frame's 8-byte header (SwitchEncap)
+/// and hands it to the port of the NPU it names.
+struct SwitchCfg {
+  bool present = false;
+  uint32_t npus = 1;
+  uint32_t firstPort = 0;
+  uint32_t latency = 0; ///< cycles from one port to another
+  double gbps = 0;      ///< each port's rate; 0: no limit
+  SrcLoc loc;
+};
+
 struct CoprocCfg {
   std::string name; ///< crc, checksum, lpm, hash
   bool present = false;
@@ -132,6 +146,7 @@ struct Config {
   PlacementCfg place;
   LockCfg lock;
   EngineCfg ingress, egress;
+  SwitchCfg matrix;               ///< the [switch] table
   std::vector<CoprocCfg> coprocs; ///< crc, checksum, lpm, hash, in this order
   CostsCfg costs;
 

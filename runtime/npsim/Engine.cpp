@@ -59,13 +59,19 @@ Engine::Engine(const Config &c, uint32_t ncores, uint32_t contexts)
     core->dcache.init(cfg.dcache);
     cores.push_back(std::move(core));
   }
-  uint32_t clusters = (ncores + cfg.cluster - 1) / cfg.cluster;
+  // With a switch matrix, `ncores` are all NPUs' cores, NPU by NPU; each
+  // NPU has its own clusters, chip memories and interconnect.
+  uint32_t npus = cfg.matrix.present ? cfg.matrix.npus : 1;
+  coresPerNpu = std::max(1u, ncores / npus);
+  clustersPerNpu = (coresPerNpu + cfg.cluster - 1) / cfg.cluster;
+  icCycle.assign(npus, 0);
+  icUsed.assign(npus, 0);
   for (const MemoryCfg &m : cfg.memories) {
     Memory mem;
     mem.cfg = &m;
     uint32_t n = m.scope == Scope::Core      ? ncores
-                 : m.scope == Scope::Cluster ? clusters
-                                             : 1;
+                 : m.scope == Scope::Cluster ? npus * clustersPerNpu
+                                             : npus;
     mem.copies.resize(n);
     for (MemCopy &cp : mem.copies) {
       cp.busyUntil.assign(m.banks, 0);
@@ -340,25 +346,40 @@ uint32_t Engine::copyFor(int mem, uint32_t core) const {
   case Scope::Core:
     return core;
   case Scope::Cluster:
-    return core / cfg.cluster;
+    return core / coresPerNpu * clustersPerNpu +
+           core % coresPerNpu / cfg.cluster;
   case Scope::Chip:
-    return 0;
+    return core / coresPerNpu;
   }
   return 0;
 }
 
-Cycle Engine::admit(Cycle t) {
-  Cycle e = std::max(t, icCycle);
-  if (e > icCycle) {
-    icCycle = e;
-    icUsed = 0;
+uint32_t Engine::npuOf(Scope scope, uint32_t copy) const {
+  switch (scope) {
+  case Scope::Core:
+    return copy / coresPerNpu;
+  case Scope::Cluster:
+    return copy / clustersPerNpu;
+  case Scope::Chip:
+    return copy;
   }
-  if (icUsed == cfg.icPorts) {
-    ++icCycle;
-    icUsed = 0;
-    e = icCycle;
+  return 0;
+}
+
+Cycle Engine::admit(Cycle t, uint32_t npu) {
+  Cycle &cycle = icCycle[npu];
+  uint32_t &used = icUsed[npu];
+  Cycle e = std::max(t, cycle);
+  if (e > cycle) {
+    cycle = e;
+    used = 0;
   }
-  ++icUsed;
+  if (used == cfg.icPorts) {
+    ++cycle;
+    used = 0;
+    e = cycle;
+  }
+  ++used;
   ++icAdmitted;
   icConflict += e - t;
   return e;
@@ -370,7 +391,7 @@ Cycle Engine::book(int mem, uint32_t copy, uint64_t addr, uint32_t bytes,
   const MemoryCfg &mc = *m.cfg;
   Cycle arrive = t;
   if (mc.viaInterconnect)
-    arrive = admit(t) + cfg.icLatency;
+    arrive = admit(t, npuOf(mc.scope, copy)) + cfg.icLatency;
   MemCopy &cp = m.copies[copy];
   uint32_t bank = uint32_t((addr / mc.interleave) % mc.banks);
   uint32_t beats = std::max(1u, (bytes + mc.width - 1) / mc.width);

@@ -263,8 +263,13 @@ private:
   Cycle end = 0;  ///< the last context's end
   Context *cur = nullptr;
   FiberPoint loop; ///< the event loop's side of every switch
-  Cycle icCycle = 0;
-  uint32_t icUsed = 0;
+  // Per NPU (one unless [switch]): the interconnect's current cycle and
+  // the requests it admitted in it.
+  std::vector<Cycle> icCycle;
+  std::vector<uint32_t> icUsed;
+  uint32_t coresPerNpu = 1, clustersPerNpu = 1;
+  /// The NPU whose copy `copy` of a memory of scope `scope` is.
+  uint32_t npuOf(Scope scope, uint32_t copy) const;
 
   static void onResume(Engine &e, void *p, uint64_t);
   static void onWake(Engine &e, void *p, uint64_t);
@@ -287,7 +292,7 @@ private:
   void retag(uint32_t tag);
   /// Instead of sleep(until), when sleeping would change nothing.
   bool waitInPlace(Cycle until);
-  Cycle admit(Cycle t);
+  Cycle admit(Cycle t, uint32_t npu);
   /// A memory request waiting for its event.
   struct Request {
     int mem;

@@ -29,6 +29,16 @@ struct Placed {
   uint64_t addr, born;
 };
 
+/// A frame in the switch matrix, then in its destination port's queue.
+struct MatrixFrame {
+  std::vector<uint8_t> bytes;
+  int64_t ts = 0;
+  uint32_t vcore = 0; ///< the destination context
+  uint32_t port = 0;  ///< the destination NPU's port (a device)
+  uint64_t index = 0; ///< its number among that port's frames
+  uint64_t addr = 0, born = 0;
+};
+
 /// One input interface's ingress engine: its packets, in input order.
 struct Ingress {
   std::vector<size_t> packets; ///< indices into the machine's in* vectors
@@ -49,6 +59,8 @@ struct Egress {
 /// one bank.
 constexpr uint64_t kBufBytes = 2048;
 constexpr uint64_t kBufStride = kBufBytes + 64;
+/// Contexts of one simulation, all cores (of all NPUs) together.
+constexpr uint32_t kMaxVcores = 512;
 /// Descriptors the ingress engine may queue for one context.
 constexpr size_t kQueueDepth = 4;
 
@@ -92,6 +104,15 @@ struct npsim_machine {
   std::vector<uint64_t> allocNext; ///< per vcore: buffers it made
   npcc::npsim::WaitQueue doorbell; ///< npsim_doorbell_wait's sleepers
   int localMemory = -1; ///< the core's private memory (packet headers)
+  // The switch matrix ([switch]; npus is 1 without one).
+  uint32_t npus = 1;
+  std::vector<std::deque<npcc::npsim::MatrixFrame>> matrixQ; ///< per vcore
+  std::vector<npcc::npsim::MatrixFrame> matrixTaken; ///< per vcore: the last
+  std::vector<npcc::npsim::WaitQueue> matrixWait;    ///< per vcore
+  std::vector<uint8_t> quiet; ///< per vcore: its graph cannot move
+  std::vector<uint64_t> portFrames, matrixSlot; ///< per NPU
+  uint64_t matrixInFlight = 0, matrixSwitched = 0, matrixDropped = 0;
+  bool matrixEnded = false;
 };
 
 #endif // NPCC_RUNTIME_NPSIM_MACHINE_H

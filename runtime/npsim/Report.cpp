@@ -169,6 +169,11 @@ extern "C" int npsim_report(npsim_machine *m, const char *const *tags,
               "  interconnect: %" PRIu64 " requests, %" PRIu64
               " conflict cycles\n",
               e.icAdmitted, e.icConflict);
+    if (m->npus > 1)
+      fprintf(out,
+              "  switch matrix: %u NPUs, %" PRIu64 " frames switched, %" PRIu64
+              " dropped (a header that names no NPU)\n",
+              m->npus, m->matrixSwitched, m->matrixDropped);
     for (const Lock *l : e.locks)
       if (l->acquisitions && m->cfg.lock.kind != LockKind::None)
         fprintf(out,
@@ -258,10 +263,12 @@ extern "C" int npsim_report(npsim_machine *m, const char *const *tags,
       }
     fprintf(f, "]}");
   }
-  fprintf(f,
-          "\n  ],\n  \"interconnect\": {\"requests\": %" PRIu64
-          ", \"conflict\": %" PRIu64 "},\n  \"locks\": [",
-          e.icAdmitted, e.icConflict);
+  fprintf(
+      f,
+      "\n  ],\n  \"interconnect\": {\"requests\": %" PRIu64
+      ", \"conflict\": %" PRIu64 "},\n  \"switch\": {\"npus\": %u, "
+      "\"switched\": %" PRIu64 ", \"dropped\": %" PRIu64 "},\n  \"locks\": [",
+      e.icAdmitted, e.icConflict, m->npus, m->matrixSwitched, m->matrixDropped);
   for (size_t i = 0; i < e.locks.size(); ++i) {
     const Lock &l = *e.locks[i];
     fprintf(f,

@@ -107,6 +107,35 @@ void npsim_ingress_take(npsim_ctx *c, uint32_t dev, uint64_t *addr,
  * born at `born`, to the egress engine of output `dev`. */
 void npsim_egress(npsim_ctx *c, uint32_t dev, uint64_t addr, uint32_t bytes,
                   uint64_t born);
+/*--- Several NPUs joined by a switch matrix ([switch]) ------------------*/
+
+/* The NPUs (1 without a matrix), and the NPU device `dev` is an interface
+ * of (-1: none; 0 for every device without a matrix). */
+uint32_t npsim_npus(const npsim_machine *m);
+int npsim_npu_of_device(const npsim_machine *m, uint32_t dev);
+/* Whether `dev` is an NPU's port on the matrix. */
+bool npsim_is_port(const npsim_machine *m, uint32_t dev);
+/* The running context sent a frame out of port `dev`: the matrix takes it
+ * to the port of the NPU its header names, for context `lane` (taken
+ * modulo the contexts of an NPU) there. */
+void npsim_matrix_send(npsim_ctx *c, uint32_t dev, const uint8_t *bytes,
+                       uint32_t len, int64_t ts, uint32_t lane, uint64_t born);
+typedef struct npsim_frame {
+  const uint8_t *bytes; /* valid until the context's next take */
+  uint32_t len;
+  int64_t ts;
+  uint64_t index; /* its number among the port's frames */
+  uint64_t addr, born;
+} npsim_frame;
+/* The running context's next frame from port `dev`: 1 with it, 0 when
+ * none is there yet, -1 once the matrix ended. */
+int npsim_matrix_take(npsim_ctx *c, uint32_t dev, npsim_frame *out);
+/* Whether npsim_matrix_take would return something other than 0. */
+bool npsim_matrix_ready(npsim_ctx *c, uint32_t dev);
+/* The running context's graph cannot move: it waits until a frame comes
+ * for it or the matrix ends; true once it ended. */
+bool npsim_matrix_idle(npsim_ctx *c);
+
 /* A buffer in packet memory for a packet the program makes. */
 uint64_t npsim_packet_alloc(npsim_ctx *c);
 

@@ -172,6 +172,26 @@ TEST(NpsimConfig, OverridesApplyOnTop) {
             "contexts, cluster, switch_cycles, stall_below, posted_writes)");
 }
 
+TEST(NpsimConfig, SwitchMatrixJoinsNpus) {
+  Config cfg;
+  std::string err;
+  ASSERT_TRUE(parseConfig(std::string(kGood) + "[switch]\nnpus = 4\n", "m.toml",
+                          {}, cfg, err))
+      << err;
+  EXPECT_TRUE(cfg.matrix.present);
+  EXPECT_EQ(cfg.matrix.npus, 4u);
+  EXPECT_EQ(cfg.matrix.firstPort, 4u); // right after the Ethernet devices
+  EXPECT_EQ(cfg.matrix.latency, 0u);
+  EXPECT_EQ(errorOf(std::string(kGood) + "[switch]\nlatency = 3\n"),
+            "m.toml:31:1: error: [switch] is missing 'npus'");
+  EXPECT_EQ(errorOf(std::string(kGood) + "[switch]\nnpus = 1\n"),
+            "m.toml:32:1: error: [switch] npus: must be 2..16 (got 1)");
+  EXPECT_EQ(
+      errorOf(std::string(kGood) + "[switch]\nnpus = 4\nfirst_port = 2\n"),
+      "m.toml:33:1: error: [switch] first_port: the ports follow the 4 "
+      "Ethernet interfaces (devices 0..3), so at least 4 (got 2)");
+}
+
 TEST(NpsimConfig, ShippedConfigurationsRead) {
   for (const std::string &name : shippedConfigNames()) {
     Config cfg;
