@@ -33,7 +33,7 @@ check-asan:
 # npcc builds with -fsanitize=thread against that libnprt.
 # npsim's pinned cycles (runtime/npsim/cycles.test) under TSan are the
 # same as without: the simulator is deterministic under either sanitizer.
-TSAN_TESTS ?= examples/(ipv4-router-cores|cores-examples|explain-mapping)\.test|targets/c/map-cores\.np|runtime/(control-cores|cores-io)\.test|runtime/npsim/(cycles|hand-computed)\.test
+TSAN_TESTS ?= examples/(ipv4-router-cores|cores-examples|explain-mapping)\.test|targets/c/map-cores\.np|runtime/(control-cores|cores-io)\.test|runtime/npsim/(cycles|hand-computed|interfaces|switch)\.test
 check-tsan: build
 	@bash scripts/bootstrap.sh tsan
 	@cmake --build build-tsan --target nprt nprt-sim nprt-unittests npsim-unittests
