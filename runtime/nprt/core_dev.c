@@ -183,7 +183,8 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
       st = nprt_pcap_in_next(d, h->pool, dev, &pkts[0], err, sizeof(err));
     }
     if (st == NPRT_PCAP_ERROR &&
-        atomic_exchange_explicit(&m->read_error, true, memory_order_acq_rel))
+        atomic_exchange_explicit(&m->read_error[dev], true,
+                                 memory_order_acq_rel))
       st = NPRT_PCAP_EOF; /* every core reads the file: one reports */
     if (st != NPRT_PCAP_OK) {
       /* Nothing more from this core's input (one input device: with

@@ -129,6 +129,10 @@ int nprt_multi_join(nprt_multi *m) {
   if (m->sim) {
     npsim_run(m->sim);
     nprt_sim_free_skips(m);
+    /* The simulation is over: what follows (-h, the instances' fini, which
+     * may drop what their queues hold) runs on no context, unmeasured. */
+    for (uint32_t q = 0; q < m->n; ++q)
+      m->cores[q].ex.sim = m->cores[q].ex.prof.sim = NULL;
     uint32_t stuck = npsim_stuck(m->sim);
     if (stuck) {
       fprintf(m->opts->err,

@@ -215,9 +215,11 @@ struct nprt_multi {
    * under out_lock; each core gathers its records for them (core_dev.c). */
   nprt_devices outs;
   bool outs_open;
-  _Atomic bool abort;      /* a core failed: the others stop waiting on it */
-  _Atomic bool stop;       /* an output failed: every core's input ends */
-  _Atomic bool read_error; /* an input error was reported (once) */
+  _Atomic bool abort; /* a core failed: the others stop waiting on it */
+  _Atomic bool stop;  /* an output failed: every core's input ends */
+  /* Per input device: its read error was reported (once: every core
+   * reads the file). */
+  _Atomic bool read_error[NPRT_MAX_DEVICES];
   /* Cores past their init (the run's init barrier, kept across cores: no
    * packet moves until every core's init succeeded). */
   _Atomic uint32_t at_run;

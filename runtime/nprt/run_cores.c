@@ -214,6 +214,9 @@ static nprt_graph *nprt_multi_summary(nprt_multi *m, nprt_report *sum) {
     sum->prof_dropped += ex->prof.dropped;
     sum->pool.allocated += ex->pool.allocated;
     sum->pool.freed += ex->pool.freed;
+    /* The busiest core's: on one core (a simulated one) the run's. */
+    if (ex->pool.high_water > sum->pool.high_water)
+      sum->pool.high_water = ex->pool.high_water;
     nprt_status_merge(&sum->status, &ex->status);
     if (ex->clock.now > last->clock.now)
       last = ex;

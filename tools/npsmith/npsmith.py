@@ -169,6 +169,10 @@ def main(argv=None):
     p.add_argument("--hls-every", type=int, default=1, metavar="K",
                    help="run the hls target on every K-th seed only (its "
                    "C simulation's build is most of a case's time)")
+    p.add_argument("--sim-every", type=int, default=1, metavar="K",
+                   help="run the npsim targets (sim1, sim4) on every K-th "
+                   "seed only (their build is a second C build per "
+                   "case)")
     add_tool_flags(p)
     p.set_defaults(fn=cmd_fuzz)
 

@@ -39,6 +39,7 @@ class Job:
         self.tools = tools
         self.targets = targets
         self.hls_every = max(1, getattr(args, "hls_every", 1))
+        self.sim_every = max(1, getattr(args, "sim_every", 1))
         self.coverage = getattr(args, "coverage", True)
 
     def __call__(self, seed):
@@ -61,7 +62,8 @@ class Job:
                                                  3)
                 out["ops"], out["builtins"] = dict(ops), dict(calls)
             targets = [t for t in self.targets
-                       if t != "hls" or seed % self.hls_every == 0]
+                       if (t != "hls" or seed % self.hls_every == 0) and
+                       (t not in run.SIM or seed % self.sim_every == 0)]
             r = run.check_case(case_dir, targets=targets,
                                tools=self.tools, work=runs)
         except Exception:

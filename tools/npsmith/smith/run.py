@@ -3,8 +3,10 @@
 A case directory (prog.np, manifest.json, extra files, in<d>.pcap) is run
 on the reference interpreter, which is the oracle, then built for the C
 target and run on one core, on two cores with the rtc mapping and on two
-with the pipeline mapping, then built as an HLS project and run in its C
-simulation when the hls target takes the program. Each run has a
+with the pipeline mapping, then built for the C target on npsim (npcc
+--sim) and simulated on one core of one context and on two cores of two
+contexts, then built as an HLS project and run in its C simulation when
+the hls target takes the program. Each run has a
 directory of its own holding a copy of the case's files, because programs
 may read and write files they name. smith.compare says what must agree.
 Anything that hangs, dies of a signal, asserts or reports a sanitizer
@@ -24,9 +26,20 @@ import time
 from . import compare, flows, hlsbuild, hlsproject, pcap
 from .tools import Tools
 
-TARGETS = ("c1", "c2-rtc", "c2-pipeline", "hls")
+TARGETS = ("c1", "c2-rtc", "c2-pipeline", "sim1", "sim4", "hls")
 MULTICORE = {"c2-rtc": ["--cores", "2", "--mapping", "rtc"],
              "c2-pipeline": ["--cores", "2", "--mapping", "pipeline"]}
+# The npsim targets: the executable of `npcc --sim` on the default
+# simulated machine (nfp-like), its run's cores being the machine's
+# contexts. sim4's four contexts run the mapping that the program's auto
+# choice makes on four cores (sim_mapping), as a --sim run without
+# --mapping does.
+SIM = {"sim1": ["--sim", "--cores", "1", "--contexts", "1"],
+       "sim4": ["--sim", "--cores", "2", "--contexts", "2"]}
+SIM_CORES = {"sim1": (1, 1), "sim4": (2, 2)}
+# Several cores, compared as docs/multicore.md promises.
+SEVERAL = ("c2-rtc", "c2-pipeline", "sim4")
+C_TARGETS = ("c1", "c2-rtc", "c2-pipeline")
 SANITIZER_MARKERS = ("AddressSanitizer", "LeakSanitizer",
                      "UndefinedBehaviorSanitizer", "runtime error:")
 CRASH_MARKERS = ("Assertion", "PLEASE submit a bug report", "Stack dump:")
@@ -291,98 +304,176 @@ class Checker:
                 self.text(proc, cwd)[1] == self.text(oproc, odir)[1])
 
     def check_c(self):
-        wanted = [t for t in self.targets if t != "hls"]
+        wanted = [t for t in self.targets if t in C_TARGETS]
+        built = self.build_exe("c-build", ["-o", "prog"], wanted)
+        for t in wanted if built else []:
+            why = self.skip_reason(t)
+            if why:
+                self.result.skipped[t] = why
+                continue
+            self.run_c(t, *built)
+
+    def check_sim(self):
+        """The npsim targets: the executable `npcc --sim` links with
+        libnprt-sim, run with --sim (SIM)."""
+        wanted = [t for t in self.targets if t in SIM]
+        # Named as the C build's: the runtime's messages name it.
+        built = self.build_exe("sim-build", ["--sim", "-o", "prog"], wanted)
+        for t in wanted if built else []:
+            why = self.skip_reason(t)
+            if why:
+                self.result.skipped[t] = why
+                continue
+            self.run_c(t, *built)
+
+    def build_exe(self, name, args, wanted):
+        """Builds the C target's executable for the targets `wanted` in
+        WORK/<name> (npcc `args` and --c-flag's): (exe, build process,
+        directory), or None when there is none, the targets skipped (the
+        compiler crashed, a `build` failure; the program rejected as the
+        oracle rejects it) or the first failed with kind `build`."""
         if not wanted:
-            return
-        bdir = os.path.join(self.work, "c-build")
+            return None
+        bdir = os.path.join(self.work, name)
         self.case.populate(bdir)
-        build = self.build("c-build", "c", ["-o", "prog"] +
-                           self.tools.c_flags, bdir)
+        build = self.build(name, "c", args + self.tools.c_flags, bdir)
         if build is None:
             for t in wanted:
                 self.result.skipped[t] = "the compiler crashed"
-            return
+            return None
         if build.returncode != 0:
             if self.oracle and self.rejected_alike(build, bdir):
                 for t in wanted:
                     self.result.skipped[t] = "the program is rejected"
             else:
-                self.result.fail("c1", "build", build.stderr[-2000:])
+                self.result.fail(wanted[0], "build", build.stderr[-2000:])
                 for t in wanted[1:]:
                     self.result.skipped[t] = "no executable"
-            return
-        exe = os.path.join(bdir, "prog")
-        for t in wanted:
-            if t in MULTICORE and self.past_file_limit():
-                self.result.skipped[t] = FILE_LIMIT
-                continue
-            if t in MULTICORE and has_lossy_channel(self.case.program):
-                self.result.skipped[t] = LOSSY
-                continue
-            if t in MULTICORE and has_free_source(self.case.program):
-                self.result.skipped[t] = FREE_SOURCE
-                continue
-            if t in MULTICORE and has_handler_paced_source(self.case.program):
-                self.result.skipped[t] = HANDLER_PACED_SOURCE
-                continue
-            if t == "c2-rtc" and len(self.case.inputs) > 1:
-                self.result.skipped[t] = SEVERAL_INPUTS
-                continue
-            if (t == "c2-pipeline" and len(self.case.inputs) > 1 and
-                    has_timer(self.case.program)):
-                self.result.skipped[t] = SEVERAL_INPUTS_TIMER
-                continue
-            self.run_c(t, exe, build, bdir)
+            return None
+        return os.path.join(bdir, args[args.index("-o") + 1]), build, bdir
 
-    def rtc_tail(self, bdir):
+    def skip_reason(self, target):
+        """Why `target` does not run the case (docs/npsmith.md, "What is
+        compared where"), or None."""
+        program = self.case.program
+        several_inputs = len(self.case.inputs) > 1
+        if target in SIM and self.past_file_limit():
+            return SIM_FILE_LIMIT
+        if target not in SEVERAL:
+            return None
+        if self.past_file_limit():
+            return FILE_LIMIT
+        if has_lossy_channel(program):
+            return LOSSY
+        if has_free_source(program):
+            return FREE_SOURCE
+        if has_handler_paced_source(program):
+            return HANDLER_PACED_SOURCE
+        if several_inputs and self.mapping(target) == "rtc":
+            return SEVERAL_INPUTS
+        if (several_inputs and self.mapping(target) == "pipeline" and
+                has_timer(program)):
+            return SEVERAL_INPUTS_TIMER
+        return None
+
+    def mapping(self, target):
+        """The mapping a several-core target runs: the one it names, or for
+        an npsim target the one the executable takes on that many cores
+        (sim_mapping)."""
+        if target in MULTICORE:
+            return MULTICORE[target][-1]
+        cores, contexts = SIM_CORES[target]
+        return sim_mapping(self.c_source(), cores * contexts)
+
+    def c_source(self):
+        """The program's C (npcc --target=c -S, with --c-flag's flags), read
+        once; empty if npcc wrote none."""
+        if not hasattr(self, "_c_source"):
+            d = os.path.join(self.work, "c-source")
+            self.case.populate(d)
+            proc = self.build("c-source", "c", ["-S", "-o", "prog.c"] +
+                              self.tools.c_flags, d)
+            self._c_source = ""
+            path = os.path.join(d, "prog.c")
+            if proc is not None and proc.returncode == 0 and \
+                    os.path.exists(path):
+                with open(path) as f:
+                    self._c_source = f.read()
+        return self._c_source
+
+    def rtc_tail(self):
         """Whether, under rtc, some replicated instance takes values from
         a run-once one: a copy of it then runs on core 0 behind the
         run-once instances (the tail). Read from the instance and channel
         tables of the program's C (`.replicate`, `.src`, `.dst`)."""
-        if not hasattr(self, "_rtc_tail"):
-            proc = self.build("c-source", "c", ["-S", "-o", "prog.c"] +
-                              self.tools.c_flags, bdir)
-            self._rtc_tail = False
-            path = os.path.join(bdir, "prog.c")
-            if proc is not None and proc.returncode == 0 and \
-                    os.path.exists(path):
-                with open(path) as f:
-                    self._rtc_tail = has_tail(f.read())
-        return self._rtc_tail
+        return has_tail(self.c_source())
 
     def run_c(self, target, exe, build, bdir):
         d = os.path.join(self.work, target)
         before = self.case.populate(d)
         cmd = [exe] + self.case.run_flags() + MULTICORE.get(target, [])
+        if target in SIM:
+            # The report goes to stdout too (after the table, which
+            # --quiet would take away with it): run_c cuts it off.
+            cmd += SIM[target] + ["--sim-json", "sim.json"]
         proc = self.step(target, cmd, d)
+        if target in SIM and proc.returncode == 1:
+            # The machine is too small for the program: npsim's documented
+            # error, before anything ran (docs/npsim.md, "How a run maps
+            # onto the machine").
+            m = SIM_TOO_SMALL.search(proc.stderr)
+            if m:
+                self.result.skipped[target] = (
+                    "npsim's machine cannot hold the program: [placement] "
+                    "%s in memory '%s'" % m.groups())
+                return
         self.result.ran.append(target)
         broke = breakage(proc, self.tools.timeout)
         if broke:
             self.result.fail(target, *broke)
             return
+        if target in SIM and SIM_STUCK in proc.stderr:
+            self.result.fail(target, "stuck",
+                             excerpt(proc.stderr, SIM_STUCK).rstrip())
+            return
         if self.oracle is None:
             return
         oproc, odir, opcaps = self.oracle
-        multicore = target in MULTICORE
+        multicore = target in SEVERAL
         if proc.returncode != oproc.returncode:
             self.result.fail(target, "exit", "exit status %d, interpreter "
                              "%d\nstderr:\n%s\ninterpreter stderr:\n%s" % (
                                  proc.returncode, oproc.returncode,
                                  proc.stderr[-1000:], oproc.stderr[-1000:]))
             return
+        stdout = proc.stdout
+        if target in SIM:
+            stdout, report = split_sim_report(stdout)
+            why = sim_report_difference(report, SIM_CORES[target],
+                                        proc.returncode)
+            if why:
+                self.result.fail(target, "report", why)
         pcaps = written_pcaps(d, before)
         if pcaps != opcaps:
             self.result.fail(target, "output", "pcaps written: %s, "
                              "interpreter: %s" % (pcaps, opcaps))
+        # npsim's egress writes an output in the order of the input
+        # packets its records came from, numbered one from each device in
+        # turn (as a multicore run numbers them), where one core reads up
+        # to 64 from one device before the next: with several devices,
+        # one context too keeps only each flow's order.
+        exact = not multicore and (target not in SIM or
+                                   len(self.case.inputs) < 2)
         for f in sorted(set(pcaps) & set(opcaps)):
             ref, got = os.path.join(odir, f), os.path.join(d, f)
             why = compare.output_difference(
-                ref, got, compare.FLOWS if multicore else compare.EXACT,
+                ref, got, compare.EXACT if exact else compare.FLOWS,
                 self.case.input_flows())
             # Under rtc, packets that a run-once instance sends on leave
             # from core 0 and may pass or fall behind their flow's others
             # (docs/multicore.md): then only the records must agree.
-            if (why and target == "c2-rtc" and self.rtc_tail(bdir) and
+            if (why and multicore and self.mapping(target) == "rtc" and
+                    self.rtc_tail() and
                     not compare.output_difference(ref, got,
                                                   compare.MULTISET)):
                 why = None
@@ -390,8 +481,8 @@ class Checker:
                 self.result.fail(target, "output", "%s: %s" % (f, why))
         # npcc's warnings come with the build for the C target, with the
         # run for the interpreter.
-        out, err = self.text(proc, d, "")
-        err = self.text(build, bdir)[1] + err
+        out = compare.normalise(stdout, self.names(d))
+        err = self.text(build, bdir)[1] + self.text(proc, d)[1]
         oout, oerr = self.text(oproc, odir)
         if out != oout:
             self.result.fail(target, stdout_kind(oout, out),
@@ -549,8 +640,64 @@ FILE_TOO_LARGE = "cannot write: File too large"
 FILE_LIMIT = ("the interpreter's output reached the runner's file size "
               "limit, where ingress stops: how far several cores or an FPGA "
               "got by then depends on their speeds")
+SIM_FILE_LIMIT = ("the interpreter's output reached the runner's file size "
+                  "limit, where ingress stops: npsim's egress holds the "
+                  "records until the run ends, so its write fails only "
+                  "once every input was read")
 LOSSY = ("a lossy channel (=>) drops by timing on several cores "
          "(docs/multicore.md)")
+
+
+SIM_STUCK = "npsim: the simulation stopped with"
+SIM_TOO_SMALL = re.compile(r"error: \S+: \[placement\] (\w+): memory "
+                           r"'([^']*)' holds")
+# The first line of npsim's report, which follows the runtime's table and
+# the -h values on stdout (runtime/npsim/Report.cpp).
+SIM_REPORT = re.compile(r"^npsim: .*, (\d+) cores x (\d+) contexts at "
+                        r".* MHz: \d+ cycles", re.M)
+
+
+def split_sim_report(stdout):
+    """(what the runtime printed, npsim's report or None): the report is
+    the end of stdout from its first line on."""
+    last = None
+    for last in SIM_REPORT.finditer(stdout):
+        pass
+    if last is None:
+        return stdout, None
+    return stdout[:last.start()], stdout[last.start():]
+
+
+def sim_report_difference(report, shape, returncode):
+    """None if a run that ended with `returncode` printed the report of a
+    machine of `shape` (cores, contexts), as every run that ran does;
+    else what is wrong."""
+    if report is None:
+        return (None if returncode != 0 else
+                "no npsim report on stdout: the run did not simulate")
+    m = SIM_REPORT.match(report)
+    got = (int(m.group(1)), int(m.group(2)))
+    if got != shape:
+        return "npsim simulated %d cores x %d contexts, not %d x %d" % (
+            got + shape)
+    return None
+
+
+def sim_mapping(c_source, cores):
+    """The mapping the C program's executable runs on `cores` cores when
+    its command line names none, as npsim's runs here do: the one npcc
+    built into it (npcc_program's `.mapping`, NPRT_MAPPING_*), else auto's
+    choice (`npcc_auto_pipeline[cores - 1]`); rtc without mapping tables
+    or past their 16 cores (runtime/nprt/run_cores.c, sim_run.c)."""
+    m = re.search(r"npcc_program = \{.*?\.mapping = (\d+)u", c_source)
+    kind = int(m.group(1)) if m else 0
+    if kind:
+        return "pipeline" if kind == 2 else "rtc"
+    table = re.search(r"npcc_auto_pipeline\[\] = \{([^}]*)\}", c_source)
+    if not table:
+        return "rtc"
+    auto = [v.strip() != "0" for v in table.group(1).split(",")]
+    return "pipeline" if cores <= len(auto) and auto[cores - 1] else "rtc"
 
 
 def has_tail(c_source):
@@ -707,6 +854,7 @@ def check_case(case_dir, program=None, targets=None, tools=None, work=None):
         c = Checker(case, targets, tools, os.path.abspath(work))
         c.run_oracle()
         c.check_c()
+        c.check_sim()
         c.check_hls()
         return c.result
     finally:
