@@ -359,6 +359,8 @@ class Checker:
         several_inputs = len(self.case.inputs) > 1
         if target in SIM and self.past_file_limit():
             return SIM_FILE_LIMIT
+        if target in SIM and several_inputs and has_timer(program):
+            return SIM_SEVERAL_INPUTS_TIMER
         if target not in SEVERAL:
             return None
         if self.past_file_limit():
@@ -739,6 +741,11 @@ HANDLER_PACED_SOURCE = ("a timer source whose handler ends it or sends acts "
                         "where the scheduler runs that handler among the "
                         "input's packets, which several cores change "
                         "(docs/multicore.md, Limits)")
+SIM_SEVERAL_INPUTS_TIMER = (
+    "npsim numbers the packets of several input devices one from each in "
+    "turn, as a multicore run does, where one core reads up to 64 from one "
+    "device before the next: a timer then ticks between other packets "
+    "(docs/npsim.md, Egress)")
 SEVERAL_INPUTS = ("rtc numbers the packets of several input devices one "
                   "from each in turn, one core reads 64 from one before the "
                   "next (docs/multicore.md)")
