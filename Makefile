@@ -47,8 +47,13 @@ fuzz:
 demo: build
 	@bash examples/passthrough/demo.sh
 
+# Benchmarks against peers measured in the same run, Click 2.1 among them:
+# built once from ../shared/peers into build/peers/click (about 6 minutes,
+# bench/peers/build-click.sh); never part of make check. Ends with every
+# target of issue 28 and its verdict (bench/README.md).
 bench: build
 	@bash scripts/bootstrap.sh bench
+	@bash bench/peers/build-click.sh click >/dev/null
 	@bash bench/run.sh
 
 # The seeds' network-processor experiments on npsim, their figures beside

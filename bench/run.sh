@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# make bench: throughput of programs compiled by npcc against a hand-written
-# libpcap loop doing the same work, measured in the same run. Prints Mpps
-# for both and their ratio (npcc / peer; 1.0 means as fast as hand-written).
+# make bench: programs compiled by npcc against peers measured in the same
+# run (hand-written loops, Click 2.1 built from ../shared/peers, boost and
+# DPDK rings, the match unit's hand-written microcode), each section
+# printing its ratios. The targets of issue 28 are recorded as each section
+# measures them (bench/verdict.py, into build/bench/verdicts.tsv) and
+# printed together, each with its value and met / MISSED, at the end.
+# bench/README.md describes every section.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/build/bin"
@@ -9,6 +13,15 @@ work="$root/build/bench"
 frames="${NPCC_BENCH_FRAMES:-2000000}"
 runs="${NPCC_BENCH_RUNS:-3}"
 mkdir -p "$work"
+export NPCC_BENCH_DIR="$root/bench"
+export NPCC_BENCH_VERDICTS="$work/verdicts.tsv"
+: >"$NPCC_BENCH_VERDICTS"
+load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average" \
+  "$load_start (1, 5, 15 min): with more runnable threads than CPUs, wall" \
+  "clocks understate"
+# Click 2.1, measured by the router and profile sections (built once).
+"$root/bench/peers/build-click.sh" click >/dev/null
 
 echo "bench: generating $frames 64-byte frames"
 "$bin/npgen" -o "$work/in.pcap" --count "$frames" --seed 1 --size 64 --quiet
@@ -70,6 +83,10 @@ echo
 "$root/bench/router.sh"
 
 echo
+echo "== instructions per packet (callgrind): npcc, the hand loop, Click 2.1 =="
+"$root/bench/profile.sh"
+
+echo
 echo "== match unit: the paper's experiment (section 5.1), 64 headers per run =="
 "$bin/muasm" "$root/examples/portals-match/portals.mua" -o "$work/portals.mu"
 "$bin/npcc" "$root/examples/portals-match/portals.np" --target=ucode \
@@ -88,10 +105,43 @@ echo "== match unit: differential test, 1,000,000 random headers =="
 
 echo
 echo "== compile time: --target=c on chains of N stateful Counters =="
-"$root/bench/compile-time/run.sh"
+# shellcheck disable=SC2086 # a list of sizes
+"$root/bench/compile-time/run.sh" ${NPCC_BENCH_COMPILE_SIZES:-200 1000 2000 5000}
 
 echo
 "$root/bench/pcsa.sh"
 
 echo
 "$root/bench/npsim.sh"
+
+echo
+echo "== musim: against the 32ef19f build, same run (bench/musim.sh) =="
+musim_target="musim: simulation speed / the 32ef19f build's, same cycle counts (>= 2x)"
+if [ -x "$root/bench/musim.sh" ]; then
+  before=$(wc -l <"$NPCC_BENCH_VERDICTS")
+  "$root/bench/musim.sh" | tee "$work/musim.out"
+  # musim.sh may record its verdicts itself (bench/verdict.py); if it did
+  # not, its own verdict lines (met / MISSED) go into the summary as printed.
+  if [ "$(wc -l <"$NPCC_BENCH_VERDICTS")" = "$before" ]; then
+    python3 - "$work/musim.out" "$musim_target" <<'PY'
+import os, re, sys
+sys.path.insert(0, os.path.join(os.environ["NPCC_BENCH_DIR"]))
+import verdict
+lines = [l.strip() for l in open(sys.argv[1])
+         if re.search(r"\b(met|MISSED|missed)\b", l)]
+for l in lines:
+    verdict.line("musim (bench/musim.sh)", l,
+                 "MISSED" if re.search(r"\b(MISSED|missed)\b", l) else "met")
+if not lines:
+    verdict.line(sys.argv[2], "bench/musim.sh printed no verdict", "MISSED")
+PY
+  fi
+else
+  echo "bench/musim.sh is not there: musim's target is not measured"
+  python3 "$root/bench/verdict.py" line "$musim_target" \
+    "not measured (no bench/musim.sh)" MISSED
+fi
+
+echo
+python3 "$root/bench/verdict.py" summary "$NPCC_BENCH_VERDICTS"
+echo "load average: $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"

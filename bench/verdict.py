@@ -64,6 +64,11 @@ def info(target, text):
     _record(target, text, "-")
 
 
+def line(target, measured, verdict):
+    """A verdict decided elsewhere: met, MISSED or -."""
+    _record(target, measured, verdict)
+
+
 def summary(path):
     rows = []
     if os.path.exists(path):
@@ -93,7 +98,7 @@ def main(argv):
     elif cmd == "info" and len(args) == 2:
         info(*args)
     elif cmd == "line" and len(args) == 3:
-        _record(*args)
+        line(*args)
     elif cmd == "summary" and len(args) == 1:
         summary(args[0])
     else:

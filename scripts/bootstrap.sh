@@ -5,7 +5,10 @@
 #   bootstrap.sh asan    build-asan/: ASan+UBSan, assertions (make check-asan)
 #   bootstrap.sh tsan    build-tsan/: libnprt and its units with TSan; lit there
 #                        runs build/'s compiler (make check-tsan)
-#   bootstrap.sh bench   the peers of the benchmarks: boost, DPDK (make bench)
+#   bootstrap.sh bench   the peers of the benchmarks: boost, DPDK, valgrind
+#                        (make bench; Click 2.1 is built from ../shared/peers
+#                        by bench/peers/build-click.sh, which needs only the
+#                        compilers and make)
 # NPCC_EXTRA_PACKAGES="a b" adds Debian packages to install.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,9 +19,11 @@ packages=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
 # Packages a caller needs on top (bench/profile.sh: valgrind).
 read -r -a extra <<<"${NPCC_EXTRA_PACKAGES:-}"
 packages+=("${extra[@]}")
-# bench/chan measures npcc's rings against boost::lockfree and rte_ring.
+# bench/chan measures npcc's rings against boost::lockfree and rte_ring;
+# bench/profile.sh counts instructions with valgrind; bench/router.sh pins
+# runs with taskset (util-linux) and builds Click with make.
 if [ "${1:-}" = bench ]; then
-  packages+=(libboost-dev dpdk-dev pkg-config valgrind)
+  packages+=(libboost-dev dpdk-dev pkg-config valgrind make util-linux)
 fi
 
 missing=()
