@@ -102,10 +102,17 @@ fi
   done
 ) &
 progress=$!
+(cd "$dir" && exec make -j"$jobs") >"$peers/$name-make.log" 2>&1 &
+make_pid=$!
+# Interrupted: stop make and the progress loop (a rerun resumes the build).
+trap 'kill "$progress" "$make_pid" 2>/dev/null || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 rc=0
-(cd "$dir" && make -j"$jobs") >"$peers/$name-make.log" 2>&1 || rc=$?
+wait "$make_pid" || rc=$?
 kill "$progress" 2>/dev/null || true
 wait "$progress" 2>/dev/null || true
+trap - EXIT
 echo "done $rc" >"$done_file"
 if [ "$rc" -ne 0 ] || [ ! -x "$driver" ]; then
   echo "build-click.sh: make failed ($rc); the end of $peers/$name-make.log:" >&2
