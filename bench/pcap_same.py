@@ -77,8 +77,10 @@ def mask_ip_timestamps(pkt, linktype):
             break
         n = p[i + 1]
         if t == 68 and n >= 4:  # type, length, pointer, overflow|flag
-            for j in range(i + 4, min(i + n, end)):
-                p[j] = 0
+            # flag 0: time stamps only; 1, 3: address, time stamp pairs
+            first, step = (4, 4) if p[i + 3] & 15 == 0 else (8, 8)
+            for w in range(i + first, min(i + n, end) - 3, step):
+                p[w:w + 4] = b"\0\0\0\0"
             found = True
         i += n
     if found:
