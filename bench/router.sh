@@ -26,7 +26,8 @@
 #   NPCC_BENCH_ROUTER_FRAMES 64-byte frames per run (default 2000000);
 #                            a fifth as many 1514-byte frames
 #   NPCC_BENCH_FASTCLICK=1   build FastClick (no DPDK, about 12 minutes
-#                            the first time) and add its rows
+#                            the first time) and add its rows; they are
+#                            also there when it was built before
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/build/bin"
@@ -40,7 +41,8 @@ mkdir -p "$work/check"
 echo "== the IPv4 router (examples/ipv4-router/router.click) against Click 2.1 =="
 click="$("$root/bench/peers/build-click.sh" click | tail -1)"
 fastclick=""
-if [ "${NPCC_BENCH_FASTCLICK:-0}" = 1 ]; then
+if [ "${NPCC_BENCH_FASTCLICK:-0}" = 1 ] ||
+  [ "$(cat "$root/build/peers/fastclick-done" 2>/dev/null)" = "done 0" ]; then
   fastclick="$("$root/bench/peers/build-click.sh" fastclick | tail -1)" || {
     echo "router.sh: FastClick did not build; its rows are left out" >&2
     fastclick=""
