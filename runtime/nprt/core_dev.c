@@ -4,17 +4,21 @@
  *
  * A core of a multicore run reads its share of the inputs and gathers its
  * records for the outputs all cores share: the third kind of device
- * (device.h). Inputs are the pcap files themselves, each core looking at
- * every record where it lies and copying only its own (flow steering,
- * core_steer.c). Outputs are written by core 0's pcap devices, which the
- * run hands to all (nprt_multi.outs): a core appends a whole buffer of
- * records at a time, under a lock.
+ * (device.h). Under rtc, an input mapped whole has one ingress (below):
+ * its records are scanned once, and each core is handed descriptors of
+ * its own (flow steering, core_steer.c), which it copies into its pool.
+ * Other inputs (a pipeline's, which core 0 alone reads; a file read
+ * through libpcap; a simulated run's) are read by each core itself,
+ * looking at every record and copying only its own. Outputs are written
+ * by core 0's pcap devices, which the run hands to all (nprt_multi.outs):
+ * a core appends a whole buffer of records at a time, under a lock.
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"
 
 #include "runtime/nprt/pcap_dev.h"
 #include "runtime/nprt/sim.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +84,176 @@ uint32_t nprt_core_in_owner(const nprt_multi *m, uint32_t dev,
                         : nprt_flow_core(bytes, caplen, linktype, m->n);
 }
 
+/*--- One ingress per input (rtc) -----------------------------------------*/
+
+/* Every core scanning the whole file to keep its share costs each core the
+ * records of all the others (two cores ran slower than one). Instead, an
+ * input has one ingress: a cursor over the shared mapping and, per core, an
+ * nprt_spsc ring of descriptors (where the record lies, its lengths, its
+ * time stamp, its index in the input, which makes the sequence number).
+ *
+ * Who scans: a dedicated reader thread would take a CPU of its own, which
+ * on a machine with as many CPUs as cores is one the cores lack, and would
+ * have to be woken or spin. So the reader is whichever core runs out: a
+ * core whose ring is empty takes the ingress's try-lock, scans the next
+ * stretch (up to NPRT_INGRESS_CHUNK records), writes each record's
+ * descriptor to its owner's ring, publishes the rings and then the
+ * position, and lets go. The lock orders the producers, so each ring has
+ * one producer at any instant (a new holder sees its predecessor's writes
+ * through the lock's acquire), and the owner is its one consumer. A core
+ * that finds the lock taken spins a little: the holder never waits while
+ * it holds it. Each record is scanned once, by one core; each core copies
+ * only its own.
+ *
+ * A full ring stops the scan at that record (per-core order is the file's).
+ * A core then starved of records, which would otherwise scan on to its
+ * next one, vouches instead for the position the scan reached: its next
+ * packet lies past it, so it moves its sequence number and watermark there
+ * (as if it had read up to it) and lets its graph run (NPRT_DEV_BUSY), or
+ * core 0's merge could wait for it while its own ring, full, waits for
+ * core 0. A core that takes no more (its ingress stopped, it finished or
+ * failed: nprt_core.in_closed) has its records dropped, not waited for. */
+
+/* Records a core scans at most per hold of the lock. */
+#define NPRT_INGRESS_CHUNK 256u
+/* Descriptors each core's ring holds. */
+#define NPRT_INGRESS_SLOTS 2048u
+/* Polls of a taken lock before the core lets its graph run. */
+#define NPRT_INGRESS_SPINS 64u
+
+/* A record handed to its core: 32 bytes. */
+typedef struct nprt_in_desc {
+  const uint8_t *bytes; /* in the mapping */
+  uint64_t index;       /* the record's number in the input */
+  int64_t ts;
+  uint32_t caplen, len;
+} nprt_in_desc;
+
+struct nprt_ingress {
+  uint32_t dev;
+  /* Under the lock: the cursor (over the mapping core 0's device made),
+   * how the scan ended. */
+  nprt_pcap_in cur;
+  nprt_pcap_status end_st;
+  char err[PCAP_ERRBUF_SIZE + 64];
+  nprt_spsc **ring; /* per core; NULL for a core that reads no packet */
+  _Atomic bool *gone; /* per core: it took the end of this input */
+  _Alignas(64) _Atomic bool lock;
+  _Atomic uint64_t pos; /* records handed out (or dropped) */
+  _Atomic bool ended;   /* the scan reached the end or an error */
+};
+
+enum { NPRT_SCAN_MOVED, NPRT_SCAN_BLOCKED, NPRT_SCAN_ENDED };
+
+/* Under the lock: hands out the next stretch of records. MOVED when it
+ * passed at least one, BLOCKED when the first record's core has no room,
+ * ENDED once the input ended. */
+static int nprt_ingress_scan(nprt_multi *m, nprt_ingress *g) {
+  if (atomic_load_explicit(&g->ended, memory_order_relaxed))
+    return NPRT_SCAN_ENDED;
+  uint64_t pos = atomic_load_explicit(&g->pos, memory_order_relaxed);
+  uint32_t moved = 0;
+  int res = NPRT_SCAN_MOVED;
+  for (; moved < NPRT_INGRESS_CHUNK; ++moved) {
+    nprt_pcap_status st = nprt_pcap_in_peek(&g->cur, g->err, sizeof(g->err));
+    if (st != NPRT_PCAP_OK) {
+      g->end_st = st;
+      res = NPRT_SCAN_ENDED;
+      break;
+    }
+    const nprt_pcap_rec *r = &g->cur.rec;
+    uint32_t o = nprt_core_in_owner(m, g->dev, r->bytes, r->caplen,
+                                    g->cur.linktype);
+    if (g->ring[o] &&
+        !atomic_load_explicit(&m->cores[o].in_closed, memory_order_relaxed) &&
+        !atomic_load_explicit(&g->gone[o], memory_order_relaxed)) {
+      const nprt_in_desc e = {r->bytes, pos, r->ts, r->caplen, r->len};
+      if (!nprt_spsc_write1(g->ring[o], &e, sizeof(e))) {
+        res = NPRT_SCAN_BLOCKED;
+        break;
+      }
+    }
+    nprt_pcap_in_pass(&g->cur);
+    ++pos;
+  }
+  for (uint32_t q = 0; q < m->n; ++q)
+    if (g->ring[q] && nprt_spsc_unpublished(g->ring[q]))
+      nprt_spsc_publish(g->ring[q]);
+  /* The descriptors before the position that vouches for them. */
+  atomic_store_explicit(&g->pos, pos, memory_order_release);
+  if (res == NPRT_SCAN_ENDED)
+    atomic_store_explicit(&g->ended, true, memory_order_release);
+  return moved && res == NPRT_SCAN_BLOCKED ? NPRT_SCAN_MOVED : res;
+}
+
+int nprt_multi_open_ingress(nprt_multi *m) {
+  uint32_t readers = m->serial_core ? m->n - 1 : m->n;
+  if (m->pipeline || m->sim || readers < 2)
+    return 0;
+  const nprt_devices *d0 = &m->cores[0].ex.devices;
+  m->ingress = calloc(d0->n_in ? d0->n_in : 1, sizeof(*m->ingress));
+  if (!m->ingress)
+    goto oom;
+  m->n_ingress = d0->n_in;
+  for (uint32_t dev = 0; dev < d0->n_in; ++dev) {
+    const nprt_pcap_in *from = nprt_core_dev_pcap(&d0->in[dev]);
+    bool shared = from && from->map && from->path;
+    for (uint32_t q = 1; q < m->n && shared; ++q) {
+      const nprt_devices *t = &m->cores[q].ex.devices;
+      const nprt_pcap_in *in =
+          dev < t->n_in ? nprt_core_dev_pcap(&t->in[dev]) : NULL;
+      shared = in && in->map == from->map;
+    }
+    if (!shared)
+      continue; /* each core reads it (libpcap) */
+    nprt_ingress *g = calloc(1, sizeof(*g));
+    if (!g)
+      goto oom;
+    m->ingress[dev] = g;
+    g->dev = dev;
+    g->ring = calloc(m->n, sizeof(*g->ring));
+    g->gone = calloc(m->n, sizeof(*g->gone));
+    if (!g->ring || !g->gone)
+      goto oom;
+    char err[PCAP_ERRBUF_SIZE + 64];
+    if (nprt_pcap_in_open(&g->cur, from->path, err, sizeof(err)) != 0) {
+      /* It opened for every core a moment ago: each reads it then. */
+      m->ingress[dev] = NULL;
+      free(g->ring);
+      free(g->gone);
+      free(g);
+      continue;
+    }
+    nprt_pcap_in_share(&g->cur, from);
+    for (uint32_t q = m->serial_core ? 1 : 0; q < m->n; ++q)
+      if (!(g->ring[q] = nprt_spsc_create(NPRT_INGRESS_SLOTS,
+                                          sizeof(nprt_in_desc))))
+        goto oom;
+  }
+  return 0;
+oom:
+  fprintf(m->opts->err, "%s: error: out of memory\n", m->opts->prog);
+  return -1;
+}
+
+void nprt_multi_free_ingress(nprt_multi *m) {
+  for (uint32_t dev = 0; m->ingress && dev < m->n_ingress; ++dev) {
+    nprt_ingress *g = m->ingress[dev];
+    if (!g)
+      continue;
+    nprt_pcap_in_close(&g->cur);
+    for (uint32_t q = 0; g->ring && q < m->n; ++q)
+      if (g->ring[q])
+        nprt_spsc_destroy(g->ring[q]);
+    free(g->ring);
+    free(g->gone);
+    free(g);
+  }
+  free(m->ingress);
+  m->ingress = NULL;
+  m->n_ingress = 0;
+}
+
 #ifdef NPRT_SIM
 /* A port on the switch matrix: the frames the matrix brought this context,
  * NPRT_DEV_AGAIN while none is there (the graph waits, then the core,
@@ -123,6 +297,175 @@ static bool nprt_core_in_ready(const nprt_device *dev_) {
 }
 #endif
 
+/* Nothing more from this core's input (one input device: with several,
+ * the first to end already lets the merge pass it). A read error is
+ * reported once: every core meets it. */
+static nprt_dev_status nprt_core_in_end(nprt_core *core, nprt_device *dev_,
+                                        nprt_ingress *g, nprt_pcap_status st,
+                                        const char *err) {
+  nprt_core_in *ci = dev_->impl;
+  nprt_multi *m = core->m;
+  if (st == NPRT_PCAP_ERROR &&
+      atomic_exchange_explicit(&m->read_error[dev_->id], true,
+                               memory_order_acq_rel))
+    st = NPRT_PCAP_EOF;
+  nprt_core_flush(core);
+  atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
+  if (g) /* its ingress drops what is left for it */
+    atomic_store_explicit(&g->gone[core->id], true, memory_order_release);
+  return nprt_pcap_dev_read_failed(dev_->host, &ci->pcap, st, err);
+}
+
+/* The core took record `index` of input `dev` (pkts[0]; NULL: none, a
+ * simulated context's packet to come): its sequence number, and its
+ * watermark once a burst. */
+static nprt_dev_status nprt_core_in_took(nprt_core *core, uint32_t dev,
+                                         uint64_t index, nprt_pkt **pkts,
+                                         uint32_t *n) {
+  nprt_multi *m = core->m;
+#ifdef NPRT_SIM
+  if (core->ex.sim && pkts[0]) {
+    /* The ingress engine placed it in packet memory for this context,
+     * or will: the context may wait for it, so what it wrote to its
+     * lanes is published first (nprt_core_flush), or the next stage
+     * waits for the next packet to arrive here. */
+    nprt_core_flush(core);
+    npsim_tag(core->ex.sim, NPSIM_TAG_ACQUISITION);
+    npsim_ingress_take(core->ex.sim, dev, &pkts[0]->sim_addr,
+                       &pkts[0]->sim_born);
+  }
+#endif
+  core->cur_seq = index * NPRT_MAX_DEVICES + dev;
+  if (m->tick_to > core->id && pkts[0])
+    nprt_core_send_tick(core, pkts[0]->ts);
+  /* The watermark moves once a burst (simulated, once a packet: a
+   * context reads few): first the messages it vouches for are
+   * published. */
+  if (++core->reads % NPRT_LANE_BURST == 0 || m->sim) {
+    nprt_core_flush(core);
+    uint64_t w = atomic_load_explicit(&core->done, memory_order_relaxed);
+    if (core->cur_seq && core->cur_seq - 1 > w && w != UINT64_MAX)
+      atomic_store_explicit(&core->done, core->cur_seq - 1,
+                            memory_order_release);
+  }
+  *n = 1;
+  return NPRT_DEV_OK;
+}
+
+/* The lowest sequence number a packet this core reads next can have, over
+ * its inputs: from an ingress, the first descriptor in its ring, else the
+ * position the scan reached (read before the ring is looked at: every
+ * record before it is in the ring by then); from an input it reads
+ * itself, the next record it looks at. */
+static uint64_t nprt_core_in_past(nprt_core *core) {
+  nprt_multi *m = core->m;
+  const nprt_devices *t = &core->ex.devices;
+  uint64_t past = UINT64_MAX;
+  for (uint32_t d = 0; d < t->n_in; ++d) {
+    if (!nprt_core_dev_pcap(&t->in[d]) || !nprt_core_dev_pcap(&t->in[d])->path)
+      continue;
+    nprt_ingress *g = d < m->n_ingress ? m->ingress[d] : NULL;
+    uint64_t v;
+    if (!g) {
+      v = core->records[d];
+    } else if (atomic_load_explicit(&g->gone[core->id], memory_order_relaxed)) {
+      continue;
+    } else {
+      v = atomic_load_explicit(&g->pos, memory_order_acquire);
+      const nprt_in_desc *e = nprt_spsc_peek(g->ring[core->id],
+                                             sizeof(nprt_in_desc));
+      if (e)
+        v = e->index;
+    }
+    v = v * NPRT_MAX_DEVICES + d;
+    if (v < past)
+      past = v;
+  }
+  return past;
+}
+
+/* The core's next packet from the ingress of its input (above). */
+static nprt_dev_status nprt_core_in_take(nprt_device *dev_, nprt_ingress *g,
+                                         nprt_pkt **pkts, uint32_t *n) {
+  nprt_core_in *ci = dev_->impl;
+  nprt_core *core = ci->core;
+  nprt_multi *m = core->m;
+  uint32_t dev = dev_->id;
+  nprt_spsc *r = g->ring[core->id];
+  uint32_t spins = 0;
+  uint64_t t0 = 0;
+  for (;;) {
+    const nprt_in_desc *e = nprt_spsc_peek(r, sizeof(nprt_in_desc));
+    if (e) {
+      const nprt_in_desc rec = *e;
+      nprt_spsc_skip(r);
+      if (nprt_spsc_unreleased(r) >= NPRT_RING_BURST)
+        nprt_spsc_release(r);
+      if (spins)
+        nprt_prof_wait(&core->ex.prof, t0);
+      nprt_pkt *p = nprt_pool_alloc(dev_->host->pool, rec.caplen);
+      if (!p)
+        return nprt_core_in_end(core, dev_, g, NPRT_PCAP_ERROR,
+                                "out of memory");
+      memcpy(p->data, rec.bytes, rec.caplen);
+      p->in_port = dev;
+      p->ts = rec.ts;
+      nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+      b->cap_len = rec.caplen;
+      b->wire_len = rec.len;
+      ++ci->pcap.packets;
+      ci->pcap.bytes += rec.caplen;
+      core->records[dev] = rec.index + 1;
+      pkts[0] = p;
+      return nprt_core_in_took(core, dev, rec.index, pkts, n);
+    }
+    /* Empty: the slots go back to the scan, then the end (published after
+     * the last descriptors) or the next stretch. */
+    nprt_spsc_release(r);
+    if (atomic_load_explicit(&g->ended, memory_order_acquire)) {
+      if (nprt_spsc_peek(r, sizeof(nprt_in_desc)))
+        continue;
+      if (spins)
+        nprt_prof_wait(&core->ex.prof, t0);
+      return nprt_core_in_end(core, dev_, g, g->end_st, g->err);
+    }
+    if (!atomic_exchange_explicit(&g->lock, true, memory_order_acquire)) {
+      int res = nprt_ingress_scan(m, g);
+      atomic_store_explicit(&g->lock, false, memory_order_release);
+      if (res != NPRT_SCAN_BLOCKED)
+        continue;
+    } else if (spins < NPRT_INGRESS_SPINS) {
+      /* Another core scans: it holds the lock a stretch at most. */
+      if (!spins++ && core->ex.prof.on)
+        t0 = nprt_prof_clock();
+      if (m->oversubscribed)
+        sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+      else
+        for (int i = 0; i < 16; ++i)
+          __builtin_ia32_pause();
+#endif
+      continue;
+    }
+    /* Starved: its next packet lies past what the scan handed out. */
+    uint64_t past = nprt_core_in_past(core);
+    if (nprt_spsc_peek(r, sizeof(nprt_in_desc)))
+      continue; /* one came meanwhile */
+    if (past != UINT64_MAX && past > core->cur_seq)
+      core->cur_seq = past;
+    nprt_core_flush(core);
+    uint64_t w = atomic_load_explicit(&core->done, memory_order_relaxed);
+    if (core->cur_seq && core->cur_seq - 1 > w && w != UINT64_MAX)
+      atomic_store_explicit(&core->done, core->cur_seq - 1,
+                            memory_order_release);
+    if (m->oversubscribed)
+      sched_yield();
+    if (spins)
+      nprt_prof_wait(&core->ex.prof, t0);
+    return NPRT_DEV_BUSY;
+  }
+}
+
 /* The next packet of the core's input: under rtc the packets of its share
  * of the flows, under a pipeline every packet. Sets the core's sequence
  * number (the packet's index in its input) and moves its watermark. */
@@ -149,6 +492,7 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
   /* An output failed on some core: ingress stops everywhere. */
   if (atomic_load_explicit(&m->stop, memory_order_acquire)) {
     atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
+    atomic_store_explicit(&core->in_closed, true, memory_order_release);
     return NPRT_DEV_END;
   }
   /* Core 0 waits for its merge to catch up before reading more. */
@@ -156,6 +500,9 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
     NPRT_SIM_DO(core->ex.sim, npsim_poll(core->ex.sim));
     return NPRT_DEV_BUSY;
   }
+  nprt_ingress *g = dev < m->n_ingress ? m->ingress[dev] : NULL;
+  if (g)
+    return nprt_core_in_take(dev_, g, pkts, n);
   char err[PCAP_ERRBUF_SIZE + 64];
 #ifdef NPRT_SIM
   /* Simulated, the core goes straight to its next packet: 64 contexts
@@ -182,44 +529,9 @@ static nprt_dev_status nprt_core_in_rx(nprt_device *dev_, nprt_pkt **pkts,
       }
       st = nprt_pcap_in_next(d, h->pool, dev, &pkts[0], err, sizeof(err));
     }
-    if (st == NPRT_PCAP_ERROR &&
-        atomic_exchange_explicit(&m->read_error[dev], true,
-                                 memory_order_acq_rel))
-      st = NPRT_PCAP_EOF; /* every core reads the file: one reports */
-    if (st != NPRT_PCAP_OK) {
-      /* Nothing more from this core's input (one input device: with
-       * several, the first to end already lets the merge pass it). */
-      nprt_core_flush(core);
-      atomic_store_explicit(&core->done, UINT64_MAX, memory_order_release);
-      return nprt_pcap_dev_read_failed(h, d, st, err);
-    }
-#ifdef NPRT_SIM
-    if (core->ex.sim && pkts[0]) {
-      /* The ingress engine placed it in packet memory for this context,
-       * or will: the context may wait for it, so what it wrote to its
-       * lanes is published first (nprt_core_flush), or the next stage
-       * waits for the next packet to arrive here. */
-      nprt_core_flush(core);
-      npsim_tag(core->ex.sim, NPSIM_TAG_ACQUISITION);
-      npsim_ingress_take(core->ex.sim, dev, &pkts[0]->sim_addr,
-                         &pkts[0]->sim_born);
-    }
-#endif
-    core->cur_seq = index * NPRT_MAX_DEVICES + dev;
-    if (m->tick_to > core->id && pkts[0])
-      nprt_core_send_tick(core, pkts[0]->ts);
-    /* The watermark moves once a burst (simulated, once a packet: a
-     * context reads few): first the messages it vouches for are
-     * published. */
-    if (++core->reads % NPRT_LANE_BURST == 0 || m->sim) {
-      nprt_core_flush(core);
-      uint64_t w = atomic_load_explicit(&core->done, memory_order_relaxed);
-      if (core->cur_seq && core->cur_seq - 1 > w && w != UINT64_MAX)
-        atomic_store_explicit(&core->done, core->cur_seq - 1,
-                              memory_order_release);
-    }
-    *n = 1;
-    return NPRT_DEV_OK;
+    if (st != NPRT_PCAP_OK)
+      return nprt_core_in_end(core, dev_, NULL, st, err);
+    return nprt_core_in_took(core, dev, index, pkts, n);
   }
 }
 

@@ -46,12 +46,24 @@ static void nprt_core_run_phase(void *core_) {
   }
 }
 
+/* Between two scheduler rounds (nprt_exec_hooks.round): the control
+ * thread's call, if one is posted; and once the core's ingress stops (a
+ * signal, `WRITE stop`, --duration), the ingresses stop handing it
+ * records, which it would never take (core_dev.c). */
+static void nprt_core_round(void *core_) {
+  nprt_core *c = core_;
+  nprt_core_tick(c);
+  if (nprt_status_stopping(&c->ex.status) &&
+      !atomic_load_explicit(&c->in_closed, memory_order_relaxed))
+    atomic_store_explicit(&c->in_closed, true, memory_order_release);
+}
+
 void nprt_multi_init_cores(nprt_multi *m) {
   for (uint32_t q = 0; q < m->n; ++q) {
     nprt_core *c = &m->cores[q];
     nprt_exec_init(&c->ex, c->graph, m->opts);
     c->ex.hooks = (nprt_exec_hooks){
-        .ctx = c, .round = nprt_core_tick, .run_phase = nprt_core_run_phase};
+        .ctx = c, .round = nprt_core_round, .run_phase = nprt_core_run_phase};
     /* Core 0 says once for all what happened to the run. */
     c->ex.role = (nprt_exec_role){.reports = q == 0, .part = true};
     c->ex.devices.in_kind = &nprt_core_in_ops;
@@ -81,6 +93,7 @@ static void *nprt_core_main(void *arg) {
   if (c->rc != NPRT_EXIT_OK || c->ex.status.init_failed)
     atomic_store_explicit(&m->abort, true, memory_order_release);
   atomic_store_explicit(&c->done, UINT64_MAX, memory_order_release);
+  atomic_store_explicit(&c->in_closed, true, memory_order_release);
   atomic_store_explicit(&c->finished, true, memory_order_release);
 #ifdef NPRT_SIM
   /* A core that ended may be what another waits for at the barrier. */
@@ -153,6 +166,7 @@ int nprt_multi_join(nprt_multi *m) {
 }
 
 void nprt_multi_free(nprt_multi *m) {
+  nprt_multi_free_ingress(m);
   for (uint32_t q = 0; m->cores && q < m->n; ++q) {
     nprt_core *c = &m->cores[q];
     nprt_graph_destroy(c->graph);

@@ -7,8 +7,10 @@
  * is shared but the lanes between cores, the output files and a few
  * counters. docs/multicore.md describes the mappings; in short:
  *
- *  - rtc: every core reads the whole input and keeps its share of the
- *    flows (a hash of the IPv4 address pair, else of the source MAC), and
+ *  - rtc: each core takes its share of the flows (a hash of the IPv4
+ *    address pair, else of the source MAC) from one ingress per input
+ *    (core_dev.c: whichever core runs out scans the next stretch of the
+ *    mapped file and hands every core descriptors of its records), and
  *    runs its own copy of every replicable instance. Instances that run once
  *    (np-map-cores: their state is order-sensitive) live on core 0; values
  *    sent to them travel on lanes, and core 0 takes them in the order of
@@ -59,6 +61,7 @@
 
 typedef struct nprt_core nprt_core;
 typedef struct nprt_multi nprt_multi;
+typedef struct nprt_ingress nprt_ingress;
 
 /* Messages core 0 may hold for itself before its input waits for the
  * merge to catch up (rtc). */
@@ -165,6 +168,10 @@ struct nprt_core {
    * number; UINT64_MAX once it finished. */
   _Alignas(64) _Atomic uint64_t done;
   _Atomic bool finished;
+  /* The core takes nothing more from the ingresses (its ingress stopped,
+   * it finished or failed): they drop its records instead of waiting for
+   * room in its rings (core_dev.c). */
+  _Atomic bool in_closed;
   /* --control: the core's mailbox. The control thread writes `cmd`, then
    * moves `posted`; the core runs it between two scheduler rounds and sets
    * `acked` to `posted`. One command at a time. */
@@ -217,6 +224,11 @@ struct nprt_multi {
   bool outs_open;
   _Atomic bool abort; /* a core failed: the others stop waiting on it */
   _Atomic bool stop;  /* an output failed: every core's input ends */
+  /* Per input device: its one ingress (rtc, a mapped file, several cores
+   * reading it, not simulated; core_dev.c), or NULL: each core then reads
+   * the file itself. */
+  nprt_ingress **ingress;
+  uint32_t n_ingress;
   /* Per input device: its read error was reported (once: every core
    * reads the file). */
   _Atomic bool read_error[NPRT_MAX_DEVICES];
@@ -279,6 +291,11 @@ extern const nprt_device_ops nprt_core_out_ops;
 nprt_pcap_in *nprt_core_dev_pcap(const nprt_device *d);
 /* Appends what every core still gathers to the shared outputs. */
 void nprt_multi_flush_outputs(nprt_multi *m);
+/* Makes one ingress for each input device the cores read from a mapped
+ * file (rtc, several cores reading, not simulated), once every core's
+ * devices are open; -1 (reported) when memory is out. */
+int nprt_multi_open_ingress(nprt_multi *m);
+void nprt_multi_free_ingress(nprt_multi *m);
 
 /* core_lanes.c. */
 /* The lane ends as devices (nprt_lane_dev). */

@@ -374,6 +374,10 @@ int nprt_run_cores_on(const nprt_program *program, const nprt_options *o,
         nprt_pcap_in_share(in, from);
     }
   }
+  /* One ingress per input file: scanned once, each core handed its own
+   * records (core_dev.c). */
+  if (nprt_multi_open_ingress(&m) != 0)
+    goto done;
   /* Core 0 opened the outputs (with its inputs' link types); all share
    * them. */
   nprt_devices *t0 = &m.cores[0].ex.devices;
