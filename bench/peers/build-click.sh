@@ -94,9 +94,16 @@ if [ ! -f "$dir/config.status" ] || [ ! -f "$dir/userlevel/Makefile" ]; then
   fi
 fi
 
-# Progress: objects compiled so far, every 30 s, while make runs.
+# Progress: objects compiled so far, every 30 s, while make runs (without
+# the lock, and taking its sleep along when it is stopped).
 (
-  while sleep 30; do
+  exec 9>&-
+  s=""
+  trap 'kill $s 2>/dev/null; exit 0' TERM
+  while :; do
+    sleep 30 &
+    s=$!
+    wait $s
     n=$(find "$dir" -name '*.o' -newer "$dir/config.status" 2>/dev/null | wc -l)
     echo "build-click.sh: $name: $n objects compiled, $(((SECONDS - start) / 60)) min" >&2
   done
