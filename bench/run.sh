@@ -144,4 +144,11 @@ fi
 
 echo
 python3 "$root/bench/verdict.py" summary "$NPCC_BENCH_VERDICTS"
-echo "load average: $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average: $load_start at the start, $load_end at the end ($(nproc) CPUs)"
+if python3 -c "import sys; sys.exit(not max(float(sys.argv[1]), float(sys.argv[2])) > float(sys.argv[3]))" \
+  "${load_start%% *}" "${load_end%% *}" "$(nproc)"; then
+  echo "the machine was busy (more runnable threads than CPUs): wall-clock rates"
+  echo "and verdicts understate, the CPU-time ratios beside them less so;"
+  echo "instruction counts and sizes do not depend on the load"
+fi
