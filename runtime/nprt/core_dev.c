@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*--- Input: this core's share ---------------------------------------*/
 
@@ -120,6 +121,8 @@ uint32_t nprt_core_in_owner(const nprt_multi *m, uint32_t dev,
 #define NPRT_INGRESS_SLOTS 2048u
 /* Polls of a taken lock before the core lets its graph run. */
 #define NPRT_INGRESS_SPINS 64u
+/* A starved core's nap (below). */
+#define NPRT_INGRESS_NAP_NS 20000
 
 /* A record handed to its core: 32 bytes. */
 typedef struct nprt_in_desc {
@@ -399,6 +402,7 @@ static nprt_dev_status nprt_core_in_take(nprt_device *dev_, nprt_ingress *g,
     if (e) {
       const nprt_in_desc rec = *e;
       nprt_spsc_skip(r);
+      core->starved = 0;
       if (nprt_spsc_unreleased(r) >= NPRT_RING_BURST)
         nprt_spsc_release(r);
       if (spins)
@@ -458,10 +462,18 @@ static nprt_dev_status nprt_core_in_take(nprt_device *dev_, nprt_ingress *g,
     if (core->cur_seq && core->cur_seq - 1 > w && w != UINT64_MAX)
       atomic_store_explicit(&core->done, core->cur_seq - 1,
                             memory_order_release);
-    if (m->oversubscribed)
+    /* Nothing comes until a slower core takes from its full ring: a core
+     * whose graph merges no lane (every core but core 0 under rtc) sleeps
+     * rather than spin through its rounds, which would take CPU time from
+     * the others (and on a machine with no CPU to spare, from the slower
+     * core). Not long: the slower core drains a stretch in about as long. */
+    if (!spins && core->ex.prof.on)
+      t0 = nprt_prof_clock();
+    if (++core->starved > 2 && core->lane_in == UINT32_MAX && !m->sim)
+      nanosleep(&(struct timespec){0, NPRT_INGRESS_NAP_NS}, NULL);
+    else if (m->oversubscribed)
       sched_yield();
-    if (spins)
-      nprt_prof_wait(&core->ex.prof, t0);
+    nprt_prof_wait(&core->ex.prof, t0);
     return NPRT_DEV_BUSY;
   }
 }

@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  *
- * Under rtc every core reads the whole input and keeps its share of the
- * flows: a hash of the IPv4 address pair (fragments of one datagram stay
- * together), else of the source MAC address. One function, so that a
+ * Under rtc each core takes its share of the flows: a hash of the IPv4
+ * address pair (fragments of one datagram stay together), else of the
+ * source MAC address. The ingress of an input (core_dev.c) hashes each
+ * record once, as it hands it to its core. One function, so that a
  * different key (ports, a VLAN) is one change.
  *===----------------------------------------------------------------------===*/
 #include "runtime/nprt/cores.h"

@@ -156,6 +156,7 @@ struct nprt_core {
   } *clock_in;
   uint32_t n_clock_in;
   uint32_t idle; /* lane-in polls in a row that found nothing */
+  uint32_t starved; /* ingress reads in a row that found nothing */
   /* rtc, core 0's merge: each source's oldest message (m->n of them; a
    * simulated run has up to 512 cores). */
   const nprt_lane_msg **heads;
