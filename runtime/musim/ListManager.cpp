@@ -13,60 +13,59 @@ constexpr unsigned ANSWER_DELAY = 2;
 ListManager::ListManager(const std::vector<Item> &list,
                          const std::vector<Item> &headers,
                          const ListConfig &config)
-    : list(list), headers(headers), config(config), sent(headers.size(), 0),
-      finished(list.size(), 0) {}
+    : list(list.data()), headers(headers.data()), listSize(list.size()),
+      numHeaders(headers.size()), config(config), sentStore(headers.size(), 0),
+      finishedStore(list.size(), 0), sent(sentStore.data()),
+      finished(finishedStore.data()) {}
 
 void ListManager::answer(uint64_t cycle, unsigned h, bool match) {
-  // At most one answer per cycle and a fixed delay: never more than
-  // ANSWER_DELAY + 1 pending.
-  queue[qTail++ & 3] = {cycle + ANSWER_DELAY, h, match};
+  // A fixed delay: they fall due in queue order.
+  queue[qTail++ & 15] = {cycle + ANSWER_DELAY, h, match};
 }
 
-void ListManager::tickSlow(uint64_t cycle, InputFifo &fifo) {
-  while (qHead != qTail && queue[qHead & 3].due <= cycle) {
-    const Answer &a = queue[qHead++ & 3];
+const uint64_t *ListManager::decide(uint64_t cycle, bool &end) {
+  static const uint64_t EndValue = 0;
+  while (qHead != qTail && queue[qHead & 15].due <= cycle) {
+    const Answer &a = queue[qHead++ & 15];
     if (a.header != header)
       continue; // an answer for a header already ended
     ++answered;
     matched |= a.match;
   }
   if (done())
-    return;
-  const Item &hdr = headers[header];
-  if (phase == HEADER) {
-    if (word == 0)
+    return nullptr;
+  if (feed.left == 0) { // between headers and items
+    if (phase == HEADER) {
       start = cycle;
-    fifo.push(hdr[word], false);
-    if (++word == 8) {
-      phase = ITEMS;
-      word = 0;
+      feed.src = headers[header].data();
+      feed.left = 8;
+    } else {
+      if (matched || item == listSize) {
+        end = true;
+        ++header;
+        phase = HEADER;
+        item = answered = 0;
+        matched = false;
+        return &EndValue;
+      }
+      if (sent[header] - answered >= config.window)
+        return nullptr;
+      uint64_t c = config.cacheItems;
+      if (item >= c) {
+        uint64_t fetched = item == c ? start : finished[item - c - 1];
+        if (cycle < fetched + config.memLatency)
+          return nullptr;
+      }
+      ++sent[header];
+      feed.src = list[item].data();
+      feed.left = 8;
     }
-    return;
   }
-  if (word == 0) { // between items
-    if (matched || item == list.size()) {
-      fifo.push(0, true);
-      ++header;
-      phase = HEADER;
-      item = answered = 0;
-      matched = false;
-      return;
-    }
-    if (sent[header] - answered >= config.window)
-      return;
-    uint64_t c = config.cacheItems;
-    if (item >= c) {
-      uint64_t fetched = item == c ? start : finished[item - c - 1];
-      if (cycle < fetched + config.memLatency)
-        return;
-    }
-    ++sent[header];
-  }
-  fifo.push(list[item][word], false);
-  if (++word == 8) {
-    finished[item++] = cycle;
-    word = 0;
-  }
+  end = false;
+  const uint64_t *word = feed.src++;
+  if (--feed.left == 0)
+    blockDone(cycle);
+  return word;
 }
 
 } // namespace npcc::musim

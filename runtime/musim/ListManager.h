@@ -17,8 +17,6 @@
 #ifndef NPCC_RUNTIME_MUSIM_LISTMANAGER_H
 #define NPCC_RUNTIME_MUSIM_LISTMANAGER_H
 
-#include "runtime/musim/Machine.h"
-
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -34,48 +32,61 @@ struct ListConfig {
   unsigned window = 2;
 };
 
+/// The words the list manager pushes next without deciding anything: the
+/// rest of a header or an item, one per cycle. The loop holds a copy and
+/// pushes from it; the list manager decides only when it runs out.
+struct Feed {
+  const uint64_t *src = nullptr;
+  unsigned left = 0;
+};
+
 class ListManager {
 public:
   ListManager(const std::vector<Item> &list, const std::vector<Item> &headers,
               const ListConfig &config);
 
-  /// Start of a cycle: take the answers due now, then push at most one
-  /// word into `fifo`.
-  void tick(uint64_t cycle, InputFifo &fifo) {
-    if (qHead == qTail && phase == ITEMS && word != 0) {
-      // The common case: in the middle of an item, nothing to hear.
-      fifo.push(list[item][word], false);
-      if (++word == 8) {
-        finished[item++] = cycle;
-        word = 0;
-      }
-      return;
-    }
-    tickSlow(cycle, fifo);
+  /// The feed, lent to the loop, which pushes from it and gives it back
+  /// (`feed = f`) before calling anything else here. While the feed lasts,
+  /// the answers that fall due need not be taken at once: they only count
+  /// when the list manager next decides (or blockedOnAnswer() asks).
+  Feed feed;
+
+  /// The last word of a header or an item has been pushed at `cycle`.
+  void blockDone(uint64_t cycle) {
+    if (phase == HEADER)
+      phase = ITEMS;
+    else
+      finished[item++] = cycle;
   }
+  /// Start of a cycle: takes the answers due, then returns the word to
+  /// push (null for none; `end` for an END mark), advancing the feed.
+  const uint64_t *decide(uint64_t cycle, bool &end);
   /// The unit issued `fail` or `len` (a match) for `header` at `cycle`; the
   /// list manager sees it two cycles later.
   void answer(uint64_t cycle, unsigned header, bool match);
   /// Every header, with its END, has been pushed.
-  bool done() const { return header >= headers.size(); }
+  bool done() const { return header >= numHeaders; }
   /// Waiting for an answer that nobody has issued: the window is full and
   /// no answer is in flight.
   bool blockedOnAnswer() const {
-    return !done() && phase == ITEMS && word == 0 && !matched &&
-           item < list.size() && sent[header] - answered >= config.window &&
+    return !done() && phase == ITEMS && feed.left == 0 && !matched &&
+           item < listSize && sent[header] - answered >= config.window &&
            qHead == qTail;
   }
   /// Items of `h` whose first word has been pushed.
   uint64_t itemsSent(unsigned h) const { return sent[h]; }
 
 private:
-  void tickSlow(uint64_t cycle, InputFifo &fifo);
   enum Phase { HEADER, ITEMS };
-  const std::vector<Item> &list, &headers;
+  // Raw pointers and sizes rather than vectors: this runs every cycle.
+  const Item *list, *headers;
+  uint64_t listSize;
+  unsigned numHeaders;
   ListConfig config;
-  std::vector<uint64_t> sent;     // per header
-  std::vector<uint64_t> finished; // per item of the current header
-  unsigned header = 0, word = 0;
+  std::vector<uint64_t> sentStore, finishedStore;
+  uint64_t *sent;     // per header
+  uint64_t *finished; // per item of the current header
+  unsigned header = 0;
   Phase phase = HEADER;
   uint64_t item = 0, answered = 0, start = 0;
   bool matched = false;
@@ -84,7 +95,9 @@ private:
     unsigned header;
     bool match;
   };
-  Answer queue[4];
+  // At most one answer per cycle, and the loop leaves them untaken for at
+  // most the words of one item: 8 + ANSWER_DELAY + 1 pending, at most.
+  Answer queue[16];
   unsigned qHead = 0, qTail = 0;
 };
 

@@ -8,9 +8,10 @@
 // copy unit, ALU, ternary unit, predicate unit; compare predicates combine
 // ALU, then ternary, then the input unit's END flag. `advanceControl` is the
 // PC and delay-slot rule. musim instantiates them with `ConcreteDomain`
-// (uint64_t words, 0/1 predicates) in its hot loop; the translation
-// validator (targets/ucode/Validate) with Z3 bit-vector terms, so the
-// solver reasons about exactly the code musim runs.
+// (uint64_t words, 0/1 predicates) in its hot loop (Issue.h), one copy per
+// set of slots a word can use; the translation validator
+// (targets/ucode/Validate) with Z3 bit-vector terms and every slot decided
+// at run time, so the solver reasons about exactly the code musim runs.
 //
 // A domain D provides the types W (a 64-bit word) and B (a predicate) and
 // the operations used below: constants c()/b(), wrapping add/sub, bitwise
@@ -23,7 +24,7 @@
 #ifndef NPCC_RUNTIME_MUSIM_MACHINESTEP_H
 #define NPCC_RUNTIME_MUSIM_MACHINESTEP_H
 
-#include "runtime/musim/Machine.h"
+#include "runtime/musim/Program.h"
 
 // The hot loop relies on one word's execution being inlined into it.
 #if defined(__GNUC__)
@@ -93,8 +94,8 @@ inline typename D::B accumulate(D &d, typename D::B old, typename D::B r,
 
 /// The AND over the selected segments of one ALU compare.
 template <class D>
-inline typename D::B compare(D &d, const MicroOp &o, typename D::W a,
-                             typename D::W b) {
+NPCC_MUSIM_ALWAYS_INLINE inline typename D::B
+compare(D &d, const MicroOp &o, typename D::W a, typename D::W b) {
   if (o.aluOp == mu::ALU_EQ)
     return d.isZero(d.band(d.bxor(a, b), d.c(o.cmpMask)));
   typename D::B all = d.b(true);
@@ -157,12 +158,33 @@ inline uint64_t tpermute(const MicroOp &o, uint64_t v) {
 
 } // namespace detail
 
+/// What is known at compile time of the slots a word uses: bits
+/// NUM_SLOTS + k say whether slot k's use is known, bits k whether it is
+/// used. ANY_SLOTS knows nothing: every slot is read from the word.
+constexpr unsigned knownSlots(unsigned known, unsigned used) {
+  return known << NUM_SLOTS | (used & known);
+}
+constexpr unsigned ANY_SLOTS = 0;
+/// Every slot.
+constexpr unsigned ALL_SLOTS = (1u << NUM_SLOTS) - 1;
+
+/// Whether slot `k` of `o` is in use: known at compile time when `Slots`
+/// says (musim dispatches each word to a copy made for its slots, so the
+/// idle slots' code disappears), else read from the word.
+template <unsigned Slots>
+NPCC_MUSIM_ALWAYS_INLINE inline bool uses(const MicroOp &o, SlotKind k) {
+  return (Slots >> (NUM_SLOTS + k) & 1) ? (Slots >> k & 1) : (o.slots >> k & 1);
+}
+
 /// Executes the data path of word `o` on the register files `r`, `t` and
 /// predicates `p` (17 entries each, index SINK absorbing dropped writes),
 /// given the popped input word (`inVal`, `inEnd`; ignored when the word
 /// does not pop). Fills `e`; the caller handles the FIFO, the output word
 /// (`e.cpDo` with `o.cpOp == CP_OUT`) and the control (advanceControl).
-template <class D>
+/// `Slots` must agree with `o.slots` where it knows: an idle slot's writes
+/// all go to SINK (Program.cpp), so skipping them changes nothing that can
+/// be read.
+template <class D, unsigned Slots = ANY_SLOTS>
 NPCC_MUSIM_ALWAYS_INLINE inline void
 executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
             typename D::B *p, typename D::W inVal, typename D::B inEnd,
@@ -170,12 +192,12 @@ executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
   using W = typename D::W;
   using B = typename D::B;
   // Reads (the state the previous word left).
-  if (o.cpOp != mu::CP_NONE) {
+  if (uses<Slots>(o, SLOT_CP)) {
     e.cpDo = d.guard(p[o.cpPred], o.cpPneg);
     e.cpVal = r[o.cpSrc];
   }
 
-  if (o.aluOp != mu::ALU_NOP) {
+  if (uses<Slots>(o, SLOT_ALU)) {
     W a = r[o.aluRa];
     W b = d.bor(d.band(r[o.aluRb], d.c(o.immKeep)), d.c(o.immBits));
     W h = d.c(o.carryTop), nh = d.c(~o.carryTop);
@@ -219,32 +241,46 @@ executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
   }
 
   B ternCmp = d.b(false);
-  if (o.ternOp != mu::TERN_NOP) {
+  if (uses<Slots>(o, SLOT_TERN)) {
     W diff = d.bxor(t[o.ternA], t[o.ternB]);
     W m = o.ternOp == mu::TERN_EQ ? t[o.ternM] : d.bnot(t[o.ternM]);
     ternCmp = d.isZero(d.band(d.band(diff, m), d.c(o.ternMask)));
   }
 
-  e.pred0 = d.table4(o.f0, p[o.a0], p[o.b0]);
-  e.pred1 = d.table4(o.f1, p[o.a1], p[o.b1]);
-  if (o.brOp != mu::BR_NONE) // meaningless for halt, which ignores it
+  if (uses<Slots>(o, SLOT_PRED)) {
+    e.pred0 = d.table4(o.f0, p[o.a0], p[o.b0]);
+    e.pred1 = d.table4(o.f1, p[o.a1], p[o.b1]);
+  }
+  if (uses<Slots>(o, SLOT_BR)) // meaningless for halt, which ignores it
     e.taken = d.guard(p[o.brPred], o.brOp == mu::BR_IF0);
 
   // Writes, in order; later ones win.
-  if (o.inOp & 1)
-    r[o.inRd] = inVal;
-  if (o.inOp & 2)
-    t[o.inTd] = detail::tpermute(d, o, inVal);
-  if (o.cpOp == mu::CP_TERN)
+  if (uses<Slots>(o, SLOT_IN)) {
+    // A copy that knows the word pops writes both files without looking:
+    // the one the word does not write has index SINK.
+    constexpr bool known = Slots >> (NUM_SLOTS + SLOT_IN) & 1;
+    if (known || (o.inOp & 1))
+      r[o.inRd] = inVal;
+    if (known || (o.inOp & 2))
+      t[o.inTd] = detail::tpermute(d, o, inVal);
+  }
+  if (uses<Slots>(o, SLOT_CP) && o.cpOp == mu::CP_TERN)
     d.assignIf(e.cpDo, t[o.cpTd], e.cpVal);
-  if (o.aluOp < mu::ALU_EQ) // aluWrite is false for a nop
-    d.assignIf(e.aluWrite, r[o.aluRd], e.aluVal);
-  p[o.aluP] = e.aluCmp; // SINK unless a compare
-  e.ternCmp = detail::accumulate(d, p[o.ternP], ternCmp, o.ternAcc);
-  p[o.ternP] = e.ternCmp; // after the ALU; SINK unless a ternary compare
-  p[o.inEndp] = inEnd;    // SINK when the word has no END flag
-  p[o.d0] = e.pred0;
-  p[o.d1] = e.pred1;
+  if (uses<Slots>(o, SLOT_ALU)) {
+    if (o.aluOp < mu::ALU_EQ)
+      d.assignIf(e.aluWrite, r[o.aluRd], e.aluVal);
+    p[o.aluP] = e.aluCmp; // SINK unless a compare
+  }
+  if (uses<Slots>(o, SLOT_TERN)) {
+    e.ternCmp = detail::accumulate(d, p[o.ternP], ternCmp, o.ternAcc);
+    p[o.ternP] = e.ternCmp; // after the ALU
+  }
+  if (uses<Slots>(o, SLOT_IN))
+    p[o.inEndp] = inEnd; // SINK when the word has no END flag
+  if (uses<Slots>(o, SLOT_PRED)) {
+    p[o.d0] = e.pred0; // SINK when the unit writes one predicate only
+    p[o.d1] = e.pred1;
+  }
 }
 
 /// What the branch slot of `o` does when `delayLeft` delay slots remain.
@@ -268,80 +304,6 @@ inline void advanceControl(const MicroOp &o, bool taken, unsigned &pc,
     delayLeft = mu::DELAY_SLOTS;
     pendingTarget = o.target;
   }
-}
-
-template <bool Observe>
-NPCC_MUSIM_ALWAYS_INLINE inline Status Machine::issue(CycleEvent *ev) {
-  if (pc >= numOps) {
-    fault = "pc " + std::to_string(pc) + " is past the end of the program (" +
-            std::to_string(numOps) + " words)";
-    return Status::Fault;
-  }
-  const MicroOp &o = ops[pc];
-  if (o.needsInput && in.empty()) {
-    ++stalls;
-    if (Observe) {
-      ev->pc = pc;
-      ev->stall = true;
-    }
-    return Status::Stalled;
-  }
-  lastPc = pc;
-  ++words;
-  ++counts[pc];
-
-  uint64_t inVal = 0;
-  bool inEnd = false;
-  popped = o.inOp != mu::IN_NONE;
-  if (popped) {
-    in.pop(inVal, inEnd);
-    lastPopEnd = inEnd;
-  }
-  poppedEnd = inEnd;
-
-  ConcreteDomain d;
-  WordEffect<ConcreteDomain> e(d);
-  executeWord(d, o, r, t, p, inVal, inEnd, e);
-  hasOut = false;
-  if (e.cpDo && o.cpOp == mu::CP_OUT) {
-    hasOut = true;
-    outVal = e.cpVal;
-    outTag = o.cpTag;
-  }
-
-  auto branch = CycleEvent::NONE;
-  bool isTaken = false;
-  BranchAction act = branchAction(o, delayLeft);
-  if (act == BranchAction::Cancelled) {
-    branch = CycleEvent::CANCELLED;
-    ++cancelled;
-  } else if (act == BranchAction::Halt) {
-    branch = CycleEvent::HALT;
-  } else if (act == BranchAction::Conditional) {
-    isTaken = e.taken;
-    branch = isTaken ? CycleEvent::TAKEN : CycleEvent::NOT_TAKEN;
-  }
-
-  if (Observe) {
-    ev->pc = pc;
-    ev->stall = false;
-    ev->inVal = inVal;
-    ev->inEnd = inEnd;
-    ev->cpDone = e.cpDo;
-    ev->cpVal = e.cpVal;
-    ev->aluDone = e.aluWrite;
-    ev->aluVal = e.aluVal;
-    ev->aluCmp = e.aluCmp;
-    ev->ternCmp = e.ternCmp;
-    ev->pred0 = e.pred0;
-    ev->pred1 = e.pred1;
-    ev->branch = branch;
-  }
-
-  advanceControl(o, isTaken, pc, delayLeft, pendingTarget);
-  if (isTaken)
-    ++taken;
-  return act == BranchAction::Halt ? Status::Halted : Status::Issued;
 }
 
 } // namespace npcc::musim

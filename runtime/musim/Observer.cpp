@@ -91,7 +91,8 @@ std::string Observer::traceLine(const Machine &m, const CycleEvent &ev) {
   return line + (parts.empty() ? " nop" : parts);
 }
 
-void Observer::cycle(const Machine &m, const CycleEvent &ev, size_t outDepth) {
+void Observer::cycle(const Machine &m, const CycleEvent &ev, size_t inDepth,
+                     size_t outDepth) {
   if (trace)
     *trace << traceLine(m, ev) << '\n';
   if (!vcd)
@@ -106,7 +107,7 @@ void Observer::cycle(const Machine &m, const CycleEvent &ev, size_t outDepth) {
     vcdValue(T0 + i, m.t[i], 64);
     vcdValue(P0 + i, m.p[i], 1);
   }
-  vcdValue(IN_DEPTH, m.in.size(), 16);
+  vcdValue(IN_DEPTH, inDepth, 16);
   vcdValue(OUT_DEPTH, outDepth, 16);
 }
 

@@ -27,7 +27,10 @@ class Observer {
 public:
   /// Either may be null.
   Observer(std::ostream *trace, std::ostream *vcd) : trace(trace), vcd(vcd) {}
-  void cycle(const Machine &m, const CycleEvent &ev, size_t outDepth);
+  /// `inDepth`: words in the input FIFO; `outDepth`: answers in flight to
+  /// the list manager, or the output FIFO's length in raw mode.
+  void cycle(const Machine &m, const CycleEvent &ev, size_t inDepth,
+             size_t outDepth);
   void finish(uint64_t cycles);
 
   /// The trace text of one cycle, without the newline.

@@ -1,0 +1,344 @@
+//===- Simulate.cpp - the cycle loop --------------------------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One loop, specialised on whether the run is observed (trace, VCD) and on
+// whether a list manager feeds the unit. Unobserved, it is musim's hot
+// path, written so that the compiler can keep a cycle's state in registers:
+//
+//  * the unit's scalars (Core), the input FIFO and the list manager's feed
+//    are locals whose addresses never escape, and the register files and
+//    counts are arrays of this frame, so no store of the loop can alias
+//    them and force a reload;
+//  * each word is dispatched on its set of slots to a copy of issue() with
+//    the idle slots compiled out;
+//  * the list manager decides only when its feed runs out or an answer
+//    falls due, and the run's bookkeeping (RunContext) hears only of the
+//    words that answer, pop an END or start a header.
+//
+// Observed, the same issue() runs with every slot decided at run time and
+// fills the CycleEvent, on the Machine's own registers, which the observer
+// reads.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/musim/Simulate.h"
+#include "runtime/musim/InputFifo.h"
+#include "runtime/musim/Issue.h"
+#include "runtime/musim/Observer.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace npcc::musim {
+
+namespace {
+
+void loadCore(const Machine &m, Core &k) {
+  std::copy(m.r, m.r + 17, k.r);
+  std::copy(m.t, m.t + 17, k.t);
+  std::copy(m.p, m.p + 17, k.p);
+  k.pc = m.pc;
+  k.delayLeft = m.delayLeft;
+  k.pendingTarget = m.pendingTarget;
+  k.taken = m.taken;
+  k.cancelled = m.cancelled;
+}
+
+void storeCore(const Core &k, Machine &m) {
+  std::copy(k.r, k.r + 17, m.r);
+  std::copy(k.t, k.t + 17, m.t);
+  std::copy(k.p, k.p + 17, m.p);
+  m.pc = k.pc;
+  m.delayLeft = k.delayLeft;
+  m.pendingTarget = k.pendingTarget;
+  m.taken = k.taken;
+  m.cancelled = k.cancelled;
+}
+
+/// Hands cycle `cycle` to the observer, with the FIFO depths.
+void observe(Context &c, CycleEvent &ev, uint64_t cycle, size_t inDepth) {
+  ev.cycle = cycle;
+  size_t out = c.lm
+                   ? (c.outCycles[0] + 2 > cycle && c.outCycles[0] != ~0ull) +
+                         (c.outCycles[1] + 2 > cycle && c.outCycles[1] != ~0ull)
+                   : c.result.outputs.size();
+  c.observer->cycle(c.m, ev, inDepth, out);
+}
+
+/// Bit of popAndIssue's result: the run's bookkeeping must hear of the
+/// word (it answered, popped an END, or popped a header's first word).
+constexpr unsigned ISSUE_NOTE = 4;
+
+/// The word `o`, which uses exactly the slots `Set`, pops if it reads
+/// input and issues; its copy of issue() knows the slots.
+template <unsigned Set>
+NPCC_MUSIM_ALWAYS_INLINE inline unsigned
+popAndIssue(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
+            bool &lastPopEnd) {
+  constexpr bool pops = Set >> SLOT_IN & 1;
+  uint64_t inVal = 0;
+  bool inEnd = false;
+  if (pops) {
+    in.pop(inVal, inEnd);
+    lastPopEnd = inEnd;
+  }
+  unsigned res =
+      issue<knownSlots(ALL_SLOTS, Set), false>(k, o, inVal, inEnd, nullptr);
+  if (pops && (inEnd | !inHeader))
+    res |= ISSUE_NOTE;
+  return res;
+}
+
+// One case per set of slots, each with its own copy of popAndIssue inline;
+// a word with nothing to report goes straight to the next cycle.
+#define NPCC_MUSIM_CASE(S)                                                     \
+  case S:                                                                      \
+    res = popAndIssue<S>(k, *o, in, c.inHeader, lastPopEnd);                   \
+    if (res == ISSUE_DONE)                                                     \
+      continue;                                                                \
+    break;
+#define NPCC_MUSIM_CASE4(S)                                                    \
+  NPCC_MUSIM_CASE(S)                                                           \
+  NPCC_MUSIM_CASE(S + 1) NPCC_MUSIM_CASE(S + 2) NPCC_MUSIM_CASE(S + 3)
+#define NPCC_MUSIM_CASE16(S)                                                   \
+  NPCC_MUSIM_CASE4(S)                                                          \
+  NPCC_MUSIM_CASE4(S + 4) NPCC_MUSIM_CASE4(S + 8) NPCC_MUSIM_CASE4(S + 12)
+
+/// Why the loop stopped.
+enum class Exit { CycleLimit, PcPastEnd, InputDone, Deadlock, Fault, Halt };
+
+/// The end of a run: its error, if any, and the statistics. Out of the
+/// loop so that the loop's registers are not spent on it.
+__attribute__((noinline, cold)) bool finishRun(Context &c, Exit exit,
+                                               uint64_t cycle) {
+  Machine &m = c.m;
+  bool ok = true;
+  switch (exit) {
+  case Exit::CycleLimit:
+    c.result.error = "cycle limit (" + std::to_string(c.config.maxCycles) +
+                     ") reached at pc " + std::to_string(m.pc);
+    ok = false;
+    break;
+  case Exit::PcPastEnd:
+    c.result.error = "pc " + std::to_string(m.pc) +
+                     " is past the end of the program (" +
+                     std::to_string(m.numOps) + " words)";
+    ok = false;
+    break;
+  case Exit::InputDone:
+    m.lastPc = m.pc;
+    ok = c.finish();
+    if (!c.lm && !m.lastPopEnd)
+      ok = c.fail(c.endsPopped ? "program read past the last END"
+                               : "program read past the end of the input");
+    break;
+  case Exit::Deadlock:
+    m.lastPc = m.pc;
+    ok = c.fail("deadlock: the unit waits for input and the list manager "
+                "for an answer");
+    break;
+  case Exit::Fault:
+    ok = false;
+    break;
+  case Exit::Halt:
+    break;
+  }
+
+  m.words = 0;
+  for (uint64_t n : m.execCount)
+    m.words += n;
+  RunStats &st = c.result.stats;
+  st.cycles = cycle + DRAIN_CYCLES;
+  st.stalls = m.stalls;
+  st.words = m.words;
+  st.taken = m.taken;
+  st.cancelled = m.cancelled;
+  for (size_t pc = 0; pc < m.execCount.size(); ++pc)
+    for (unsigned s = 0; s < NUM_SLOTS; ++s)
+      if (m.prog->ops[pc].slots >> s & 1)
+        st.slots[s] += m.execCount[pc];
+  return ok;
+}
+
+template <bool Observe, bool HasLM> bool loop(Context &c) {
+  Machine &m = c.m;
+  ListManager *lm = c.lm;
+  const MicroOp *ops = m.ops;
+  const unsigned numOps = m.numOps;
+  const uint64_t maxCycles = c.config.maxCycles;
+  uint64_t *counts = m.execCount.data();
+
+  Core k;
+  loadCore(m, k);
+  bool lastPopEnd = m.lastPopEnd;
+  uint64_t stalls = m.stalls;
+  InputFifo in;
+  std::vector<uint64_t> rawValues; // the FIFO reads raw input from here
+  if (!HasLM) {
+    for (const InputWord &w : *c.input)
+      rawValues.push_back(w.value);
+    for (size_t i = 0; i < rawValues.size(); ++i)
+      in.push(&rawValues[i], 1, (*c.input)[i].end);
+  }
+  Feed feed;
+  if (HasLM)
+    feed = lm->feed;
+
+  CycleEvent ev;
+  uint64_t cycle = 0;
+  Exit exit;
+  for (;; ++cycle) {
+    const MicroOp *o;
+    unsigned pc, res;
+    if (!Observe && HasLM && feed.left != 0 && cycle < maxCycles) {
+      // The rest of a header or an item, at once: the list manager pushes
+      // a word at the start of each of these cycles, so the unit cannot
+      // stall, and it decides nothing until the last one (answers that
+      // fall due meanwhile wait for it). Push them all now and take back
+      // those of the cycles not run.
+      uint32_t n = std::min<uint64_t>(feed.left, maxCycles - cycle);
+      in.push(feed.src, n, false);
+      uint64_t first = cycle;
+      bool tail = false;
+      for (; cycle != first + n; ++cycle) {
+        pc = k.pc;
+        if (pc >= numOps)
+          break; // the general path faults, this cycle
+        o = &ops[pc];
+        ++counts[pc];
+        switch (o->slots & ALL_SLOTS) {
+          NPCC_MUSIM_CASE16(0)
+          NPCC_MUSIM_CASE16(16)
+          NPCC_MUSIM_CASE16(32)
+          NPCC_MUSIM_CASE16(48)
+        }
+        if (res == ISSUE_OUT && c.quickFail(cycle, o->cpTag))
+          continue;
+        tail = true; // the bookkeeping must hear of this word
+        break;
+      }
+      uint32_t ran = cycle - first + tail;
+      in.unpush(n - ran);
+      feed.src += ran;
+      feed.left -= ran;
+      if (feed.left == 0)
+        lm->blockDone(first + n - 1);
+      if (!tail) {
+        --cycle; // the loop's increment
+        continue;
+      }
+    } else {
+      if (cycle >= maxCycles) {
+        exit = Exit::CycleLimit;
+        break;
+      }
+      // The list manager pushes at most one word, before the unit pops.
+      if (HasLM) {
+        lm->feed = feed;
+        bool end;
+        const uint64_t *word = lm->decide(cycle, end);
+        feed = lm->feed;
+        if (word)
+          in.push(word, 1, end);
+      }
+      pc = k.pc;
+      if (pc >= numOps) {
+        exit = Exit::PcPastEnd;
+        break;
+      }
+      o = &ops[pc];
+      if ((o->slots >> SLOT_IN & 1) && in.empty()) {
+        // The word stalls as a whole.
+        ++stalls;
+        if (!HasLM || lm->done()) {
+          --stalls; // the unit waits for input that never comes: the end
+          exit = Exit::InputDone;
+          break;
+        }
+        if (lm->blockedOnAnswer()) {
+          exit = Exit::Deadlock;
+          break;
+        }
+        if (Observe) {
+          ev.pc = pc;
+          ev.stall = true;
+          storeCore(k, m);
+          observe(c, ev, cycle, in.size());
+        }
+        continue;
+      }
+      // The word at the PC issues.
+      ++counts[pc];
+      if (Observe) {
+        uint64_t inVal = 0;
+        bool inEnd = false;
+        if (o->slots >> SLOT_IN & 1) {
+          in.pop(inVal, inEnd);
+          lastPopEnd = inEnd;
+        }
+        res = issue<ANY_SLOTS, true>(k, *o, inVal, inEnd, &ev);
+        if ((o->slots >> SLOT_IN & 1) && (inEnd | !c.inHeader))
+          res |= ISSUE_NOTE;
+      } else {
+        switch (o->slots & ALL_SLOTS) {
+          NPCC_MUSIM_CASE16(0)
+          NPCC_MUSIM_CASE16(16)
+          NPCC_MUSIM_CASE16(32)
+          NPCC_MUSIM_CASE16(48)
+        }
+      }
+    }
+
+    // The tail of a cycle whose word the bookkeeping hears of, or halts.
+    if (res & (ISSUE_OUT | ISSUE_NOTE)) {
+      bool pops = o->slots >> SLOT_IN & 1;
+      m.lastPc = pc;
+      m.popped = pops;
+      m.poppedEnd = pops && lastPopEnd;
+      m.hasOut = res & ISSUE_OUT;
+      m.outVal = k.outVal;
+      m.outTag = o->cpTag;
+      if (HasLM)
+        lm->feed = feed;
+      if (!c.afterIssue(cycle)) {
+        exit = Exit::Fault;
+        break;
+      }
+    }
+    if (Observe) {
+      storeCore(k, m);
+      observe(c, ev, cycle, in.size());
+    }
+    if (__builtin_expect(res & ISSUE_HALT, 0)) {
+      c.result.stats.halted = true;
+      ++cycle;
+      exit = Exit::Halt;
+      break;
+    }
+  }
+
+  storeCore(k, m);
+  m.lastPopEnd = lastPopEnd;
+  m.stalls = stalls;
+  if (HasLM)
+    lm->feed = feed;
+  bool ok = finishRun(c, exit, cycle);
+  if (Observe)
+    c.observer->finish(c.result.stats.cycles);
+  return ok;
+}
+
+#undef NPCC_MUSIM_CASE16
+#undef NPCC_MUSIM_CASE4
+#undef NPCC_MUSIM_CASE
+
+} // namespace
+
+bool simulate(Context &c) {
+  if (c.observer)
+    return c.lm ? loop<true, true>(c) : loop<true, false>(c);
+  return c.lm ? loop<false, true>(c) : loop<false, false>(c);
+}
+
+} // namespace npcc::musim
