@@ -92,11 +92,12 @@ inline typename D::B accumulate(D &d, typename D::B old, typename D::B r,
                               : d.lor(old, r);
 }
 
-/// The AND over the selected segments of one ALU compare.
-template <class D>
+/// The AND over the selected segments of one ALU compare; `Class` as in
+/// MicroOp::aluClass, or 0 to read the operation.
+template <class D, unsigned Class = 0>
 NPCC_MUSIM_ALWAYS_INLINE inline typename D::B
 compare(D &d, const MicroOp &o, typename D::W a, typename D::W b) {
-  if (o.aluOp == mu::ALU_EQ)
+  if (Class == ALU_CLASS_EQ || (Class == 0 && o.aluOp == mu::ALU_EQ))
     return d.isZero(d.band(d.bxor(a, b), d.c(o.cmpMask)));
   typename D::B all = d.b(true);
   for (unsigned i = 0; i < o.aluSegs; ++i) {
@@ -160,9 +161,13 @@ inline uint64_t tpermute(const MicroOp &o, uint64_t v) {
 
 /// What is known at compile time of the slots a word uses: bits
 /// NUM_SLOTS + k say whether slot k's use is known, bits k whether it is
-/// used. ANY_SLOTS knows nothing: every slot is read from the word.
-constexpr unsigned knownSlots(unsigned known, unsigned used) {
-  return known << NUM_SLOTS | (used & known);
+/// used, and the bits from ALU_CLASS_SHIFT the ALU's class
+/// (MicroOp::aluClass; 0: read the operation). ANY_SLOTS knows nothing:
+/// every slot is read from the word.
+constexpr unsigned ALU_CLASS_SHIFT = 2 * NUM_SLOTS;
+constexpr unsigned knownSlots(unsigned known, unsigned used,
+                              unsigned aluClass = 0) {
+  return aluClass << ALU_CLASS_SHIFT | known << NUM_SLOTS | (used & known);
 }
 constexpr unsigned ANY_SLOTS = 0;
 /// Every slot.
@@ -197,11 +202,16 @@ executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
     e.cpVal = r[o.cpSrc];
   }
 
+  // The ALU's class (MicroOp::aluClass) when the copy knows it, else 0.
+  constexpr unsigned aluClass = Slots >> ALU_CLASS_SHIFT & 3;
+  bool aluWrites =
+      aluClass ? aluClass == ALU_CLASS_WRITE : o.aluOp < mu::ALU_EQ;
   if (uses<Slots>(o, SLOT_ALU)) {
     W a = r[o.aluRa];
     W b = d.bor(d.band(r[o.aluRb], d.c(o.immKeep)), d.c(o.immBits));
     W h = d.c(o.carryTop), nh = d.c(~o.carryTop);
-    switch (o.aluOp) {
+    // A copy that knows the word compares goes straight to `default`.
+    switch (aluClass > ALU_CLASS_WRITE ? unsigned(mu::ALU_EQ) : o.aluOp) {
     // One 64-bit segment is the plain operation; with several, the top
     // bit of each segment is computed apart so no carry crosses it.
     case mu::ALU_ADD:
@@ -232,11 +242,13 @@ executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
       e.aluVal = detail::permute(d, o, a, r[o.aluRb]);
       break;
     default:
-      e.aluCmp = detail::accumulate(d, p[o.aluP], detail::compare(d, o, a, b),
-                                    o.aluAcc);
+      if (aluClass == ALU_CLASS_WRITE)
+        break; // not reached
+      e.aluCmp = detail::accumulate(
+          d, p[o.aluP], detail::compare<D, aluClass>(d, o, a, b), o.aluAcc);
       break;
     }
-    if (o.aluOp < mu::ALU_EQ)
+    if (aluWrites)
       e.aluWrite = d.guard(p[o.aluPred], o.aluPneg);
   }
 
@@ -267,7 +279,7 @@ executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
   if (uses<Slots>(o, SLOT_CP) && o.cpOp == mu::CP_TERN)
     d.assignIf(e.cpDo, t[o.cpTd], e.cpVal);
   if (uses<Slots>(o, SLOT_ALU)) {
-    if (o.aluOp < mu::ALU_EQ)
+    if (aluWrites)
       d.assignIf(e.aluWrite, r[o.aluRd], e.aluVal);
     p[o.aluP] = e.aluCmp; // SINK unless a compare
   }

@@ -81,6 +81,10 @@ bool decodeOne(const mu::Word &w, MicroOp &o, std::string &why) {
   o.aluPred = w.ALU_PRED;
   o.aluPneg = w.ALU_PNEG;
   bool compare = o.aluOp >= mu::ALU_EQ;
+  o.aluClass = o.aluOp == mu::ALU_NOP  ? 0
+               : !compare              ? ALU_CLASS_WRITE
+               : o.aluOp == mu::ALU_EQ ? ALU_CLASS_EQ
+                                       : ALU_CLASS_CMP;
   if (o.aluOp == mu::ALU_PERM) {
     o.aluRd = reg(w.ALU_RD);
     o.permSel = w.ALU_IMM;
@@ -155,6 +159,7 @@ bool decodeOne(const mu::Word &w, MicroOp &o, std::string &why) {
             (o.aluOp ? 1 << SLOT_ALU : 0) | (o.ternOp ? 1 << SLOT_TERN : 0) |
             (w.PRED_DST0 || w.PRED_DST1 ? 1 << SLOT_PRED : 0) |
             (o.brOp ? 1 << SLOT_BR : 0);
+  o.kind = o.slots | o.aluClass << NUM_SLOTS;
   return true;
 }
 

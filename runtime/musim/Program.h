@@ -30,6 +30,11 @@ struct Segment {
   uint8_t shift = 0;
 };
 
+/// What an ALU operation does, for the simulator's loop to dispatch on:
+/// writes a register (add..perm), compares for equality, or compares
+/// otherwise.
+enum AluClass : uint8_t { ALU_CLASS_WRITE = 1, ALU_CLASS_EQ, ALU_CLASS_CMP };
+
 /// A pre-decoded wide word.
 struct MicroOp {
   // Input unit.
@@ -57,7 +62,9 @@ struct MicroOp {
   uint8_t brOp = 0, brPred = 0;
   uint16_t target = 0;
   bool needsInput = false;
-  uint8_t slots = 0; // bit per non-empty slot, in SlotKind order
+  uint8_t slots = 0;    // bit per non-empty slot, in SlotKind order
+  uint8_t aluClass = 0; // AluClass, 0 without an ALU operation
+  uint8_t kind = 0;     // slots | aluClass << NUM_SLOTS, for dispatch
 };
 
 /// The six slots, in word order.

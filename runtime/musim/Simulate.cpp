@@ -70,9 +70,10 @@ void observe(Context &c, CycleEvent &ev, uint64_t cycle, size_t inDepth) {
 /// word (it answered, popped an END, or popped a header's first word).
 constexpr unsigned ISSUE_NOTE = 4;
 
-/// The word `o`, which uses exactly the slots `Set`, pops if it reads
-/// input and issues; its copy of issue() knows the slots.
-template <unsigned Set>
+/// The word `o`, which uses exactly the slots `Set` (and whose ALU is of
+/// class `AluClass`, 0: unknown), pops if it reads input and issues; its
+/// copy of issue() knows the slots.
+template <unsigned Set, unsigned AluClass>
 NPCC_MUSIM_ALWAYS_INLINE inline unsigned
 popAndIssue(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
             bool &lastPopEnd) {
@@ -83,28 +84,37 @@ popAndIssue(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
     in.pop(inVal, inEnd);
     lastPopEnd = inEnd;
   }
-  unsigned res =
-      issue<knownSlots(ALL_SLOTS, Set), false>(k, o, inVal, inEnd, nullptr);
+  unsigned res = issue<knownSlots(ALL_SLOTS, Set, AluClass), false>(
+      k, o, inVal, inEnd, nullptr);
   if (pops && (inEnd | !inHeader))
     res |= ISSUE_NOTE;
   return res;
 }
 
-// One case per set of slots, each with its own copy of popAndIssue inline;
-// a word with nothing to report goes straight to the next cycle.
-#define NPCC_MUSIM_CASE(S)                                                     \
-  case S:                                                                      \
-    res = popAndIssue<S>(k, *o, in, c.inHeader, lastPopEnd);                   \
-    if (res == ISSUE_DONE)                                                     \
-      continue;                                                                \
+// One case per set of slots S, each with its own copy of popAndIssue
+// inline; a word with nothing to report goes on to the next cycle. The
+// fine dispatch, on MicroOp::kind, also knows the ALU's class C (1..3; a
+// case with a class and no ALU is empty); the coarse one, on the slots
+// (C = 0), leaves the class to run time.
+#define NPCC_MUSIM_CASE(S, C)                                                  \
+  case (S) | (C) << NUM_SLOTS:                                                 \
+    if constexpr ((C) == 0 || ((S) >> SLOT_ALU & 1)) {                         \
+      res = popAndIssue<S, C>(k, *o, in, c.inHeader, lastPopEnd);              \
+      if (res == ISSUE_DONE)                                                   \
+        continue;                                                              \
+    }                                                                          \
     break;
-#define NPCC_MUSIM_CASE4(S)                                                    \
-  NPCC_MUSIM_CASE(S)                                                           \
-  NPCC_MUSIM_CASE(S + 1) NPCC_MUSIM_CASE(S + 2) NPCC_MUSIM_CASE(S + 3)
-#define NPCC_MUSIM_CASE16(S)                                                   \
-  NPCC_MUSIM_CASE4(S)                                                          \
-  NPCC_MUSIM_CASE4(S + 4) NPCC_MUSIM_CASE4(S + 8) NPCC_MUSIM_CASE4(S + 12)
-
+#define NPCC_MUSIM_CASE4(S, C)                                                 \
+  NPCC_MUSIM_CASE(S, C)                                                        \
+  NPCC_MUSIM_CASE(S + 1, C) NPCC_MUSIM_CASE(S + 2, C) NPCC_MUSIM_CASE(S + 3, C)
+#define NPCC_MUSIM_CASE16(S, C)                                                \
+  NPCC_MUSIM_CASE4(S, C)                                                       \
+  NPCC_MUSIM_CASE4(S + 4, C)                                                   \
+  NPCC_MUSIM_CASE4(S + 8, C) NPCC_MUSIM_CASE4(S + 12, C)
+#define NPCC_MUSIM_CASE64(C)                                                   \
+  NPCC_MUSIM_CASE16(0, C)                                                      \
+  NPCC_MUSIM_CASE16(16, C)                                                     \
+  NPCC_MUSIM_CASE16(32, C) NPCC_MUSIM_CASE16(48, C)
 /// Why the loop stopped.
 enum class Exit { CycleLimit, PcPastEnd, InputDone, Deadlock, Fault, Halt };
 
@@ -207,11 +217,11 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
           break; // the general path faults, this cycle
         o = &ops[pc];
         ++counts[pc];
-        switch (o->slots & ALL_SLOTS) {
-          NPCC_MUSIM_CASE16(0)
-          NPCC_MUSIM_CASE16(16)
-          NPCC_MUSIM_CASE16(32)
-          NPCC_MUSIM_CASE16(48)
+        switch (o->kind) {
+          NPCC_MUSIM_CASE64(0)
+          NPCC_MUSIM_CASE64(1)
+          NPCC_MUSIM_CASE64(2)
+          NPCC_MUSIM_CASE64(3)
         }
         if (res == ISSUE_OUT && c.quickFail(cycle, o->cpTag))
           continue;
@@ -281,12 +291,8 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
         if ((o->slots >> SLOT_IN & 1) && (inEnd | !c.inHeader))
           res |= ISSUE_NOTE;
       } else {
-        switch (o->slots & ALL_SLOTS) {
-          NPCC_MUSIM_CASE16(0)
-          NPCC_MUSIM_CASE16(16)
-          NPCC_MUSIM_CASE16(32)
-          NPCC_MUSIM_CASE16(48)
-        }
+        // Rarer: one copy per set of slots will do.
+        switch (o->slots & ALL_SLOTS) { NPCC_MUSIM_CASE64(0) }
       }
     }
 
@@ -329,6 +335,7 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
   return ok;
 }
 
+#undef NPCC_MUSIM_CASE64
 #undef NPCC_MUSIM_CASE16
 #undef NPCC_MUSIM_CASE4
 #undef NPCC_MUSIM_CASE
