@@ -23,8 +23,7 @@ void ListManager::answer(uint64_t cycle, unsigned h, bool match) {
   queue[qTail++ & 15] = {cycle + ANSWER_DELAY, h, match};
 }
 
-const uint64_t *ListManager::decide(uint64_t cycle, bool &end) {
-  static const uint64_t EndValue = 0;
+void ListManager::takeAnswers(uint64_t cycle) {
   while (qHead != qTail && queue[qHead & 15].due <= cycle) {
     const Answer &a = queue[qHead++ & 15];
     if (a.header != header)
@@ -32,36 +31,54 @@ const uint64_t *ListManager::decide(uint64_t cycle, bool &end) {
     ++answered;
     matched |= a.match;
   }
+}
+
+bool ListManager::startNext(uint64_t cycle) {
+  if (done())
+    return false;
+  if (phase == HEADER) {
+    start = cycle;
+    feed.src = headers[header].data();
+    feed.left = 8;
+    return true;
+  }
+  if (matched || item == listSize)
+    return false; // END
+  if (sent[header] - answered >= config.window)
+    return false;
+  uint64_t c = config.cacheItems;
+  if (item >= c) {
+    uint64_t fetched = item == c ? start : finished[item - c - 1];
+    if (cycle < fetched + config.memLatency)
+      return false;
+  }
+  ++sent[header];
+  feed.src = list[item].data();
+  feed.left = 8;
+  return true;
+}
+
+bool ListManager::refill(uint64_t cycle) {
+  takeAnswers(cycle);
+  return startNext(cycle);
+}
+
+const uint64_t *ListManager::decide(uint64_t cycle, bool &end) {
+  static const uint64_t EndValue = 0;
+  takeAnswers(cycle);
+  end = false;
   if (done())
     return nullptr;
-  if (feed.left == 0) { // between headers and items
-    if (phase == HEADER) {
-      start = cycle;
-      feed.src = headers[header].data();
-      feed.left = 8;
-    } else {
-      if (matched || item == listSize) {
-        end = true;
-        ++header;
-        phase = HEADER;
-        item = answered = 0;
-        matched = false;
-        return &EndValue;
-      }
-      if (sent[header] - answered >= config.window)
-        return nullptr;
-      uint64_t c = config.cacheItems;
-      if (item >= c) {
-        uint64_t fetched = item == c ? start : finished[item - c - 1];
-        if (cycle < fetched + config.memLatency)
-          return nullptr;
-      }
-      ++sent[header];
-      feed.src = list[item].data();
-      feed.left = 8;
-    }
+  if (feed.left == 0 && !startNext(cycle)) { // between headers and items
+    if (phase == HEADER || !(matched || item == listSize))
+      return nullptr;
+    end = true;
+    ++header;
+    phase = HEADER;
+    item = answered = 0;
+    matched = false;
+    return &EndValue;
   }
-  end = false;
   const uint64_t *word = feed.src++;
   if (--feed.left == 0)
     blockDone(cycle);

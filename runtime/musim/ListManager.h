@@ -61,6 +61,10 @@ public:
   /// Start of a cycle: takes the answers due, then returns the word to
   /// push (null for none; `end` for an END mark), advancing the feed.
   const uint64_t *decide(uint64_t cycle, bool &end);
+  /// Start of a cycle with the feed empty: takes the answers due, then
+  /// starts the next header or item if it can start now (the loop pushes
+  /// its words); false if not, and decide() then pushes an END or nothing.
+  bool refill(uint64_t cycle);
   /// The unit issued `fail` or `len` (a match) for `header` at `cycle`; the
   /// list manager sees it two cycles later.
   void answer(uint64_t cycle, unsigned header, bool match);
@@ -77,6 +81,10 @@ public:
   uint64_t itemsSent(unsigned h) const { return sent[h]; }
 
 private:
+  void takeAnswers(uint64_t cycle);
+  /// With the feed empty and the answers taken: starts the next header or
+  /// item if it can start at `cycle`.
+  bool startNext(uint64_t cycle);
   enum Phase { HEADER, ITEMS };
   // Raw pointers and sizes rather than vectors: this runs every cycle.
   const Item *list, *headers;

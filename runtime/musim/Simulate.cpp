@@ -201,6 +201,12 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
   for (;; ++cycle) {
     const MicroOp *o;
     unsigned pc, res;
+    if (!Observe && HasLM && feed.left == 0 && cycle < maxCycles) {
+      // The next header or item starts here, usually.
+      lm->feed = feed;
+      if (lm->refill(cycle))
+        feed = lm->feed;
+    }
     if (!Observe && HasLM && feed.left != 0 && cycle < maxCycles) {
       // The rest of a header or an item, at once: the list manager pushes
       // a word at the start of each of these cycles, so the unit cannot
