@@ -4,21 +4,20 @@
 //
 // One loop, specialised on whether the run is observed (trace, VCD) and on
 // whether a list manager feeds the unit. Unobserved, it is musim's hot
-// path, written so that the compiler can keep a cycle's state in registers:
+// path (runtime/musim/README.md, "Speed"):
 //
-//  * the unit's scalars (Core), the input FIFO and the list manager's feed
-//    are locals whose addresses never escape, and the register files and
-//    counts are arrays of this frame, so no store of the loop can alias
-//    them and force a reload;
-//  * each word is dispatched on its set of slots to a copy of issue() with
-//    the idle slots compiled out;
-//  * the list manager decides only when its feed runs out or an answer
-//    falls due, and the run's bookkeeping (RunContext) hears only of the
-//    words that answer, pop an END or start a header.
+//  * a header or an item is pushed into the FIFO at once, and its cycles
+//    run in an inner loop: the unit cannot stall in them and the list
+//    manager has nothing to decide until the last one;
+//  * each word is dispatched on its slots and ALU class (MicroOp::kind) to
+//    a copy of issue() with what the word's decoding fixes folded in;
+//  * the unit's registers and control are locals of this frame, which no
+//    other store of the loop can alias;
+//  * the run's bookkeeping (RunContext) hears only of the words that
+//    answer (the common `fail` inline), pop an END or start a header.
 //
-// Observed, the same issue() runs with every slot decided at run time and
-// fills the CycleEvent, on the Machine's own registers, which the observer
-// reads.
+// Observed, every cycle takes the general path, and issue() runs with every
+// slot decided at run time and fills the CycleEvent.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/musim/Simulate.h"
