@@ -219,15 +219,21 @@ int nprt_multi_open_ingress(nprt_multi *m) {
     if (!g->ring || !g->gone)
       goto oom;
     char err[PCAP_ERRBUF_SIZE + 64];
-    if (nprt_pcap_in_open(&g->cur, from->path, err, sizeof(err)) != 0) {
-      /* It opened for every core a moment ago: each reads it then. */
+    bool opened = nprt_pcap_in_open(&g->cur, from->path, err, sizeof(err)) == 0;
+    if (opened)
+      nprt_pcap_in_share(&g->cur, from);
+    if (!opened || g->cur.map != from->map) {
+      /* It opened for every core a moment ago; if not now, or not onto
+       * the same mapping (descriptors point into it), each core reads it
+       * itself. */
+      if (opened)
+        nprt_pcap_in_close(&g->cur);
       m->ingress[dev] = NULL;
       free(g->ring);
       free(g->gone);
       free(g);
       continue;
     }
-    nprt_pcap_in_share(&g->cur, from);
     for (uint32_t q = m->serial_core ? 1 : 0; q < m->n; ++q)
       if (!(g->ring[q] = nprt_spsc_create(NPRT_INGRESS_SLOTS,
                                           sizeof(nprt_in_desc))))
