@@ -303,6 +303,8 @@ void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
     --f->nest;
     return;
   }
+  /* The value stays in the channel for now. */
+  nprt_link_disarm_into(to);
   if (to->state != NPRT_BLOCKED || to->wait_on != to)
     return;
   bool waits = (to->wait == NPRT_WAIT_RECV && to->wait_port == c->dst_port) ||
@@ -335,9 +337,14 @@ void nprt_exec_terminate(nprt_inst *self) {
       --ex->graph->insts[c->dst]->open_inputs;
     }
   }
-  for (uint32_t i = 0; i < self->n_in; ++i)
-    if (self->in[i].ch)
-      nprt_chan_abandon(self->in[i].ch, &ex->pool);
+  for (uint32_t i = 0; i < self->n_in; ++i) {
+    nprt_chan *c = self->in[i].ch;
+    if (c) {
+      nprt_chan_abandon(c, &ex->pool);
+      /* Its producer's fused sends become counted drops. */
+      nprt_link_disarm(ex->graph->insts[c->src], c->src_port);
+    }
+  }
   self->state = NPRT_DONE;
   ++ex->sched.n_done;
   nprt_devices_sender_ended(&ex->devices, self->name);

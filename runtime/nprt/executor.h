@@ -108,6 +108,12 @@ bool nprt_exec_advance_one(nprt_inst *self, int64_t t);
  * value runs now on its own stack, and `self` resumes when it blocks. */
 void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c);
 _Noreturn void nprt_exec_terminate(nprt_inst *self);
+/* ports.c: the next fused send on `port` asks nprt_fused_enter_* again
+ * (nprt/link.h): what the link relied on may no longer hold. */
+void nprt_link_disarm(nprt_inst *self, uint32_t port);
+/* ... and every fused send into `to`: a value waits in one of its input
+ * channels, which a call would overtake. */
+void nprt_link_disarm_into(nprt_inst *to);
 /* Gives the processor back to the scheduler; `self` stays runnable. */
 void nprt_exec_yield(nprt_inst *self);
 /* Whether no instance but the `n` in `skip` can run: each terminated or

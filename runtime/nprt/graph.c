@@ -11,8 +11,20 @@
 #include "runtime/nprt/graph.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* nprt/link.h reads an instance through nprt_inst_head. */
+#define NPRT_SAME_OFFSET(field, head_field)                                    \
+  _Static_assert(offsetof(nprt_inst, field) ==                                 \
+                     offsetof(nprt_inst_head, head_field),                     \
+                 "nprt_inst." #field " is not nprt_inst_head." #head_field)
+NPRT_SAME_OFFSET(links, links);
+NPRT_SAME_OFFSET(standin_ptr, standin);
+NPRT_SAME_OFFSET(iterations, iterations);
+NPRT_SAME_OFFSET(nest, nest);
+NPRT_SAME_OFFSET(progress, progress);
 
 static void nprt_graph_error(nprt_graph *g, const char *fmt, ...) {
   if (g->error[0])
@@ -92,6 +104,7 @@ uint32_t nprt_graph_add_instance(nprt_graph *g, const char *name,
   if (!handler)
     nprt_graph_error(g, "instance '%s' has no handler", name);
   in->id = g->n_insts;
+  in->standin_ptr = &in->standin;
   in->wait_on = in;
   in->name = nprt_strdup(name);
   in->element = nprt_strdup(element);
@@ -107,6 +120,11 @@ uint32_t nprt_graph_add_instance(nprt_graph *g, const char *name,
   free(names);
   in->n_out = nprt_split_ports(out_ports, &names);
   in->out = calloc(in->n_out ? in->n_out : 1, sizeof(nprt_out_port));
+  in->links = calloc(in->n_out ? in->n_out : 1, sizeof(nprt_link));
+  if (!in->out || !in->links) {
+    nprt_graph_error(g, "out of memory");
+    in->n_out = 0;
+  }
   for (uint32_t i = 0; i < in->n_out; ++i)
     in->out[i].name = names[i];
   free(names);
@@ -288,6 +306,7 @@ uint32_t nprt_graph_add_program_instance(nprt_graph *g,
   g->insts[id]->handlers = d->handlers;
   g->insts[id]->n_handlers = d->n_handlers;
   g->insts[id]->push_ports = d->push_ports;
+  g->insts[id]->select_ports = d->select_ports;
   return id;
 }
 
@@ -337,6 +356,7 @@ void nprt_graph_destroy(nprt_graph *g) {
       free(in->out[p].name);
     free(in->in);
     free(in->out);
+    free(in->links);
     free(in->name);
     free(in->element);
     free(in->placement);

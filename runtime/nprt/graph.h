@@ -38,7 +38,11 @@ typedef struct nprt_out_port {
 static inline uint64_t nprt_in_packets(const nprt_in_port *p) {
   if (!p->ch)
     return 0;
-  return atomic_load_explicit(&p->ch->head, memory_order_acquire) -
+  /* The values of an armed link's calls (nprt/link.h) are counted in
+   * `packets` only: they never entered the ring. */
+  uint64_t passed =
+      p->ch->packets - atomic_load_explicit(&p->ch->tail, memory_order_acquire);
+  return atomic_load_explicit(&p->ch->head, memory_order_acquire) + passed -
          p->ch->consumer_drops;
 }
 
@@ -65,12 +69,19 @@ typedef enum nprt_wait_kind {
 } nprt_wait_kind;
 
 struct nprt_inst {
+  /* First, as nprt/link.h's nprt_inst_head: what the inline fast path of
+   * a fused send reads (graph.c checks the offsets). */
+  nprt_link *links;            /* one per output port; armed by ports.c */
+  const nprt_pkt *standin_ptr; /* &standin */
+  uint64_t iterations;
+  uint32_t nest; /* pushed handler calls in progress on this one's stack */
+  bool progress; /* a value moved during the current handler iteration */
+
   /* Hot: touched by every port operation. */
   nprt_in_port *in;
   nprt_out_port *out;
   uint32_t n_in, n_out;
   nprt_exec *ex;
-  bool progress;        /* a value moved during the current handler iteration */
   uint32_t open_inputs; /* connected input channels not closed yet */
 
   uint32_t id;
@@ -109,7 +120,11 @@ struct nprt_inst {
   /* In-ports whose values may run `handler` as a call on the sender's
    * stack (nprt_instance_desc.push_ports). */
   uint64_t push_ports;
-  uint32_t nest; /* pushed handler calls in progress on this one's stack */
+  /* Of push_ports, those where a pushed call stands for the select the
+   * handler starts with (nprt_instance_desc.select_ports). */
+  uint64_t select_ports;
+  /* Some link into it is armed (nprt/link.h). */
+  bool armed_in;
   /* The runtime added it (a multicore run's lane ends, say): no element of
    * the program, so never the target of a fused call, which names one. */
   bool runtime_added;
@@ -130,7 +145,7 @@ struct nprt_inst {
    * that is never freed or sent (see nprt/abi.def). */
   nprt_pkt standin;
 
-  uint64_t iterations, drops, faults, allocs, alloc_failures;
+  uint64_t drops, faults, allocs, alloc_failures;
   /* Packets received from channels, fused calls and devices, and their
    * bytes. */
   uint64_t rx_pkts, rx_bytes;

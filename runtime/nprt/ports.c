@@ -228,6 +228,60 @@ nprt_fused_send(nprt_inst *self, uint32_t port, uint64_t v, bool is_pkt) {
   return NULL;
 }
 
+_Static_assert(NPRT_LINK_MAX_NEST == NPRT_MAX_NEST, "link.h's nesting limit");
+
+/* Arms the port's link (nprt/link.h) after a call went through: until it
+ * is disarmed, the next values take the inline path. Never while
+ * profiling, which counts more per call, nor in the simulator's flavour,
+ * which charges the runtime's own work per call. */
+static inline void nprt_link_arm(nprt_inst *self, uint32_t port, nprt_chan *c,
+                                 nprt_inst *to, bool select) {
+#ifdef NPRT_SIM
+  (void)self, (void)port, (void)c, (void)to, (void)select;
+#else
+  nprt_exec *ex = self->ex;
+  if (ex->prof.on)
+    return;
+  nprt_link *l = &self->links[port];
+  *l = (nprt_link){
+      to, &c->packets, (nprt_inst *const *)&ex->sched.running, &l->spare, 0, 0};
+  if (select) {
+    l->select_next = &to->select_next;
+    l->select_to = to->select_next;
+  }
+  to->armed_in = true;
+#endif
+}
+
+void nprt_link_disarm(nprt_inst *self, uint32_t port) {
+  if (port < self->n_out)
+    self->links[port].to = NULL;
+}
+
+void nprt_link_disarm_into(nprt_inst *to) {
+  if (!to->armed_in)
+    return;
+  to->armed_in = false;
+  nprt_inst *const *insts = to->ex->graph->insts;
+  for (uint32_t i = 0; i < to->n_in; ++i) {
+    const nprt_chan *c = to->in[i].ch;
+    if (c)
+      nprt_link_disarm(insts[c->src], c->src_port);
+  }
+}
+
+/* A call for a value on `port` stands for the select `to`'s handler starts
+ * with: that select answers `port` only while no other port it waits on
+ * holds a value (it serves ready ports round-robin). */
+static bool nprt_select_would_take(const nprt_inst *to, uint32_t port) {
+  uint64_t mask = to->select_ports & ~(UINT64_C(1) << port);
+  for (uint32_t i = 0; mask && i < to->n_in && i < 64; ++i)
+    if ((mask >> i & 1u) && to->in[i].ch &&
+        nprt_chan_occupancy(to->in[i].ch) != 0)
+      return false;
+  return true;
+}
+
 static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
                                           uint64_t v, bool is_pkt) {
   nprt_chan *c = nprt_out_chan(self, port);
@@ -238,8 +292,11 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
     nprt_inst *to = ex->graph->insts[c->dst];
     /* The channel may lead to an instance the runtime added instead of
      * the element the call site names: then it is a plain send. */
+    bool select = c->dst_port < 64 && (to->select_ports >> c->dst_port & 1u);
     if (NPRT_LIKELY(c->dst_port < 64 && (to->push_ports >> c->dst_port & 1u) &&
-                    !to->runtime_added && nprt_chan_pass(c))) {
+                    !to->runtime_added &&
+                    (!select || nprt_select_would_take(to, c->dst_port)) &&
+                    nprt_chan_pass(c))) {
       if (is_pkt &&
           !atomic_load_explicit(&c->carries_pkt, memory_order_relaxed))
         atomic_store_explicit(&c->carries_pkt, true, memory_order_relaxed);
@@ -247,6 +304,11 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       ++f->nest;
       ++to->iterations;
       to->progress = true;
+      if (select) {
+        uint32_t n = to->n_in < 64 ? to->n_in : 64;
+        to->select_next = (c->dst_port + 1) % n;
+      }
+      nprt_link_arm(self, port, c, to, select);
       nprt_prof_sim(&ex->prof, to);
       if (NPRT_UNLIKELY(ex->prof.on)) {
         if (is_pkt) {
@@ -260,7 +322,11 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
       return to;
     }
   }
-  /* Out of line: the fast path above stays a leaf. */
+  /* Out of line: the fast path above stays a leaf. The value may stay in
+   * the channel: the next ones must come here to keep their order. */
+  nprt_link_disarm(self, port);
+  if (c && c->dst < ex->graph->n_insts)
+    nprt_link_disarm_into(ex->graph->insts[c->dst]);
   return nprt_fused_send(self, port, v, is_pkt);
 }
 

@@ -95,6 +95,7 @@ struct CProgramLowering : ProgramLowering {
             e.numControls ? e.prefix + "_handlers" : std::string("NULL");
         v["n_handlers"] = std::to_string(e.numControls) + "u";
         v["push_ports"] = std::to_string(e.pushPorts) + "ull";
+        v["select_ports"] = std::to_string(e.selectPorts) + "ull";
         v["shared"] = e.shared >= 0
                           ? "&npcc_shared[" + std::to_string(e.shared) + "]"
                           : std::string("NULL");

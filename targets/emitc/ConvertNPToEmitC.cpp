@@ -162,6 +162,7 @@ LogicalResult describeElement(np::ElementOp element, unsigned index,
     }
   }
   e.pushPorts = np::pushPortMask(element);
+  e.selectPorts = np::selectPortMask(element);
   e.inPorts = llvm::join(ins, ",");
   e.outPorts = llvm::join(outs, ",");
   WalkResult r = element.walk([&](Operation *op) {

@@ -102,11 +102,12 @@ Replacement lowerSend(np::SendOp op, np::SendOp::Adaptor a,
   return replaceWith();
 }
 
-/// `to = nprt_fused_enter_*(self, port, v); if (to != NULL) {
-/// <push>(to, v); nprt_fused_leave(self); }`: the runtime counts the value
-/// as sent and received and says whether the call is to be made now; if
-/// not, it has sent the value through the channel. The push function is a
-/// static function of the same file, which the C compiler can inline.
+/// `to = nprt_link_enter_*(self, port, v); if (to != NULL) {
+/// <push>(to, v); nprt_link_leave(self, port); }`: the runtime counts the
+/// value as sent and received and says whether the call is to be made now
+/// (inline while the port's link is armed, nprt/link.h); if not, it has
+/// sent the value through the channel. The push function is a static
+/// function of the same file, which the C compiler can inline.
 Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
                            const NPLoweringInfo &info, OpBuilder &b) {
   Location loc = op.getLoc();
@@ -115,8 +116,8 @@ Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
   Value v = carried(b, op, a.getValue());
   Value to =
       abi::call(b, loc,
-                forValue(op.getValue().getType(), Fn::nprt_fused_enter_pkt,
-                         Fn::nprt_fused_enter_val),
+                forValue(op.getValue().getType(), Fn::nprt_link_enter_pkt,
+                         Fn::nprt_link_enter_val),
                 {self, portOf(info, op), v});
   Value null = b.create<emitc::LiteralOp>(
       loc, abi::instanceType(b.getContext()), "NULL");
@@ -129,7 +130,7 @@ Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
   b.create<emitc::CallOp>(
       loc, SymbolRefAttr::get(b.getContext(), info.fusedCallee.at(op)),
       TypeRange(), ValueRange{to, v});
-  abi::call(b, loc, Fn::nprt_fused_leave, {self});
+  abi::call(b, loc, Fn::nprt_link_leave, {self, portOf(info, op)});
   b.create<emitc::YieldOp>(loc);
   return replaceWith();
 }

@@ -43,6 +43,7 @@ struct NPLoweringInfo {
     unsigned numControls = 0;
     /// np::pushPortMask of the element, taken before its handler lowers.
     uint64_t pushPorts = 0;
+    uint64_t selectPorts = 0;
     /// Index of the element's block of shared state in `shared`, or -1.
     int shared = -1;
     /// State declared `merge`: the C member, its element width in bytes,

@@ -33,6 +33,7 @@ const std::pair<const char *, const char *> kRuntimeFiles[] = {
     {"hls/include/nphls/tb.h", "include/nphls/tb.h"},
     {"include/nprt/nprt.h", "include/nprt/nprt.h"},
     {"include/nprt/packet.h", "include/nprt/packet.h"},
+    {"include/nprt/link.h", "include/nprt/link.h"},
     {"include/nprt/abi.def", "include/nprt/abi.def"},
     {"hls/nphls.cpp", "src/nphls.cpp"},
     {"hls/tb/nphls_tb.cpp", "src/nphls_tb.cpp"},

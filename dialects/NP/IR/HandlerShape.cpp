@@ -115,4 +115,14 @@ uint64_t pushPortMask(ElementOp element) {
   return outside ? 0 : mask;
 }
 
+uint64_t selectPortMask(ElementOp element) {
+  uint64_t mask = pushPortMask(element);
+  if (!mask)
+    return 0;
+  for (Operation &op : *element.getHandler().getBody())
+    if (isReceive(&op))
+      return isa<SelectOp>(op) ? mask : 0;
+  return 0;
+}
+
 } // namespace npcc::np

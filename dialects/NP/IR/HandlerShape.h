@@ -28,6 +28,10 @@ class ElementOp;
 /// Ports past the 64th are never pushed to.
 uint64_t pushPortMask(ElementOp element);
 
+/// pushPortMask of a handler that starts with `np.select` (a pushed call
+/// stands for that select), else 0.
+uint64_t selectPortMask(ElementOp element);
+
 } // namespace npcc::np
 
 #endif // NPCC_DIALECTS_NP_IR_HANDLERSHAPE_H

@@ -77,6 +77,8 @@ typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
   NPRT_ABI_RESULT_##result name params;
 #include "nprt/abi.def"
 
+#include "nprt/link.h"
+
 /* The cost annotations of the emitted C (c-annotate-costs): npsim's in a
  * program built with `npcc --sim`, nothing otherwise. `lv` is the state
  * element the next statement reads or writes. */

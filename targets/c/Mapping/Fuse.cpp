@@ -17,8 +17,12 @@
 #include "dialects/NP/IR/HandlerShape.h"
 #include "dialects/NP/IR/NPOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace npcc::c {
@@ -33,8 +37,7 @@ namespace {
 
 /// The handler's receive if it is a plain `np.recv` that comes, at the top
 /// level of the handler, before any other receive; null for a handler that
-/// starts with `np.select` (those stay pushed calls of the runtime: which
-/// port the value came from is only known there).
+/// starts with `np.select`.
 RecvOp leadingRecv(Block &handler) {
   for (Operation &op : handler) {
     if (auto recv = dyn_cast<RecvOp>(op))
@@ -43,6 +46,26 @@ RecvOp leadingRecv(Block &handler) {
       return {};
   }
   return {};
+}
+
+/// The handler's `np.select` if it comes, at the top level, before any
+/// receive (Merge: `send(o, recv_any(i))`).
+SelectOp leadingSelect(Block &handler) {
+  for (Operation &op : handler) {
+    if (isa<RecvOp>(op))
+      return {};
+    if (auto select = dyn_cast<SelectOp>(op))
+      return select;
+  }
+  return {};
+}
+
+/// The position of `port` among the ports `select` waits on, or -1.
+int selectIndex(SelectOp select, StringRef port) {
+  for (auto [k, a] : llvm::enumerate(select.getPorts()))
+    if (cast<FlatSymbolRefAttr>(a).getValue() == port)
+      return k;
+  return -1;
 }
 
 /// An instance of the top graph.
@@ -118,7 +141,7 @@ struct FusePass : npcc::c::impl::FuseBase<FusePass> {
 
     SmallVector<Edge *> fused;
     for (Edge &e : edges)
-      if (fusible(nodes, e) && !reaches(nodes, e.dst, e.src)) {
+      if (!reaches(nodes, e.dst, e.src) && fusible(nodes, e)) {
         nodes[e.src].calls.push_back(e.dst);
         fused.push_back(&e);
       }
@@ -128,7 +151,8 @@ struct FusePass : npcc::c::impl::FuseBase<FusePass> {
     for (Edge *e : fused) {
       Node &dst = nodes[e->dst];
       PortOp in = dst.element.lookupPort(e->in);
-      makePushBody(dst.element, in);
+      if (failed(makePushBody(dst.element, in)))
+        llvm_unreachable("fusible() made or checked the push body");
       e->connect.setFused(true);
     }
     for (Edge *e : fused) {
@@ -176,7 +200,9 @@ struct FusePass : npcc::c::impl::FuseBase<FusePass> {
   /// and the call can be written statically: both ends are instances of
   /// elements of their own at the same placement, the channel is lossless,
   /// and the consumer, pushed to on that port after settling, starts with
-  /// a plain receive from it.
+  /// a plain receive from it, or with a select whose answer for a value
+  /// that came on that port folds the handler down to a plain receive from
+  /// it (makePushBody).
   static bool fusible(MutableArrayRef<Node> nodes, const Edge &e) {
     Node &src = nodes[e.src], &dst = nodes[e.dst];
     if (!src.own || !dst.own || e.lossy ||
@@ -186,8 +212,12 @@ struct FusePass : npcc::c::impl::FuseBase<FusePass> {
     if (it == dst.inIndex.end() || it->second >= 64 ||
         !(dst.push >> it->second & 1))
       return false;
-    RecvOp recv = leadingRecv(*dst.element.getHandler().getBody());
-    return recv && recv.getPort() == e.in;
+    Block &handler = *dst.element.getHandler().getBody();
+    if (RecvOp recv = leadingRecv(handler))
+      return recv.getPort() == e.in;
+    SelectOp select = leadingSelect(handler);
+    return select && selectIndex(select, e.in) >= 0 &&
+           succeeded(makePushBody(dst.element, dst.element.lookupPort(e.in)));
   }
 
   /// Whether `from` calls `to` through the fused channels chosen so far.
@@ -207,22 +237,127 @@ struct FusePass : npcc::c::impl::FuseBase<FusePass> {
 
   /// Adds to `element`, after its handler, the np.push body for `in`: the
   /// handler with its leading receive replaced by the body's last argument.
-  static void makePushBody(ElementOp element, PortOp in) {
+  /// A handler that starts with a select gets the select's answer for a
+  /// value on `in` (its position among the select's ports), folded, and
+  /// must then start with a plain receive from `in`; if it does not, the
+  /// body is not made and the connection stays a channel. The runtime
+  /// moves the select's round-robin start on each call as the select would
+  /// (nprt_instance_desc.select_ports).
+  static LogicalResult makePushBody(ElementOp element, PortOp in) {
     for (auto push : element.getBody()->getOps<PushOp>())
       if (push.getPort() == in.getSymName())
-        return;
+        return success();
     HandlerOp handler = element.getHandler();
     OpBuilder b(handler);
     b.setInsertionPointAfter(handler);
     auto push = b.create<PushOp>(handler.getLoc(), in.getSymName());
     IRMapping map;
     handler.getBodyRegion().cloneInto(&push.getBodyRegion(), map);
+    if (SelectOp select = leadingSelect(push.getBodyRegion().front())) {
+      b.setInsertionPoint(select);
+      Value k = b.create<arith::ConstantIntOp>(
+          select.getLoc(), selectIndex(select, in.getSymName()), 32);
+      select.replaceAllUsesWith(k);
+      select.erase();
+      foldBranches(push);
+    }
     Block &body = push.getBodyRegion().front();
     RecvOp recv = leadingRecv(body);
-    assert(recv && recv.getPort() == in.getSymName() &&
-           "fusible() checked the handler's receive");
+    bool otherReceive = false;
+    body.walk([&](Operation *op) {
+      otherReceive |= op != recv && isa<RecvOp, SelectOp>(op);
+    });
+    if (!recv || recv.getPort() != in.getSymName() || otherReceive) {
+      push.erase();
+      return failure();
+    }
     recv.replaceAllUsesWith(body.addArgument(in.getType(), recv.getLoc()));
     recv.erase();
+    return success();
+  }
+
+  /// Folds the arithmetic a select's known answer feeds and the `scf.if`s
+  /// it decides in `push`, so that only the receive it leads to is left.
+  /// Nothing else is touched: a general canonicalization would also erase
+  /// operations whose only effect is one the dialect does not declare (a
+  /// print's output).
+  static void foldBranches(PushOp push) {
+    IRRewriter rewriter(push.getContext());
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<Operation *> ops;
+      push.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (op != push.getOperation())
+          ops.push_back(op);
+      });
+      for (Operation *op : ops) {
+        if (auto ifOp = dyn_cast<scf::IfOp>(op))
+          changed = succeeded(inlineDecided(rewriter, ifOp));
+        else if (isa<arith::ArithDialect>(op->getDialect()))
+          changed = succeeded(foldConstant(rewriter, op));
+        if (changed)
+          break; // the list may hold erased operations now
+      }
+    }
+    // What the answer was computed from is left unused (arith is pure).
+    for (bool erased = true; erased;) {
+      SmallVector<Operation *> dead;
+      push.walk([&](Operation *op) {
+        if (isa<arith::ArithDialect>(op->getDialect()) && op->use_empty())
+          dead.push_back(op);
+      });
+      for (Operation *op : dead)
+        rewriter.eraseOp(op);
+      erased = !dead.empty();
+    }
+  }
+
+  /// Replaces an arith operation of constant operands by its value, as a
+  /// constant in its place.
+  static LogicalResult foldConstant(IRRewriter &rewriter, Operation *op) {
+    if (isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
+      return failure();
+    SmallVector<Attribute> operands;
+    for (Value v : op->getOperands()) {
+      Attribute a;
+      if (!matchPattern(v, m_Constant(&a)))
+        return failure();
+      operands.push_back(a);
+    }
+    SmallVector<OpFoldResult> folded;
+    if (failed(op->fold(operands, folded)) || folded.size() != 1)
+      return failure();
+    Value v = dyn_cast<Value>(folded[0]);
+    if (!v) {
+      auto attr = dyn_cast<TypedAttr>(cast<Attribute>(folded[0]));
+      if (!attr || attr.getType() != op->getResult(0).getType())
+        return failure();
+      rewriter.setInsertionPoint(op);
+      v = rewriter.create<arith::ConstantOp>(op->getLoc(), attr);
+    }
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+
+  /// Replaces an `scf.if` whose condition is a constant by the region it
+  /// takes.
+  static LogicalResult inlineDecided(IRRewriter &rewriter, scf::IfOp ifOp) {
+    APInt cond;
+    if (!matchPattern(ifOp.getCondition(), m_ConstantInt(&cond)))
+      return failure();
+    Region &taken =
+        cond.getBoolValue() ? ifOp.getThenRegion() : ifOp.getElseRegion();
+    if (taken.empty()) {
+      rewriter.eraseOp(ifOp); // no results without an else region
+      return success();
+    }
+    Block &block = taken.front();
+    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    SmallVector<Value> results(yield.getOperands());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&block, ifOp);
+    rewriter.replaceOp(ifOp, results);
+    return success();
   }
 };
 

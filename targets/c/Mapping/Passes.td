@@ -38,9 +38,11 @@ def Fuse : Pass<"np-fuse", "::mlir::ModuleOp"> {
        to a port that is pushed to in turn (as `nprt_graph_settle_push`
        decides, the largest such set), so a call never waits long on a full
        queue further down (an element in front of a Queue that can fill
-       stays a thread of its own). Handlers that start with `np.select`
-       stay pushed calls of the runtime, which knows the port a value came
-       from;
+       stays a thread of its own). A handler that starts with `np.select`
+       gets a push body for `@i` when the select's answer for a value on
+       `@i` (its position among the select's ports), folded, leaves a plain
+       `np.recv @i` first; the runtime moves the select's round-robin start
+       on each call as the select would have;
      - it closes no cycle of fused connections. Connections are taken in
        order, and one is left a channel if the fused connections chosen
        before it already lead from `B` back to `A` (a packet that goes

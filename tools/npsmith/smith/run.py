@@ -496,6 +496,40 @@ class Checker:
                                        multicore)
         if why:
             self.result.fail(target, "stats", why)
+        if target == "c1":
+            self.compare_unprofiled(exe, proc, d, pcaps)
+
+    def compare_unprofiled(self, exe, profiled, pdir, pcaps):
+        """c1 once more without --stats-json. A run that is not profiled
+        takes the runtime's fast paths (the armed links of fused sends,
+        nprt/link.h), which a profiled one never does: it must exit,
+        print and write exactly as the profiled run did (failure kind
+        `fast`)."""
+        d = os.path.join(self.work, "c1-fast")
+        before = self.case.populate(d)
+        proc = self.step("c1-fast", [exe] + self.case.run_flags(stats=False),
+                         d)
+        broke = breakage(proc, self.tools.timeout)
+        if broke:
+            self.result.fail("c1", "fast", "%s: %s" % broke)
+            return
+        if proc.returncode != profiled.returncode:
+            self.result.fail("c1", "fast", "exit status %d, profiled %d" %
+                             (proc.returncode, profiled.returncode))
+        for mine, theirs, what in ((proc.stdout, profiled.stdout, "stdout"),
+                                   (proc.stderr, profiled.stderr, "stderr")):
+            if mine != theirs:
+                self.result.fail("c1", "fast", "%s:\n%s" % (
+                    what, diff_text(theirs, mine)))
+        got = written_pcaps(d, before)
+        if got != pcaps:
+            self.result.fail("c1", "fast", "pcaps written: %s, profiled: %s"
+                             % (got, pcaps))
+        for f in sorted(set(got) & set(pcaps)):
+            with open(os.path.join(d, f), "rb") as a, \
+                    open(os.path.join(pdir, f), "rb") as b:
+                if a.read() != b.read():
+                    self.result.fail("c1", "fast", "%s differs" % f)
 
     def check_hls(self):
         if "hls" not in self.targets:

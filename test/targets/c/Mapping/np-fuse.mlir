@@ -290,16 +290,29 @@ np.element @C {
 
 // -----
 
-// A consumer that starts with np.select stays a pushed call of the runtime
-// (which knows the port a value came from); what it sends on is fused.
+// A consumer that starts with np.select (Merge) gets a push body per port:
+// the select's answer for a value on that port (its position) folds the
+// handler down to a plain receive from it.
 
 // CHECK-LABEL: np.graph @Select
-// CHECK: np.connect @s1::@o to @m::@a depth 64
-// CHECK: np.connect @s2::@o to @m::@b depth 64
+// CHECK: np.connect fused @s1::@o to @m::@a depth 64
+// CHECK: np.connect fused @s2::@o to @m::@b depth 64
 // CHECK: np.connect fused @m::@o to @sink::@i depth 64
+// CHECK-LABEL: np.element @Src
+// CHECK: np.fused_send @o, %{{.+}} to @Merge::@a
+// CHECK-LABEL: np.element @Src2
+// CHECK: np.fused_send @o, %{{.+}} to @Merge::@b
 // CHECK-LABEL: np.element @Merge
-// CHECK-NOT: np.push
-// CHECK: np.fused_send @o, %{{.+}} to @Sink::@i
+// CHECK: np.handler {
+// CHECK: np.select [@a, @b]
+// CHECK: np.push @b {
+// CHECK-NEXT: ^bb0([[B:%.+]]: !np.pkt):
+// CHECK-NEXT: np.fused_send @o, [[B]] to @Sink::@i
+// CHECK-NEXT: }
+// CHECK: np.push @a {
+// CHECK-NEXT: ^bb0([[A:%.+]]: !np.pkt):
+// CHECK-NEXT: np.fused_send @o, [[A]] to @Sink::@i
+// CHECK-NEXT: }
 np.graph @Select attributes {top} {
   np.instance @s1 of @Src
   np.instance @s2 of @Src2
@@ -334,6 +347,72 @@ np.element @Merge {
     %c0 = arith.constant 0 : i32
     %is_a = arith.cmpi eq, %k, %c0 : i32
     scf.if %is_a {
+      %p = np.recv @a : !np.pkt
+      np.send @o, %p : !np.pkt
+    } else {
+      %p = np.recv @b : !np.pkt
+      np.send @o, %p : !np.pkt
+    }
+  }
+}
+np.element @Sink {
+  np.port @i in : !np.pkt
+  np.handler {
+    %p = np.recv @i : !np.pkt
+    np.drop %p
+  }
+}
+
+// -----
+
+// A select whose answer does not decide which port is received from (here
+// a local flag does) leaves no plain receive to replace: the channels into
+// it stay channels, served by the runtime's pushed calls.
+
+// CHECK-LABEL: np.graph @Undecided
+// CHECK: np.connect @s1::@o to @m::@a depth 64
+// CHECK: np.connect @s2::@o to @m::@b depth 64
+// CHECK: np.connect fused @m::@o to @sink::@i depth 64
+// CHECK-LABEL: np.element @Flagged
+// CHECK-NOT: np.push
+// CHECK: np.fused_send @o, %{{.+}} to @Sink::@i
+// CHECK-NOT: np.push
+// CHECK-LABEL: np.element @Sink
+// CHECK: np.push @i
+np.graph @Undecided attributes {top} {
+  np.instance @s1 of @Src
+  np.instance @s2 of @Src2
+  np.instance @m of @Flagged
+  np.instance @sink of @Sink
+  np.connect @s1::@o to @m::@a depth 64
+  np.connect @s2::@o to @m::@b depth 64
+  np.connect @m::@o to @sink::@i depth 64
+}
+np.element @Src {
+  np.port @o out : !np.pkt
+  np.handler {
+    %dev = arith.constant 0 : i32
+    %p = np.device_recv %dev
+    np.send @o, %p : !np.pkt
+  }
+}
+np.element @Src2 {
+  np.port @o out : !np.pkt
+  np.handler {
+    %dev = arith.constant 1 : i32
+    %p = np.device_recv %dev
+    np.send @o, %p : !np.pkt
+  }
+}
+np.element @Flagged {
+  np.port @a in : !np.pkt
+  np.port @b in : !np.pkt
+  np.port @o out : !np.pkt
+  np.handler {
+    %flag = memref.alloca() : memref<i1>
+    %k = np.select [@a, @b]
+    %f = memref.load %flag[] : memref<i1>
+    scf.if %f {
       %p = np.recv @a : !np.pkt
       np.send @o, %p : !np.pkt
     } else {

@@ -1,0 +1,107 @@
+/*===- link.h - the inline fast path of a fused send ------------*- C -*-===*
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * A fused send (nprt_fused_enter_*) asks the runtime, on every value,
+ * whether the consumer's push body may run now as a call. Most of what it
+ * checks cannot change between two values of a run: the consumer runs and
+ * is pushed to on that port, the run is past init and signals, nothing is
+ * being profiled. So the runtime arms a port's link once it let a call
+ * through, and disarms it the moment any of that stops holding (the value
+ * had to be queued, the consumer ended, a value waits on another of the
+ * consumer's ports). An armed link leaves two things to check inline: the
+ * stand-in packet, and the depth of calls on the running stack. What the call
+ *counts (the channel's values, the consumer's iterations) it counts here; the
+ *channel's indices do not move (nprt_in_packets counts such values from
+ *`packets`).
+ *
+ * Generated code sees only the first fields of an instance, declared
+ * here; graph.h keeps them first and checks their offsets.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NPRT_LINK_H
+#define NPRT_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The armed fast path of one output port of an instance. */
+typedef struct nprt_link {
+  nprt_inst *to;             /* the consumer; NULL: not armed */
+  uint64_t *packets;         /* the channel's count of values */
+  nprt_inst *const *running; /* the instance whose stack runs */
+  /* Where the call stores `select_to`: the consumer's round-robin start
+   * when the call stands for the select its handler starts with, else
+   * `spare`. */
+  uint32_t *select_next;
+  uint32_t select_to, spare;
+} nprt_link;
+
+/* The first fields of every instance (graph.h's nprt_inst). */
+typedef struct nprt_inst_head {
+  nprt_link *links;        /* one per output port */
+  const nprt_pkt *standin; /* what nprt_pkt_new returns when out of memory */
+  uint64_t iterations;     /* handler iterations and pushed calls */
+  uint32_t nest;           /* pushed calls in progress on its stack */
+  bool progress;           /* a value moved in the current iteration */
+} nprt_inst_head;
+
+/* Pushed calls one stack may hold (sched.h's NPRT_MAX_NEST). */
+#define NPRT_LINK_MAX_NEST 64u
+
+static inline nprt_inst *nprt_link_enter(nprt_inst *self, uint32_t port,
+                                         const nprt_pkt *p) {
+  nprt_inst_head *h = (nprt_inst_head *)(void *)self;
+  nprt_link *l = &h->links[port];
+  nprt_inst_head *to = (nprt_inst_head *)(void *)l->to;
+  if (__builtin_expect(to != NULL && p != h->standin, 1)) {
+    nprt_inst_head *f = (nprt_inst_head *)(void *)*l->running;
+    if (__builtin_expect(f->nest < NPRT_LINK_MAX_NEST, 1)) {
+      ++f->nest;
+      ++*l->packets;
+      ++to->iterations;
+      *l->select_next = l->select_to;
+      to->progress = true;
+      h->progress = true;
+      return l->to;
+    }
+  }
+  return NULL;
+}
+
+/* As nprt_fused_enter_pkt, through the link when it is armed. */
+static inline nprt_inst *nprt_link_enter_pkt(nprt_inst *self, uint32_t port,
+                                             nprt_pkt *p) {
+  nprt_inst *to = nprt_link_enter(self, port, p);
+  return __builtin_expect(to != NULL, 1) ? to
+                                         : nprt_fused_enter_pkt(self, port, p);
+}
+
+/* As nprt_fused_enter_val, through the link when it is armed. */
+static inline nprt_inst *nprt_link_enter_val(nprt_inst *self, uint32_t port,
+                                             uint64_t v) {
+  nprt_inst *to = nprt_link_enter(self, port, NULL);
+  return __builtin_expect(to != NULL, 1) ? to
+                                         : nprt_fused_enter_val(self, port, v);
+}
+
+/* As nprt_fused_leave. A link armed now was armed when the call began, or
+ * armed by it: either way nothing is profiled, and leaving is only the
+ * depth of calls. */
+static inline void nprt_link_leave(nprt_inst *self, uint32_t port) {
+  nprt_link *l = &((nprt_inst_head *)(void *)self)->links[port];
+  if (__builtin_expect(l->to != NULL, 1))
+    --((nprt_inst_head *)(void *)*l->running)->nest;
+  else
+    nprt_fused_leave(self);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPRT_LINK_H */
