@@ -284,7 +284,7 @@ _Static_assert(NPRT_PCIE_ANNOS == NPRT_PKT_ANNOS,
                "a PCIe record carries every named annotation");
 
 /* `p`'s record: its metadata, and the bytes of its headroom from the
- * first that is not 0 (the pool zeroes a buffer's headroom), which the
+ * first that is not 0 (a buffer's headroom reads as 0), which the
  * other side puts back in front of the frame. */
 static nprt_pcie_rec nprt_pcie_pack(const nprt_pkt *p) {
   const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
@@ -320,9 +320,15 @@ static nprt_pkt *nprt_pcie_unpack(nprt_pool *pool, const nprt_pcie_rec *r,
   nprt_pkt_pull(p, extra);
   uint32_t lead = r->lead < p->headroom ? r->lead : p->headroom;
   memcpy(p->data - lead, data + (r->lead - lead), lead);
+  nprt_pkt_wrote_front(p, lead);
   memcpy(p->data, data + r->lead, r->len);
-  if (r->headroom < p->headroom)
+  if (r->headroom < p->headroom) {
+    /* The buffer's first bytes are out of reach: so are that many of the
+     * fresh ones. */
+    uint32_t cut = p->headroom - r->headroom;
+    p->fresh = p->fresh > cut ? p->fresh - cut : 0;
     p->headroom = r->headroom;
+  }
   if (r->tailroom < p->tailroom)
     p->tailroom = r->tailroom;
   p->in_port = r->in_port;
@@ -331,6 +337,7 @@ static nprt_pkt *nprt_pcie_unpack(nprt_pool *pool, const nprt_pcie_rec *r,
   p->ts = r->ts;
   p->anno = r->anno;
   memcpy(p->annos, r->annos, sizeof p->annos);
+  p->annos_set = (1u << NPRT_PKT_ANNOS) - 1u;
   return p;
 }
 

@@ -56,6 +56,7 @@ static int nprt_pool_grow(nprt_pool *pool) {
   for (int i = NPRT_POOL_CHUNK_BUFS; i-- > 0;) {
     nprt_pkt *p = (nprt_pkt *)(base + (size_t)i * NPRT_BUF_SIZE);
     p->pool = pool;
+    p->annos_set = (1u << NPRT_PKT_ANNOS) - 1u; /* not cleared yet */
     nprt_pkt_to_buf(p)->state = NPRT_BUF_FREE;
     p->next = pool->free_list;
     pool->free_list = p;
@@ -67,8 +68,10 @@ static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
                            uint32_t room) {
   nprt_pkt_buf *b = nprt_pkt_to_buf(p);
   /* Bytes a later push exposes read as 0, not as an earlier packet's: runs
-   * are repeatable (the interpreter and the C target see the same). */
-  memset(buf_start, 0, NPRT_PKT_HEADROOM);
+   * are repeatable (the interpreter and the C target see the same). The
+   * push clears them (`fresh`), so a packet that is never pushed costs
+   * nothing. */
+  p->fresh = NPRT_PKT_HEADROOM;
   p->data = buf_start + NPRT_PKT_HEADROOM;
   p->len = len;
   p->headroom = NPRT_PKT_HEADROOM;
@@ -78,7 +81,9 @@ static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
   p->out_port = 0;
   p->anno = 0;
   p->ts = 0;
-  memset(p->annos, 0, sizeof p->annos);
+  for (uint32_t set = p->annos_set; set; set &= set - 1u)
+    p->annos[__builtin_ctz(set)] = 0;
+  p->annos_set = 0;
   p->next = NULL;
   b->cap_len = 0;
   b->wire_len = 0;
@@ -114,6 +119,7 @@ nprt_pkt *nprt_pool_alloc(nprt_pool *pool, uint32_t len) {
     if (!p)
       return NULL;
     p->pool = NULL;
+    p->annos_set = (1u << NPRT_PKT_ANNOS) - 1u;
     nprt_pkt_reset(p, (uint8_t *)p + NPRT_BUF_HDR, len, len);
     ++pool->heap_allocated;
   }
@@ -142,6 +148,7 @@ nprt_pkt *nprt_pool_clone(nprt_pool *pool, const nprt_pkt *p) {
   q->anno = p->anno;
   q->ts = p->ts;
   memcpy(q->annos, p->annos, sizeof q->annos);
+  q->annos_set = p->annos_set;
   const nprt_pkt_buf *pb = nprt_pkt_to_cbuf(p);
   nprt_pkt_buf *qb = nprt_pkt_to_buf(q);
   qb->cap_len = pb->cap_len;

@@ -33,6 +33,34 @@ TEST_F(Pool, ReusesFreedBuffers) {
   nprt_pool_free(&pool, b);
 }
 
+// A reused buffer is not cleared: what the last packet left in front of
+// its frame must still read as 0 once a push exposes it, and its named
+// annotations as 0, while a strip-then-push gets back what it took off.
+TEST_F(Pool, ReusedBufferReadsAsNew) {
+  nprt_pkt *a = nprt_pool_alloc(&pool, 60);
+  ASSERT_TRUE(nprt_pkt_push(a, NPRT_PKT_HEADROOM));
+  memset(a->data, 0xab, a->len);
+  nprt_pkt_set_anno(a, 3, 42);
+  nprt_pkt_set_anno(a, 15, 43);
+  nprt_pool_free(&pool, a);
+  nprt_pkt *b = nprt_pool_alloc(&pool, 60);
+  ASSERT_EQ(a, b);
+  EXPECT_EQ(nprt_pkt_lead(b), 0u);
+  for (uint32_t k = 0; k < NPRT_PKT_ANNOS; ++k)
+    EXPECT_EQ(nprt_pkt_get_anno(b, k), 0u) << "slot " << k;
+  b->data[0] = 0x11;
+  ASSERT_TRUE(nprt_pkt_pull(b, 1));
+  ASSERT_TRUE(nprt_pkt_push(b, 15));
+  for (uint32_t k = 0; k < 14; ++k)
+    EXPECT_EQ(b->data[k], 0u) << "byte " << k;
+  EXPECT_EQ(b->data[14], 0x11);
+  EXPECT_EQ(nprt_pkt_lead(b), 0u);
+  ASSERT_TRUE(nprt_pkt_push(b, b->headroom));
+  for (uint32_t k = 0; k < NPRT_PKT_HEADROOM - 14; ++k)
+    EXPECT_EQ(b->data[k], 0u) << "byte " << k;
+  nprt_pool_free(&pool, b);
+}
+
 TEST_F(Pool, CountsAllocationsAndHighWater) {
   nprt_pkt *p[100];
   for (auto &x : p)

@@ -29,6 +29,8 @@ struct nprt_pool;
 /* Words of named annotations a packet carries. */
 #define NPRT_PKT_ANNOS 16u
 
+/* The first 64 bytes are what a packet's processing touches (one cache
+ * line in a pool buffer); the named annotations follow. */
 typedef struct nprt_pkt {
   uint8_t *data;     /* first byte of the frame */
   uint32_t len;      /* frame bytes from data */
@@ -39,11 +41,18 @@ typedef struct nprt_pkt {
   uint32_t out_port; /* free annotation, used by routing elements */
   uint64_t anno;     /* free 64-bit user annotation */
   int64_t ts;        /* time stamp: nanoseconds since the epoch */
+  /* The first `fresh` bytes of the headroom read as 0 but were never
+   * written: a new buffer is not cleared, a push clears what it exposes
+   * of them (nprt_pkt_push). */
+  uint32_t fresh;
+  /* Bit i: annos[i] may be non-zero (set, copied); the pool clears only
+   * those when the buffer is handed out again. */
+  uint32_t annos_set;
+  struct nprt_pool *pool; /* owner, NULL when heap-allocated */
   /* Named annotations a program declares (`anno dst_ip: u32;`), one word
    * each, zero in a new packet, copied by clone. */
   uint64_t annos[NPRT_PKT_ANNOS];
-  struct nprt_pool *pool; /* owner, NULL when heap-allocated */
-  struct nprt_pkt *next;  /* free-list link */
+  struct nprt_pkt *next; /* free-list link */
   /* npsim (docs/npsim.md): the buffer's simulated address, and the cycle
    * the packet this one came from arrived on the wire. */
   uint64_t sim_addr, sim_born;
@@ -210,6 +219,7 @@ static inline uint64_t nprt_pkt_get_anno(const nprt_pkt *p, uint32_t slot) {
 
 static inline void nprt_pkt_set_anno(nprt_pkt *p, uint32_t slot, uint64_t v) {
   p->annos[slot % NPRT_PKT_ANNOS] = v;
+  p->annos_set |= 1u << (slot % NPRT_PKT_ANNOS);
 }
 
 /* Removes `n` bytes from the front (Click's Strip). Returns false, leaving
@@ -229,7 +239,8 @@ static inline bool nprt_pkt_pull(nprt_pkt *p, uint32_t n) {
  * elsewhere (a PCIe record, HLS flits) must carry for a later push to
  * find the same bytes. */
 static inline uint32_t nprt_pkt_lead(const nprt_pkt *p) {
-  for (uint32_t k = p->headroom; k > 0; --k)
+  uint32_t written = p->headroom > p->fresh ? p->headroom - p->fresh : 0;
+  for (uint32_t k = written; k > 0; --k)
     if (p->data[-(int64_t)k])
       return k;
   return 0;
@@ -243,7 +254,20 @@ static inline bool nprt_pkt_push(nprt_pkt *p, uint32_t n) {
   p->data -= n;
   p->len += n;
   p->headroom -= n;
+  if (p->headroom < p->fresh) {
+    for (uint32_t i = 0, k = p->fresh - p->headroom; i < k; ++i)
+      p->data[i] = 0;
+    p->fresh = p->headroom;
+  }
   return true;
+}
+
+/* The `n` bytes in front of the frame were written (a copy of a packet
+ * puts back the headroom bytes it carried): they are no longer fresh. */
+static inline void nprt_pkt_wrote_front(nprt_pkt *p, uint32_t n) {
+  uint32_t written = p->headroom > p->fresh ? p->headroom - p->fresh : 0;
+  if (n > written)
+    p->fresh = p->headroom > n ? p->headroom - n : 0;
 }
 
 /* Shortens the frame to `n` bytes (no-op if it is already shorter). */
