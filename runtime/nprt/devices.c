@@ -64,24 +64,13 @@ static int nprt_devices_make(nprt_devices *t, nprt_device *d,
   return rc;
 }
 
-static nprt_device *nprt_devices_get(nprt_devices *t, uint32_t dev,
-                                     bool output) {
+nprt_device *nprt_devices_get(nprt_devices *t, uint32_t dev, bool output) {
   nprt_device *d = nprt_devices_slot(t, dev, output);
   if (!d || d->ops)
     return d;
   nprt_dev_config none = {0};
   char err[64];
   return nprt_devices_make(t, d, &none, err, sizeof(err)) == 0 ? d : NULL;
-}
-
-nprt_device *nprt_devices_in(nprt_devices *t, uint32_t dev) {
-  return dev < t->n_in && t->in[dev].ops ? &t->in[dev]
-                                         : nprt_devices_get(t, dev, false);
-}
-
-nprt_device *nprt_devices_out(nprt_devices *t, uint32_t dev) {
-  return dev < t->n_out && t->out[dev].ops ? &t->out[dev]
-                                           : nprt_devices_get(t, dev, true);
 }
 
 nprt_device *nprt_devices_bind(nprt_devices *t, uint32_t dev, bool output,

@@ -33,8 +33,10 @@ typedef struct nprt_devices {
 void nprt_devices_init(nprt_devices *t, const nprt_dev_host *host);
 /* Input (output) device `dev`, made without a file on first use; NULL past
  * NPRT_MAX_DEVICES or when memory is exhausted. */
-nprt_device *nprt_devices_in(nprt_devices *t, uint32_t dev);
-nprt_device *nprt_devices_out(nprt_devices *t, uint32_t dev);
+static inline nprt_device *nprt_devices_in(nprt_devices *t, uint32_t dev);
+static inline nprt_device *nprt_devices_out(nprt_devices *t, uint32_t dev);
+/* Their path for a device not made yet. */
+nprt_device *nprt_devices_get(nprt_devices *t, uint32_t dev, bool output);
 /* Makes `dev` a device of kind `ops` with state `impl` (already set up),
  * in place of any it was; NULL past NPRT_MAX_DEVICES or out of memory. */
 nprt_device *nprt_devices_bind(nprt_devices *t, uint32_t dev, bool output,
@@ -56,6 +58,18 @@ void nprt_devices_free(nprt_devices *t);
  * array of *n entries (NULL when there are none or memory is out). */
 nprt_dev_stats *nprt_devices_stats(const nprt_devices *t, bool output,
                                    uint32_t *n);
+
+/* Inline: every packet a handler receives or transmits looks its device
+ * up. */
+static inline nprt_device *nprt_devices_in(nprt_devices *t, uint32_t dev) {
+  return dev < t->n_in && t->in[dev].ops ? &t->in[dev]
+                                         : nprt_devices_get(t, dev, false);
+}
+
+static inline nprt_device *nprt_devices_out(nprt_devices *t, uint32_t dev) {
+  return dev < t->n_out && t->out[dev].ops ? &t->out[dev]
+                                           : nprt_devices_get(t, dev, true);
+}
 
 #ifdef __cplusplus
 }

@@ -125,8 +125,10 @@ uint32_t nprt_graph_add_instance(nprt_graph *g, const char *name,
     nprt_graph_error(g, "out of memory");
     in->n_out = 0;
   }
-  for (uint32_t i = 0; i < in->n_out; ++i)
+  for (uint32_t i = 0; i < in->n_out; ++i) {
     in->out[i].name = names[i];
+    in->links[i].select_next = &in->links[i].spare;
+  }
   free(names);
   g->insts[g->n_insts] = in;
   return g->n_insts++;

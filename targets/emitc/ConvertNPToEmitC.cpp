@@ -226,8 +226,20 @@ LogicalResult npcc::toemitc::describeProgram(ModuleOp module,
   module.walk([&](np::FusedSendOp send) {
     auto target = symbols.lookup<np::ElementOp>(
         send.getTarget().getRootReference().getValue());
-    info.fusedCallee[send] = info.elements[target].pushFns.at(
-        send.getTarget().getLeafReference().getValue().str());
+    StringRef port = send.getTarget().getLeafReference().getValue();
+    const NPLoweringInfo::Element &e = info.elements[target];
+    info.fusedCallee[send] = e.pushFns.at(port.str());
+    unsigned index = 0;
+    for (auto p : target.getBody()->getOps<np::PortOp>()) {
+      if (!p.isInput())
+        continue;
+      if (p.getSymName() == port) {
+        if (index < 64 && (e.selectPorts >> index & 1))
+          info.fusedSelect.insert(send);
+        break;
+      }
+      ++index;
+    }
   });
   return success();
 }

@@ -127,6 +127,8 @@ Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
                                     /*addElseBlock=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  if (info.fusedSelect.contains(op))
+    abi::call(b, loc, Fn::nprt_link_selected, {self, portOf(info, op)});
   b.create<emitc::CallOp>(
       loc, SymbolRefAttr::get(b.getContext(), info.fusedCallee.at(op)),
       TypeRange(), ValueRange{to, v});

@@ -14,6 +14,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
@@ -93,6 +94,9 @@ struct NPLoweringInfo {
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<unsigned, 1>> ports;
   /// For every np.fused_send: the C function of the push body it calls.
   llvm::DenseMap<mlir::Operation *, std::string> fusedCallee;
+  /// Fused sends whose call stands for the select the consumer's handler
+  /// starts with (nprt_link_selected).
+  llvm::DenseSet<mlir::Operation *> fusedSelect;
 };
 
 /// A conversion pattern with access to the precomputed facts.

@@ -34,9 +34,9 @@ typedef struct nprt_link {
   nprt_inst *to;             /* the consumer; NULL: not armed */
   uint64_t *packets;         /* the channel's count of values */
   nprt_inst *const *running; /* the instance whose stack runs */
-  /* Where the call stores `select_to`: the consumer's round-robin start
-   * when the call stands for the select its handler starts with, else
-   * `spare`. */
+  /* Where nprt_link_selected stores `select_to`: the consumer's
+   * round-robin start when a call stands for the select its handler
+   * starts with, else `spare` (never NULL: graph.c). */
   uint32_t *select_next;
   uint32_t select_to, spare;
 } nprt_link;
@@ -64,7 +64,6 @@ static inline nprt_inst *nprt_link_enter(nprt_inst *self, uint32_t port,
       ++f->nest;
       ++*l->packets;
       ++to->iterations;
-      *l->select_next = l->select_to;
       to->progress = true;
       h->progress = true;
       return l->to;
@@ -87,6 +86,14 @@ static inline nprt_inst *nprt_link_enter_val(nprt_inst *self, uint32_t port,
   nprt_inst *to = nprt_link_enter(self, port, NULL);
   return __builtin_expect(to != NULL, 1) ? to
                                          : nprt_fused_enter_val(self, port, v);
+}
+
+/* After a call nprt_link_enter_* let through that stands for the select
+ * the consumer's handler starts with. Through the runtime's path the
+ * store repeats what nprt_fused_enter_* did. */
+static inline void nprt_link_selected(nprt_inst *self, uint32_t port) {
+  nprt_link *l = &((nprt_inst_head *)(void *)self)->links[port];
+  *l->select_next = l->select_to;
 }
 
 /* As nprt_fused_leave. A link armed now was armed when the call began, or
