@@ -114,6 +114,39 @@ popAndIssue(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
   NPCC_MUSIM_CASE16(0, C)                                                      \
   NPCC_MUSIM_CASE16(16, C)                                                     \
   NPCC_MUSIM_CASE16(32, C) NPCC_MUSIM_CASE16(48, C)
+/// Any word, its slots and class left to run time.
+NPCC_MUSIM_ALWAYS_INLINE inline unsigned
+popAndIssueAny(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
+               bool &lastPopEnd) {
+  bool pops = o.slots >> SLOT_IN & 1;
+  uint64_t inVal = 0;
+  bool inEnd = false;
+  if (pops) {
+    in.pop(inVal, inEnd);
+    lastPopEnd = inEnd;
+  }
+  unsigned res = issue<ANY_SLOTS, false>(k, o, inVal, inEnd, nullptr);
+  if (pops && (inEnd | !inHeader))
+    res |= ISSUE_NOTE;
+  return res;
+}
+
+// A sanitizer's instrumentation of the dispatch's hundreds of copies takes
+// the compiler tens of minutes: those builds run one copy, issue() for any
+// slots (the same function the copies specialise).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NPCC_MUSIM_FINE_DISPATCH 0
+#undef NPCC_MUSIM_CASE64
+#define NPCC_MUSIM_CASE64(C)                                                   \
+  default:                                                                     \
+    res = popAndIssueAny(k, *o, in, c.inHeader, lastPopEnd);                   \
+    if (res == ISSUE_DONE)                                                     \
+      continue;                                                                \
+    break;
+#else
+#define NPCC_MUSIM_FINE_DISPATCH 1
+#endif
+
 /// Why the loop stopped.
 enum class Exit { CycleLimit, PcPastEnd, InputDone, Deadlock, Fault, Halt };
 
@@ -223,10 +256,14 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
         o = &ops[pc];
         ++counts[pc];
         switch (o->kind) {
+#if NPCC_MUSIM_FINE_DISPATCH
           NPCC_MUSIM_CASE64(0)
           NPCC_MUSIM_CASE64(1)
           NPCC_MUSIM_CASE64(2)
           NPCC_MUSIM_CASE64(3)
+#else
+          NPCC_MUSIM_CASE64(0)
+#endif
         }
         if (res == ISSUE_OUT && c.quickFail(cycle, o->cpTag))
           continue;
