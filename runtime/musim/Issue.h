@@ -18,11 +18,17 @@
 
 namespace npcc::musim {
 
-/// The unit's state while the loop runs: the registers and the control,
-/// in one block the issue functions reach through one pointer.
+/// The unit's register files while the loop runs, in one block the issue
+/// functions reach through one pointer (a word names its registers by
+/// index, so they live in memory).
 struct Core {
   uint64_t r[17], t[17]; // index SINK absorbs writes to r0/t0
   uint8_t p[17];         // index SINK absorbs idle predicate-unit writes
+};
+
+/// The unit's control and counters while the loop runs: scalars only, which
+/// the compiler keeps in registers when the loop holds them as a local.
+struct Control {
   unsigned pc, delayLeft, pendingTarget;
   uint64_t taken, cancelled;
   uint64_t outVal; // the value of the last answer (ISSUE_OUT)
@@ -36,8 +42,9 @@ enum : unsigned {
 };
 
 template <unsigned Slots, bool Observe>
-NPCC_MUSIM_ALWAYS_INLINE inline unsigned
-issue(Core &k, const MicroOp &o, uint64_t inVal, bool inEnd, CycleEvent *ev) {
+NPCC_MUSIM_ALWAYS_INLINE inline unsigned issue(Core &k, Control &ctl,
+                                               const MicroOp &o, uint64_t inVal,
+                                               bool inEnd, CycleEvent *ev) {
   ConcreteDomain d;
   WordEffect<ConcreteDomain> e(d);
   executeWord<ConcreteDomain, Slots>(d, o, k.r, k.t, k.p, inVal, inEnd, e);
@@ -45,11 +52,11 @@ issue(Core &k, const MicroOp &o, uint64_t inVal, bool inEnd, CycleEvent *ev) {
 
   auto branch = CycleEvent::NONE;
   bool isTaken = false;
-  BranchAction act = uses<Slots>(o, SLOT_BR) ? branchAction(o, k.delayLeft)
+  BranchAction act = uses<Slots>(o, SLOT_BR) ? branchAction(o, ctl.delayLeft)
                                              : BranchAction::None;
   if (act == BranchAction::Cancelled) {
     branch = CycleEvent::CANCELLED;
-    ++k.cancelled;
+    ++ctl.cancelled;
   } else if (act == BranchAction::Halt) {
     branch = CycleEvent::HALT;
   } else if (act == BranchAction::Conditional) {
@@ -58,7 +65,7 @@ issue(Core &k, const MicroOp &o, uint64_t inVal, bool inEnd, CycleEvent *ev) {
   }
 
   if (Observe) {
-    ev->pc = k.pc;
+    ev->pc = ctl.pc;
     ev->stall = false;
     ev->inVal = inVal;
     ev->inEnd = inEnd;
@@ -73,10 +80,10 @@ issue(Core &k, const MicroOp &o, uint64_t inVal, bool inEnd, CycleEvent *ev) {
     ev->branch = branch;
   }
 
-  advanceControl(o, isTaken, k.pc, k.delayLeft, k.pendingTarget);
-  k.taken += isTaken;
+  advanceControl(o, isTaken, ctl.pc, ctl.delayLeft, ctl.pendingTarget);
+  ctl.taken += isTaken;
   if (out)
-    k.outVal = e.cpVal;
+    ctl.outVal = e.cpVal;
   return (act == BranchAction::Halt ? ISSUE_HALT : ISSUE_DONE) |
          (out ? ISSUE_OUT : ISSUE_DONE);
 }

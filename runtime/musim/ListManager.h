@@ -17,6 +17,8 @@
 #ifndef NPCC_RUNTIME_MUSIM_LISTMANAGER_H
 #define NPCC_RUNTIME_MUSIM_LISTMANAGER_H
 
+#include "runtime/musim/InputFifo.h"
+
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -38,6 +40,7 @@ struct ListConfig {
 struct Feed {
   const uint64_t *src = nullptr;
   unsigned left = 0;
+  uint8_t flags = 0; // InputFifo's flags of the word at `src` (FIRST)
 };
 
 class ListManager {
@@ -59,8 +62,9 @@ public:
       finished[item++] = cycle;
   }
   /// Start of a cycle: takes the answers due, then returns the word to
-  /// push (null for none; `end` for an END mark), advancing the feed.
-  const uint64_t *decide(uint64_t cycle, bool &end);
+  /// push (null for none), with its InputFifo flags (an END mark, the first
+  /// word of a header), advancing the feed.
+  const uint64_t *decide(uint64_t cycle, uint8_t &flags);
   /// Start of a cycle with the feed empty: takes the answers due, then
   /// starts the next header or item if it can start now (the loop pushes
   /// its words); false if not, and decide() then pushes an END or nothing.
@@ -108,6 +112,57 @@ private:
   Answer queue[16];
   unsigned qHead = 0, qTail = 0;
 };
+
+/// Answers reach the list manager this many cycles after the issuing word.
+constexpr unsigned ANSWER_DELAY = 2;
+
+// Inline: the loop calls these once per item.
+inline void ListManager::answer(uint64_t cycle, unsigned h, bool match) {
+  // A fixed delay: they fall due in queue order.
+  queue[qTail++ & 15] = {cycle + ANSWER_DELAY, h, match};
+}
+
+inline void ListManager::takeAnswers(uint64_t cycle) {
+  while (qHead != qTail && queue[qHead & 15].due <= cycle) {
+    const Answer &a = queue[qHead++ & 15];
+    if (a.header != header)
+      continue; // an answer for a header already ended
+    ++answered;
+    matched |= a.match;
+  }
+}
+
+inline bool ListManager::startNext(uint64_t cycle) {
+  if (done())
+    return false;
+  if (phase == HEADER) {
+    start = cycle;
+    feed.src = headers[header].data();
+    feed.left = 8;
+    feed.flags = InputFifo::FIRST;
+    return true;
+  }
+  if (matched || item == listSize)
+    return false; // END
+  if (sent[header] - answered >= config.window)
+    return false;
+  uint64_t c = config.cacheItems;
+  if (item >= c) {
+    uint64_t fetched = item == c ? start : finished[item - c - 1];
+    if (cycle < fetched + config.memLatency)
+      return false;
+  }
+  ++sent[header];
+  feed.src = list[item].data();
+  feed.left = 8;
+  feed.flags = 0;
+  return true;
+}
+
+inline bool ListManager::refill(uint64_t cycle) {
+  takeAnswers(cycle);
+  return startNext(cycle);
+}
 
 } // namespace npcc::musim
 

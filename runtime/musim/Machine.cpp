@@ -17,7 +17,7 @@ void Machine::reset() {
   p[0] = 1;
   pc = lastPc = delayLeft = pendingTarget = 0;
   stalls = words = taken = cancelled = 0;
-  execCount.assign(prog->ops.size(), 0);
+  execCount.assign(prog->simOps.size(), 0);
 }
 
 } // namespace npcc::musim

@@ -38,13 +38,13 @@ struct CycleEvent {
 /// look.
 struct Machine {
   explicit Machine(const Program &prog)
-      : prog(&prog), ops(prog.ops.data()), numOps(prog.ops.size()) {
+      : prog(&prog), ops(prog.simOps.data()), numOps(prog.ops.size()) {
     reset();
   }
   void reset();
 
   const Program *prog;
-  const MicroOp *ops; // prog->ops, for the hot loop
+  const MicroOp *ops; // prog->simOps, for the hot loop
   unsigned numOps;
   uint64_t r[17], t[17]; // index SINK absorbs writes to r0/t0
   uint8_t p[17];         // index SINK absorbs idle predicate-unit writes
@@ -59,7 +59,7 @@ struct Machine {
 
   // Counters.
   uint64_t stalls = 0, words = 0, taken = 0, cancelled = 0;
-  std::vector<uint64_t> execCount; // per word address
+  std::vector<uint64_t> execCount; // per word address, and per sentinel
 };
 
 } // namespace npcc::musim

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/musim/Program.h"
 
+#include <algorithm>
+
 namespace npcc::musim {
 
 const char *const SlotNames[NUM_SLOTS] = {"in",   "cp",   "alu",
@@ -186,6 +188,13 @@ bool loadProgram(const std::vector<mu::Word> &words, Program &prog,
       return false;
     }
   }
+  size_t reach = prog.ops.size(); // the PC after the last word
+  for (const MicroOp &o : prog.ops)
+    reach = std::max<size_t>(reach, o.target);
+  MicroOp pastEnd;
+  pastEnd.kind = KIND_PAST_END;
+  prog.simOps = prog.ops;
+  prog.simOps.resize(reach + 1, pastEnd);
   return true;
 }
 

@@ -35,8 +35,9 @@ struct Segment {
 /// otherwise.
 enum AluClass : uint8_t { ALU_CLASS_WRITE = 1, ALU_CLASS_EQ, ALU_CLASS_CMP };
 
-/// A pre-decoded wide word.
-struct MicroOp {
+/// A pre-decoded wide word. Aligned so that the loop finds a word at
+/// `ops + (pc << 8)` on one or few cache lines.
+struct alignas(64) MicroOp {
   // Input unit.
   uint8_t inOp = 0, inRd = SINK, inTd = SINK, inEndp = SINK;
   bool tpermIdentity = true;
@@ -70,12 +71,20 @@ struct MicroOp {
 /// The six slots, in word order.
 enum SlotKind { SLOT_IN, SLOT_CP, SLOT_ALU, SLOT_TERN, SLOT_PRED, SLOT_BR };
 constexpr unsigned NUM_SLOTS = 6;
+
+/// MicroOp::kind of no decoded word (an ALU without a class): the
+/// sentinels past the end of a program (Program::simOps).
+constexpr uint8_t KIND_PAST_END = 1 << SLOT_ALU;
 extern const char *const SlotNames[NUM_SLOTS];
 
 struct Program {
   std::string name;
   std::vector<mu::Word> words;
   std::vector<MicroOp> ops;
+  /// `ops`, then KIND_PAST_END sentinels up to the farthest branch target:
+  /// every PC the unit can reach indexes it, so musim's loop learns that
+  /// the PC left the program from the word's kind, which it reads anyway.
+  std::vector<MicroOp> simOps;
 };
 
 /// Decodes `words` into `prog`; on a reserved encoding returns false with

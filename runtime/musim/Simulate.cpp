@@ -33,26 +33,27 @@ namespace npcc::musim {
 
 namespace {
 
-void loadCore(const Machine &m, Core &k) {
+void loadCore(const Machine &m, Core &k, Control &ctl) {
   std::copy(m.r, m.r + 17, k.r);
   std::copy(m.t, m.t + 17, k.t);
   std::copy(m.p, m.p + 17, k.p);
-  k.pc = m.pc;
-  k.delayLeft = m.delayLeft;
-  k.pendingTarget = m.pendingTarget;
-  k.taken = m.taken;
-  k.cancelled = m.cancelled;
+  ctl.pc = m.pc;
+  ctl.delayLeft = m.delayLeft;
+  ctl.pendingTarget = m.pendingTarget;
+  ctl.taken = m.taken;
+  ctl.cancelled = m.cancelled;
+  ctl.outVal = 0;
 }
 
-void storeCore(const Core &k, Machine &m) {
+void storeCore(const Core &k, const Control &ctl, Machine &m) {
   std::copy(k.r, k.r + 17, m.r);
   std::copy(k.t, k.t + 17, m.t);
   std::copy(k.p, k.p + 17, m.p);
-  m.pc = k.pc;
-  m.delayLeft = k.delayLeft;
-  m.pendingTarget = k.pendingTarget;
-  m.taken = k.taken;
-  m.cancelled = k.cancelled;
+  m.pc = ctl.pc;
+  m.delayLeft = ctl.delayLeft;
+  m.pendingTarget = ctl.pendingTarget;
+  m.taken = ctl.taken;
+  m.cancelled = ctl.cancelled;
 }
 
 /// Hands cycle `cycle` to the observer, with the FIFO depths.
@@ -65,40 +66,51 @@ void observe(Context &c, CycleEvent &ev, uint64_t cycle, size_t inDepth) {
   c.observer->cycle(c.m, ev, inDepth, out);
 }
 
-/// Bit of popAndIssue's result: the run's bookkeeping must hear of the
-/// word (it answered, popped an END, or popped a header's first word).
-constexpr unsigned ISSUE_NOTE = 4;
+/// Bits of popAndIssue's result: the run's bookkeeping must hear of the
+/// word (it popped an END or a header's first word); the word was an END.
+/// And the dispatch's: the PC is past the program's end (nothing issued).
+constexpr unsigned ISSUE_NOTE = 4, ISSUE_END = 8, ISSUE_PAST_END = 16;
+
+/// Pops the word `o` reads, if it reads one, and issues it; `Slots` as
+/// in issue(). Words pushed with flags (InputFifo) are noted.
+template <unsigned Slots>
+NPCC_MUSIM_ALWAYS_INLINE inline unsigned
+popAndIssueWith(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
+                InputFifo::Cursor &cur) {
+  bool pops = uses<Slots>(o, SLOT_IN);
+  InputFifo::Word w = {0, 0};
+  if (pops)
+    w = in.pop(cur);
+  unsigned res = issue<Slots, false>(k, ctl, o, w.value,
+                                     w.flags & InputFifo::END, nullptr);
+  if (pops && w.flags)
+    res |= ISSUE_NOTE | (w.flags & InputFifo::END ? ISSUE_END : 0);
+  return res;
+}
 
 /// The word `o`, which uses exactly the slots `Set` (and whose ALU is of
 /// class `AluClass`, 0: unknown), pops if it reads input and issues; its
 /// copy of issue() knows the slots.
 template <unsigned Set, unsigned AluClass>
 NPCC_MUSIM_ALWAYS_INLINE inline unsigned
-popAndIssue(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
-            bool &lastPopEnd) {
-  constexpr bool pops = Set >> SLOT_IN & 1;
-  uint64_t inVal = 0;
-  bool inEnd = false;
-  if (pops) {
-    in.pop(inVal, inEnd);
-    lastPopEnd = inEnd;
-  }
-  unsigned res = issue<knownSlots(ALL_SLOTS, Set, AluClass), false>(
-      k, o, inVal, inEnd, nullptr);
-  if (pops && (inEnd | !inHeader))
-    res |= ISSUE_NOTE;
-  return res;
+popAndIssue(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
+            InputFifo::Cursor &cur) {
+  return popAndIssueWith<knownSlots(ALL_SLOTS, Set, AluClass)>(k, ctl, o, in,
+                                                               cur);
 }
 
 // One case per set of slots S, each with its own copy of popAndIssue
 // inline; a word with nothing to report goes on to the next cycle. The
-// fine dispatch, on MicroOp::kind, also knows the ALU's class C (1..3; a
-// case with a class and no ALU is empty); the coarse one, on the slots
-// (C = 0), leaves the class to run time.
+// fine dispatch (`fineSwitch`), on MicroOp::kind, also knows the ALU's
+// class C (1..3; a case with a class and no ALU is empty), and finds the
+// sentinels past the program's end (KIND_PAST_END); the coarse one, on the
+// slots (C = 0), leaves the class to run time.
 #define NPCC_MUSIM_CASE(S, C)                                                  \
   case (S) | (C) << NUM_SLOTS:                                                 \
-    if constexpr ((C) == 0 || ((S) >> SLOT_ALU & 1)) {                         \
-      res = popAndIssue<S, C>(k, *o, in, c.inHeader, lastPopEnd);              \
+    if constexpr (fineSwitch && (S) == KIND_PAST_END && (C) == 0) {            \
+      res = ISSUE_PAST_END;                                                    \
+    } else if constexpr ((C) == 0 || ((S) >> SLOT_ALU & 1)) {                  \
+      res = popAndIssue<S, C>(k, ctl, *o, in, cur);                            \
       if (res == ISSUE_DONE)                                                   \
         continue;                                                              \
     }                                                                          \
@@ -116,19 +128,9 @@ popAndIssue(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
   NPCC_MUSIM_CASE16(32, C) NPCC_MUSIM_CASE16(48, C)
 /// Any word, its slots and class left to run time.
 NPCC_MUSIM_ALWAYS_INLINE inline unsigned
-popAndIssueAny(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
-               bool &lastPopEnd) {
-  bool pops = o.slots >> SLOT_IN & 1;
-  uint64_t inVal = 0;
-  bool inEnd = false;
-  if (pops) {
-    in.pop(inVal, inEnd);
-    lastPopEnd = inEnd;
-  }
-  unsigned res = issue<ANY_SLOTS, false>(k, o, inVal, inEnd, nullptr);
-  if (pops && (inEnd | !inHeader))
-    res |= ISSUE_NOTE;
-  return res;
+popAndIssueAny(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
+               InputFifo::Cursor &cur) {
+  return popAndIssueWith<ANY_SLOTS>(k, ctl, o, in, cur);
 }
 
 // A sanitizer's instrumentation of the dispatch's hundreds of copies takes
@@ -139,7 +141,7 @@ popAndIssueAny(Core &k, const MicroOp &o, InputFifo &in, bool inHeader,
 #undef NPCC_MUSIM_CASE64
 #define NPCC_MUSIM_CASE64(C)                                                   \
   default:                                                                     \
-    res = popAndIssueAny(k, *o, in, c.inHeader, lastPopEnd);                   \
+    res = popAndIssueAny(k, ctl, *o, in, cur);                                 \
     if (res == ISSUE_DONE)                                                     \
       continue;                                                                \
     break;
@@ -188,15 +190,15 @@ __attribute__((noinline, cold)) bool finishRun(Context &c, Exit exit,
   }
 
   m.words = 0;
-  for (uint64_t n : m.execCount)
-    m.words += n;
+  for (size_t pc = 0; pc < m.numOps; ++pc) // not the sentinels
+    m.words += m.execCount[pc];
   RunStats &st = c.result.stats;
   st.cycles = cycle + DRAIN_CYCLES;
   st.stalls = m.stalls;
   st.words = m.words;
   st.taken = m.taken;
   st.cancelled = m.cancelled;
-  for (size_t pc = 0; pc < m.execCount.size(); ++pc)
+  for (size_t pc = 0; pc < m.numOps; ++pc)
     for (unsigned s = 0; s < NUM_SLOTS; ++s)
       if (m.prog->ops[pc].slots >> s & 1)
         st.slots[s] += m.execCount[pc];
@@ -212,8 +214,8 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
   uint64_t *counts = m.execCount.data();
 
   Core k;
-  loadCore(m, k);
-  bool lastPopEnd = m.lastPopEnd;
+  Control ctl;
+  loadCore(m, k, ctl);
   uint64_t stalls = m.stalls;
   InputFifo in;
   std::vector<uint64_t> rawValues; // the FIFO reads raw input from here
@@ -221,7 +223,7 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
     for (const InputWord &w : *c.input)
       rawValues.push_back(w.value);
     for (size_t i = 0; i < rawValues.size(); ++i)
-      in.push(&rawValues[i], 1, (*c.input)[i].end);
+      in.push(&rawValues[i], 1, (*c.input)[i].end ? InputFifo::END : 0);
   }
   Feed feed;
   if (HasLM)
@@ -246,15 +248,20 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       // fall due meanwhile wait for it). Push them all now and take back
       // those of the cycles not run.
       uint32_t n = std::min<uint64_t>(feed.left, maxCycles - cycle);
-      in.push(feed.src, n, false);
-      uint64_t first = cycle;
+      in.push(feed.src, n, feed.flags);
+      uint64_t first = cycle, end = cycle + n;
       bool tail = false;
-      for (; cycle != first + n; ++cycle) {
-        pc = k.pc;
-        if (pc >= numOps)
+      InputFifo::Cursor &cur = in.cursor();
+      // Counts down the cycles left, the cheapest loop test; the cycle is
+      // end - left.
+      uint32_t left = n;
+      for (; left != 0; --left) {
+        pc = ctl.pc;
+        if (!NPCC_MUSIM_FINE_DISPATCH && pc >= numOps)
           break; // the general path faults, this cycle
         o = &ops[pc];
-        ++counts[pc];
+        ++counts[pc]; // a sentinel's count is ignored
+        constexpr bool fineSwitch = true;
         switch (o->kind) {
 #if NPCC_MUSIM_FINE_DISPATCH
           NPCC_MUSIM_CASE64(0)
@@ -265,13 +272,18 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
           NPCC_MUSIM_CASE64(0)
 #endif
         }
-        if (res == ISSUE_OUT && c.quickFail(cycle, o->cpTag))
+        if (res == ISSUE_OUT && c.quickFail(end - left, o->cpTag))
           continue;
+        if (res == ISSUE_PAST_END)
+          break;     // the general path faults, this cycle
         tail = true; // the bookkeeping must hear of this word
         break;
       }
+      cycle = end - left;
       uint32_t ran = cycle - first + tail;
       in.unpush(n - ran);
+      if (ran)
+        feed.flags = 0;
       feed.src += ran;
       feed.left -= ran;
       if (feed.left == 0)
@@ -288,13 +300,13 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       // The list manager pushes at most one word, before the unit pops.
       if (HasLM) {
         lm->feed = feed;
-        bool end;
-        const uint64_t *word = lm->decide(cycle, end);
+        uint8_t flags;
+        const uint64_t *word = lm->decide(cycle, flags);
         feed = lm->feed;
         if (word)
-          in.push(word, 1, end);
+          in.push(word, 1, flags);
       }
-      pc = k.pc;
+      pc = ctl.pc;
       if (pc >= numOps) {
         exit = Exit::PcPastEnd;
         break;
@@ -315,7 +327,7 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
         if (Observe) {
           ev.pc = pc;
           ev.stall = true;
-          storeCore(k, m);
+          storeCore(k, ctl, m);
           observe(c, ev, cycle, in.size());
         }
         continue;
@@ -323,17 +335,17 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       // The word at the PC issues.
       ++counts[pc];
       if (Observe) {
-        uint64_t inVal = 0;
-        bool inEnd = false;
-        if (o->slots >> SLOT_IN & 1) {
-          in.pop(inVal, inEnd);
-          lastPopEnd = inEnd;
-        }
-        res = issue<ANY_SLOTS, true>(k, *o, inVal, inEnd, &ev);
-        if ((o->slots >> SLOT_IN & 1) && (inEnd | !c.inHeader))
-          res |= ISSUE_NOTE;
+        InputFifo::Word w = {0, 0};
+        if (o->slots >> SLOT_IN & 1)
+          w = in.pop();
+        res = issue<ANY_SLOTS, true>(k, ctl, *o, w.value,
+                                     w.flags & InputFifo::END, &ev);
+        if (w.flags)
+          res |= ISSUE_NOTE | (w.flags & InputFifo::END ? ISSUE_END : 0);
       } else {
         // Rarer: one copy per set of slots will do.
+        InputFifo::Cursor &cur = in.cursor();
+        constexpr bool fineSwitch = false;
         switch (o->slots & ALL_SLOTS) { NPCC_MUSIM_CASE64(0) }
       }
     }
@@ -343,9 +355,9 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       bool pops = o->slots >> SLOT_IN & 1;
       m.lastPc = pc;
       m.popped = pops;
-      m.poppedEnd = pops && lastPopEnd;
+      m.poppedEnd = res & ISSUE_END;
       m.hasOut = res & ISSUE_OUT;
-      m.outVal = k.outVal;
+      m.outVal = ctl.outVal;
       m.outTag = o->cpTag;
       if (HasLM)
         lm->feed = feed;
@@ -355,7 +367,7 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       }
     }
     if (Observe) {
-      storeCore(k, m);
+      storeCore(k, ctl, m);
       observe(c, ev, cycle, in.size());
     }
     if (__builtin_expect(res & ISSUE_HALT, 0)) {
@@ -366,8 +378,9 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
     }
   }
 
-  storeCore(k, m);
-  m.lastPopEnd = lastPopEnd;
+  storeCore(k, ctl, m);
+  if (in.poppedAny())
+    m.lastPopEnd = in.lastPoppedEnd();
   m.stalls = stalls;
   if (HasLM)
     lm->feed = feed;
