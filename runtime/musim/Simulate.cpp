@@ -141,6 +141,7 @@ popAndIssueAny(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
 #undef NPCC_MUSIM_CASE64
 #define NPCC_MUSIM_CASE64(C)                                                   \
   default:                                                                     \
+    (void)fineSwitch; /* the PC is checked before the switch */                \
     res = popAndIssueAny(k, ctl, *o, in, cur);                                 \
     if (res == ISSUE_DONE)                                                     \
       continue;                                                                \
