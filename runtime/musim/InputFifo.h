@@ -74,6 +74,11 @@ public:
   };
   Cursor &cursor() { return cur; }
 
+  /// Whether the next pop at `c` stays in its run: then it has no flags
+  /// and popInRun() is the pop.
+  static bool inRun(const Cursor &c) { return c.rd != c.stop; }
+  static uint64_t popInRun(Cursor &c) { return *c.rd++; }
+
   /// Requires !empty().
   Word pop() { return pop(cur); }
   /// The same, with the reader at `c` (cursor()).

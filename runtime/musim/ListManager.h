@@ -48,10 +48,9 @@ public:
   ListManager(const std::vector<Item> &list, const std::vector<Item> &headers,
               const ListConfig &config);
 
-  /// The feed, lent to the loop, which pushes from it and gives it back
-  /// (`feed = f`) before calling anything else here. While the feed lasts,
-  /// the answers that fall due need not be taken at once: they only count
-  /// when the list manager next decides (or blockedOnAnswer() asks).
+  /// The feed, which the loop pushes from and advances. While the feed
+  /// lasts, the answers that fall due need not be taken at once: they only
+  /// count when the list manager next decides (or blockedOnAnswer() asks).
   Feed feed;
 
   /// The last word of a header or an item has been pushed at `cycle`.

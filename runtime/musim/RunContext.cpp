@@ -61,6 +61,12 @@ void Context::complete(uint64_t cycle) {
 }
 
 bool Context::afterIssue(uint64_t cycle) {
+  bool ok = attribute(cycle);
+  quick = !offPending && !awaitLen && ansHeader < result.headers.size();
+  return ok;
+}
+
+bool Context::attribute(uint64_t cycle) {
   if (m.popped && lm && !inHeader && popHeader < result.headers.size()) {
     inHeader = true;
     result.headers[popHeader].firstCycle = cycle;

@@ -37,6 +37,9 @@ struct Context {
   // waits for the `len` that completes it.
   unsigned popHeader = 0, ansHeader = 0;
   bool inHeader = false, offPending = false, awaitLen = false;
+  // quickFail's test of the above: no `off` pending, no header waiting for
+  // its `len`, and a header to answer for; set by afterIssue().
+  bool quick = false;
   uint64_t answers = 0, pendingOff = 0;
   // Raw mode.
   uint64_t endsPopped = 0;
@@ -56,9 +59,7 @@ struct Context {
   /// outstanding item, from a word that popped no END and no first header
   /// word. Returns false, having done nothing, in any other case.
   bool quickFail(uint64_t cycle, unsigned tag) {
-    if (tag != mu::TAG_FAIL || offPending || awaitLen ||
-        ansHeader >= result.headers.size() ||
-        lm->itemsSent(ansHeader) <= answers)
+    if (tag != mu::TAG_FAIL || !quick || lm->itemsSent(ansHeader) <= answers)
       return false;
     outCycles[cycle & 1] = cycle;
     ++answers;
@@ -67,6 +68,8 @@ struct Context {
   }
 
 private:
+  /// afterIssue(), but for `quick`.
+  bool attribute(uint64_t cycle);
   bool answer(uint64_t cycle);
   void complete(uint64_t cycle);
 };

@@ -71,21 +71,35 @@ void observe(Context &c, CycleEvent &ev, uint64_t cycle, size_t inDepth) {
 /// And the dispatch's: the PC is past the program's end (nothing issued).
 constexpr unsigned ISSUE_NOTE = 4, ISSUE_END = 8, ISSUE_PAST_END = 16;
 
-/// Pops the word `o` reads, if it reads one, and issues it; `Slots` as
-/// in issue(). Words pushed with flags (InputFifo) are noted.
-template <unsigned Slots>
+/// The word `o` pops if it reads input and issues, through the one copy
+/// of issue() for any slots. Words pushed with flags (InputFifo) are noted.
 NPCC_MUSIM_ALWAYS_INLINE inline unsigned
-popAndIssueWith(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
-                InputFifo::Cursor &cur) {
-  bool pops = uses<Slots>(o, SLOT_IN);
+popAndIssueAny(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
+               InputFifo::Cursor &cur) {
+  bool pops = o.slots >> SLOT_IN & 1;
   InputFifo::Word w = {0, 0};
   if (pops)
     w = in.pop(cur);
-  unsigned res = issue<Slots, false>(k, ctl, o, w.value,
-                                     w.flags & InputFifo::END, nullptr);
-  if (pops && w.flags)
+  unsigned res = issue<ANY_SLOTS, false>(k, ctl, o, w.value,
+                                         w.flags & InputFifo::END, nullptr);
+  if (w.flags)
     res |= ISSUE_NOTE | (w.flags & InputFifo::END ? ISSUE_END : 0);
   return res;
+}
+
+/// popAndIssueAny for a word that pops the first word of a FIFO run (which
+/// may be an END or a header's first word): out of line, so that the
+/// dispatch's copies have only words without flags to pop.
+struct SlowIssue {
+  Control ctl;
+  unsigned res;
+};
+__attribute__((noinline)) SlowIssue popAndIssueSlow(Core &k, Control ctl,
+                                                    const MicroOp &o,
+                                                    InputFifo &in,
+                                                    InputFifo::Cursor &cur) {
+  unsigned res = popAndIssueAny(k, ctl, o, in, cur);
+  return {ctl, res};
 }
 
 /// The word `o`, which uses exactly the slots `Set` (and whose ALU is of
@@ -95,8 +109,17 @@ template <unsigned Set, unsigned AluClass>
 NPCC_MUSIM_ALWAYS_INLINE inline unsigned
 popAndIssue(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
             InputFifo::Cursor &cur) {
-  return popAndIssueWith<knownSlots(ALL_SLOTS, Set, AluClass)>(k, ctl, o, in,
-                                                               cur);
+  constexpr unsigned Slots = knownSlots(ALL_SLOTS, Set, AluClass);
+  uint64_t inVal = 0;
+  if constexpr (Set >> SLOT_IN & 1) {
+    if (__builtin_expect(!InputFifo::inRun(cur), 0)) {
+      SlowIssue s = popAndIssueSlow(k, ctl, o, in, cur);
+      ctl = s.ctl;
+      return s.res;
+    }
+    inVal = InputFifo::popInRun(cur);
+  }
+  return issue<Slots, false>(k, ctl, o, inVal, false, nullptr);
 }
 
 // One case per set of slots S, each with its own copy of popAndIssue
@@ -126,12 +149,6 @@ popAndIssue(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
   NPCC_MUSIM_CASE16(0, C)                                                      \
   NPCC_MUSIM_CASE16(16, C)                                                     \
   NPCC_MUSIM_CASE16(32, C) NPCC_MUSIM_CASE16(48, C)
-/// Any word, its slots and class left to run time.
-NPCC_MUSIM_ALWAYS_INLINE inline unsigned
-popAndIssueAny(Core &k, Control &ctl, const MicroOp &o, InputFifo &in,
-               InputFifo::Cursor &cur) {
-  return popAndIssueWith<ANY_SLOTS>(k, ctl, o, in, cur);
-}
 
 // A sanitizer's instrumentation of the dispatch's hundreds of copies takes
 // the compiler tens of minutes: those builds run one copy, issue() for any
@@ -226,9 +243,8 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
     for (size_t i = 0; i < rawValues.size(); ++i)
       in.push(&rawValues[i], 1, (*c.input)[i].end ? InputFifo::END : 0);
   }
-  Feed feed;
-  if (HasLM)
-    feed = lm->feed;
+  Feed noFeed;
+  Feed &feed = HasLM ? lm->feed : noFeed;
 
   CycleEvent ev;
   uint64_t cycle = 0;
@@ -238,9 +254,7 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
     unsigned pc, res;
     if (!Observe && HasLM && feed.left == 0 && cycle < maxCycles) {
       // The next header or item starts here, usually.
-      lm->feed = feed;
-      if (lm->refill(cycle))
-        feed = lm->feed;
+      lm->refill(cycle);
     }
     if (!Observe && HasLM && feed.left != 0 && cycle < maxCycles) {
       // The rest of a header or an item, at once: the list manager pushes
@@ -282,7 +296,8 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       }
       cycle = end - left;
       uint32_t ran = cycle - first + tail;
-      in.unpush(n - ran);
+      if (ran != n)
+        in.unpush(n - ran);
       if (ran)
         feed.flags = 0;
       feed.src += ran;
@@ -300,10 +315,8 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       }
       // The list manager pushes at most one word, before the unit pops.
       if (HasLM) {
-        lm->feed = feed;
         uint8_t flags;
         const uint64_t *word = lm->decide(cycle, flags);
-        feed = lm->feed;
         if (word)
           in.push(word, 1, flags);
       }
@@ -360,8 +373,6 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
       m.hasOut = res & ISSUE_OUT;
       m.outVal = ctl.outVal;
       m.outTag = o->cpTag;
-      if (HasLM)
-        lm->feed = feed;
       if (!c.afterIssue(cycle)) {
         exit = Exit::Fault;
         break;
@@ -383,8 +394,6 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
   if (in.poppedAny())
     m.lastPopEnd = in.lastPoppedEnd();
   m.stalls = stalls;
-  if (HasLM)
-    lm->feed = feed;
   bool ok = finishRun(c, exit, cycle);
   if (Observe)
     c.observer->finish(c.result.stats.cycles);
