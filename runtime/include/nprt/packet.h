@@ -84,9 +84,125 @@ static inline uint64_t nprt_pkt_field_byte(uint64_t byte_off,
   return byte_off > UINT64_MAX - add ? UINT64_MAX : byte_off + add;
 }
 
-/* The bit-by-bit path of nprt_pkt_get_bits: fields that are not whole
- * bytes, or that run past the end of the frame. Out of line, so that the
- * byte-aligned path inlines into generated handlers and folds to a load. */
+/* Byte order: the fast paths below load a field's bytes with one or two
+ * unaligned loads and turn them into a big-endian value, which on a
+ * little-endian host is one byte swap. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NPRT_BE16(x) ((uint16_t)(x))
+#define NPRT_BE32(x) ((uint32_t)(x))
+#define NPRT_BE64(x) ((uint64_t)(x))
+#else
+#define NPRT_BE16(x) __builtin_bswap16(x)
+#define NPRT_BE32(x) __builtin_bswap32(x)
+#define NPRT_BE64(x) __builtin_bswap64(x)
+#endif
+
+/* Bytes [b, b + n) (n: 0..8) as a big-endian number. A switch rather than
+ * a byte loop: with the constant widths generated code passes, it folds to
+ * the one case (one load and a byte swap for 2, 4 and 8 bytes), which the
+ * C compiler would not make of a loop at -O2. */
+static inline __attribute__((always_inline)) uint64_t
+nprt_pkt_load_be(const uint8_t *b, uint32_t n) {
+  uint16_t h;
+  uint32_t w;
+  uint64_t d;
+  switch (n) {
+  case 0:
+    return 0;
+  case 1:
+    return b[0];
+  case 2:
+    __builtin_memcpy(&h, b, 2);
+    return NPRT_BE16(h);
+  case 3:
+    __builtin_memcpy(&h, b, 2);
+    return (uint64_t)NPRT_BE16(h) << 8 | b[2];
+  case 4:
+    __builtin_memcpy(&w, b, 4);
+    return NPRT_BE32(w);
+  case 5:
+    __builtin_memcpy(&w, b, 4);
+    return (uint64_t)NPRT_BE32(w) << 8 | b[4];
+  case 6:
+    __builtin_memcpy(&w, b, 4);
+    __builtin_memcpy(&h, b + 4, 2);
+    return (uint64_t)NPRT_BE32(w) << 16 | NPRT_BE16(h);
+  case 7:
+    __builtin_memcpy(&w, b, 4);
+    __builtin_memcpy(&h, b + 4, 2);
+    return (uint64_t)NPRT_BE32(w) << 24 | (uint64_t)NPRT_BE16(h) << 8 | b[6];
+  default:
+    __builtin_memcpy(&d, b, 8);
+    return NPRT_BE64(d);
+  }
+}
+
+/* The low n (0..8) bytes of `v` into [b, b + n), most significant first
+ * (see nprt_pkt_load_be). */
+static inline __attribute__((always_inline)) void
+nprt_pkt_store_be(uint8_t *b, uint32_t n, uint64_t v) {
+  uint16_t h;
+  uint32_t w;
+  uint64_t d;
+  switch (n) {
+  case 0:
+    return;
+  case 1:
+    b[0] = (uint8_t)v;
+    return;
+  case 2:
+    h = NPRT_BE16((uint16_t)v);
+    __builtin_memcpy(b, &h, 2);
+    return;
+  case 3:
+    h = NPRT_BE16((uint16_t)(v >> 8));
+    __builtin_memcpy(b, &h, 2);
+    b[2] = (uint8_t)v;
+    return;
+  case 4:
+    w = NPRT_BE32((uint32_t)v);
+    __builtin_memcpy(b, &w, 4);
+    return;
+  case 5:
+    w = NPRT_BE32((uint32_t)(v >> 8));
+    __builtin_memcpy(b, &w, 4);
+    b[4] = (uint8_t)v;
+    return;
+  case 6:
+    w = NPRT_BE32((uint32_t)(v >> 16));
+    h = NPRT_BE16((uint16_t)v);
+    __builtin_memcpy(b, &w, 4);
+    __builtin_memcpy(b + 4, &h, 2);
+    return;
+  case 7:
+    w = NPRT_BE32((uint32_t)(v >> 24));
+    h = NPRT_BE16((uint16_t)(v >> 8));
+    __builtin_memcpy(b, &w, 4);
+    __builtin_memcpy(b + 4, &h, 2);
+    b[6] = (uint8_t)v;
+    return;
+  default:
+    d = NPRT_BE64(v);
+    __builtin_memcpy(b, &d, 8);
+    return;
+  }
+}
+
+/* Whether the `nbytes` bytes from `byte` lie inside a frame of `len`
+ * bytes, and `byte` itself does (for nbytes 0). One compare when the
+ * offset and width are constants (the rest folds away); the saturated
+ * offset UINT64_MAX is never inside. */
+static inline __attribute__((always_inline)) bool
+nprt_pkt_inside(uint64_t byte, uint32_t nbytes, uint64_t len) {
+  uint64_t end;
+  return !__builtin_add_overflow(byte, (uint64_t)nbytes + (nbytes == 0),
+                                 &end) &&
+         end <= len;
+}
+
+/* The bit-by-bit path of nprt_pkt_get_bits: fields that run past the end
+ * of the frame, or span more than 8 bytes. Out of line, so that the
+ * common path inlines into generated handlers and folds to a load. */
 static __attribute__((noinline, unused)) uint64_t
 nprt_pkt_get_bits_slow(const nprt_pkt *p, uint64_t first, uint64_t end) {
   uint64_t len = p->len, v = 0;
@@ -105,25 +221,25 @@ static inline __attribute__((always_inline)) uint64_t nprt_pkt_get_bits(
     const nprt_pkt *p, uint64_t byte_off, uint32_t bit_off, uint32_t width) {
   uint64_t byte = nprt_pkt_field_byte(byte_off, bit_off);
   uint64_t len = p->len;
-  if (byte >= len)
-    return 0;
-  NPRT_SIM_PKT(p, byte, ((bit_off & 7u) + width + 7u) / 8u, false);
-  /* byte < len <= 2^32: no bit position below overflows. */
-  uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
-  /* A field inside the frame that fits one 64-bit window (every header
-   * field but an unaligned 58..64-bit one): load its bytes, shift, mask.
-   * With constant offsets and width this folds to a load and two ops. */
   uint32_t shift = bit_off & 7u;
-  if (end <= len * 8u && shift + width <= 64u) {
-    const uint8_t *b = p->data + byte;
-    uint32_t nbytes = (shift + width + 7u) / 8u;
-    uint64_t v = 0;
-    for (uint32_t i = 0; i < nbytes; ++i)
-      v = (v << 8) | b[i];
+  uint32_t nbytes = (shift + width + 7u) / 8u;
+  /* A field inside the frame that fits one 64-bit window (every header
+   * field but an unaligned 58..64-bit one): one bounds check, its bytes
+   * loaded, shifted and masked. With constant offsets and width this folds
+   * to a compare, a load and a byte swap (and a shift and mask when the
+   * field is not whole bytes). */
+  if (width <= 64u - shift && nprt_pkt_inside(byte, nbytes, len)) {
+    NPRT_SIM_PKT(p, byte, nbytes, false);
+    uint64_t v = nprt_pkt_load_be(p->data + byte, nbytes);
     v >>= nbytes * 8u - shift - width;
     return width < 64u ? v & ((UINT64_C(1) << width) - 1u) : v;
   }
-  return nprt_pkt_get_bits_slow(p, first, end);
+  if (byte >= len)
+    return 0;
+  NPRT_SIM_PKT(p, byte, nbytes, false);
+  /* byte < len <= 2^32: no bit position below overflows. */
+  uint64_t first = byte * 8u + shift;
+  return nprt_pkt_get_bits_slow(p, first, first + width);
 }
 
 /* The bit-by-bit path of nprt_pkt_set_bits (see nprt_pkt_get_bits_slow). */
@@ -151,29 +267,27 @@ nprt_pkt_set_bits(nprt_pkt *p, uint64_t byte_off, uint32_t bit_off,
                   uint32_t width, uint64_t v) {
   uint64_t byte = nprt_pkt_field_byte(byte_off, bit_off);
   uint64_t len = p->len;
-  if (byte >= len)
-    return false;
-  NPRT_SIM_PKT(p, byte, ((bit_off & 7u) + width + 7u) / 8u, true);
-  uint64_t first = byte * 8u + (bit_off & 7u), end = first + width;
-  /* As in nprt_pkt_get_bits: a field inside the frame within one 64-bit
-   * window is merged into the bytes that hold it. */
   uint32_t shift = bit_off & 7u;
-  if (end <= len * 8u && shift + width <= 64u) {
+  uint32_t nbytes = (shift + width + 7u) / 8u;
+  /* As in nprt_pkt_get_bits: a field inside the frame within one 64-bit
+   * window is stored (whole bytes: a byte swap and a store) or merged into
+   * the bytes that hold it. */
+  if (width <= 64u - shift && nprt_pkt_inside(byte, nbytes, len)) {
+    NPRT_SIM_PKT(p, byte, nbytes, true);
     uint8_t *b = p->data + byte;
-    uint32_t nbytes = (shift + width + 7u) / 8u;
     uint32_t low = nbytes * 8u - shift - width; /* bits after the field */
-    uint64_t mask = (width < 64u ? (UINT64_C(1) << width) - 1u : ~UINT64_C(0))
-                    << low;
-    uint64_t w = 0;
-    if ((shift | low) != 0)
-      for (uint32_t i = 0; i < nbytes; ++i)
-        w = (w << 8) | b[i];
-    w = (w & ~mask) | ((v << low) & mask);
-    for (uint32_t i = nbytes; i-- > 0; w >>= 8)
-      b[i] = (uint8_t)w;
+    if ((shift | low) != 0) {
+      uint64_t mask = ((UINT64_C(1) << width) - 1u) << low; /* width < 64 */
+      v = (nprt_pkt_load_be(b, nbytes) & ~mask) | ((v << low) & mask);
+    }
+    nprt_pkt_store_be(b, nbytes, v);
     return true;
   }
-  return nprt_pkt_set_bits_slow(p, first, end, v);
+  if (byte >= len)
+    return false;
+  NPRT_SIM_PKT(p, byte, nbytes, true);
+  uint64_t first = byte * 8u + shift;
+  return nprt_pkt_set_bits_slow(p, first, first + width, v);
 }
 
 static inline uint64_t nprt_pkt_get_meta(const nprt_pkt *p, uint32_t field) {
@@ -255,8 +369,7 @@ static inline bool nprt_pkt_push(nprt_pkt *p, uint32_t n) {
   p->len += n;
   p->headroom -= n;
   if (p->headroom < p->fresh) {
-    for (uint32_t i = 0, k = p->fresh - p->headroom; i < k; ++i)
-      p->data[i] = 0;
+    __builtin_memset(p->data, 0, p->fresh - p->headroom);
     p->fresh = p->headroom;
   }
   return true;
@@ -283,8 +396,7 @@ static inline void nprt_pkt_truncate(nprt_pkt *p, uint32_t n) {
 static inline bool nprt_pkt_put(nprt_pkt *p, uint32_t n) {
   if (n > p->tailroom)
     return false;
-  for (uint32_t i = 0; i < n; ++i)
-    p->data[p->len + i] = 0;
+  __builtin_memset(p->data + p->len, 0, n);
   p->len += n;
   p->tailroom -= n;
   return true;
