@@ -26,6 +26,8 @@
 
 #include "runtime/musim/Program.h"
 
+#include <type_traits>
+
 // The hot loop relies on one word's execution being inlined into it.
 #if defined(__GNUC__)
 #define NPCC_MUSIM_ALWAYS_INLINE __attribute__((always_inline))
@@ -255,7 +257,12 @@ executeWord(D &d, const MicroOp &o, typename D::W *r, typename D::W *t,
   B ternCmp = d.b(false);
   if (uses<Slots>(o, SLOT_TERN)) {
     W diff = d.bxor(t[o.ternA], t[o.ternB]);
-    W m = o.ternOp == mu::TERN_EQ ? t[o.ternM] : d.bnot(t[o.ternM]);
+    W m = [&]() -> W {
+      if constexpr (std::is_same_v<D, ConcreteDomain>)
+        return t[o.ternM] ^ o.ternInv; // one load, no test
+      else
+        return o.ternOp == mu::TERN_EQ ? t[o.ternM] : d.bnot(t[o.ternM]);
+    }();
     ternCmp = d.isZero(d.band(d.band(diff, m), d.c(o.ternMask)));
   }
 

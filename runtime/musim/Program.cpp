@@ -133,6 +133,7 @@ bool decodeOne(const mu::Word &w, MicroOp &o, std::string &why) {
     o.ternA = w.TERN_TA;
     o.ternB = w.TERN_TB;
     o.ternM = w.TERN_TM;
+    o.ternInv = o.ternOp == mu::TERN_EQ ? 0 : ~0ull;
     o.ternP = mu::PRED_CMP_FIRST + w.TERN_CMPD;
     o.ternAcc = w.TERN_ACC;
     Segment segs[4];

@@ -57,6 +57,7 @@ struct alignas(64) MicroOp {
   uint8_t ternOp = 0, ternA = 0, ternB = 0, ternM = 0, ternP = SINK,
           ternAcc = 0;
   uint64_t ternMask = 0; // union of the selected segments
+  uint64_t ternInv = 0;  // ~0 when the mask register is inverted (not EQ)
   // Predicate unit.
   uint8_t d0 = SINK, a0 = 0, b0 = 0, f0 = 0, d1 = SINK, a1 = 0, b1 = 0, f1 = 0;
   // Branch unit.
