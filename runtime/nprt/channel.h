@@ -40,6 +40,10 @@ typedef struct nprt_chan {
   uint32_t depth; /* as declared; 0 = rendezvous */
   uint32_t cap;   /* max(depth, 1) */
   bool lossy;
+  /* A pushed call along it is not counted in its stack's `nest`: the
+   * compiler showed the graph bounds how deep such calls go
+   * (nprt_channel_desc.uncounted). */
+  bool uncounted;
   _Atomic bool closed;        /* producer terminated */
   _Atomic bool consumer_gone; /* consumer terminated */
   _Atomic bool carries_pkt;   /* values are nprt_pkt pointers */

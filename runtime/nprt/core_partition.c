@@ -66,8 +66,11 @@ static void nprt_core_connect(nprt_core *c, uint32_t k, uint32_t from,
   uint32_t before = c->graph->n_chans;
   nprt_graph_connect(c->graph, from, d->src_port, to, d->dst_port, d->depth,
                      d->lossy);
-  if (c->graph->n_chans > before)
+  if (c->graph->n_chans > before) {
+    /* The compiled code's calls along it count as the program says. */
+    c->graph->chans[before]->uncounted = d->uncounted;
     nprt_core_chan(c, k, src, dst);
+  }
 }
 
 /* A lane-out on core `c` for channel `k`, fed by local instance `from`. */
@@ -95,8 +98,10 @@ static void nprt_core_lane_out(nprt_core *c, uint32_t k, uint32_t from,
   g->insts[id]->fini = nprt_lane_out_fini;
   uint32_t before = g->n_chans;
   nprt_graph_connect(g, from, d->src_port, id, 0, d->depth, d->lossy);
-  if (g->n_chans > before)
+  if (g->n_chans > before) {
+    g->chans[before]->uncounted = d->uncounted;
     nprt_core_chan(c, k, true, false);
+  }
 }
 
 int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
@@ -258,8 +263,10 @@ int nprt_multi_build(nprt_multi *m, const uint8_t *stages) {
       uint32_t before = c->graph->n_chans;
       nprt_graph_connect(c->graph, id, m->edges[k].in_port, m->local[q][d->dst],
                          d->dst_port, d->depth, d->lossy);
-      if (c->graph->n_chans > before)
+      if (c->graph->n_chans > before) {
+        c->graph->chans[before]->uncounted = d->uncounted;
         nprt_core_chan(c, k, false, true);
+      }
     }
   }
   free(in_count);

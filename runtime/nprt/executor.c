@@ -291,16 +291,16 @@ void nprt_exec_handoff(nprt_inst *self, const nprt_chan *c) {
   nprt_inst *f = ex->sched.running;
   if (c->dst_port < 64 && (to->push_ports >> c->dst_port & 1u) &&
       to->state != NPRT_DONE && ex->sched.phase == NPRT_PHASE_RUN &&
-      f->nest < NPRT_MAX_NEST) {
+      (c->uncounted || f->nest < NPRT_MAX_NEST)) {
     /* Push: the consumer's handler takes the value now, on this stack,
      * even if the consumer is suspended in its own handler (a cycle
      * re-enters it, as Click's push() does). */
-    ++f->nest;
+    f->nest += !c->uncounted;
     ++to->iterations;
     nprt_prof_call(&ex->prof, to);
     to->handler(to);
     nprt_prof_switch(&ex->prof, self);
-    --f->nest;
+    f->nest -= !c->uncounted;
     return;
   }
   /* The value stays in the channel for now. */

@@ -320,8 +320,11 @@ void nprt_graph_load(nprt_graph *g, const nprt_program *program) {
       return;
   for (uint32_t i = 0; i < program->n_channels; ++i) {
     const nprt_channel_desc *c = &program->channels[i];
+    uint32_t n = g->n_chans;
     nprt_graph_connect(g, c->src, c->src_port, c->dst, c->dst_port, c->depth,
                        c->lossy);
+    if (g->n_chans > n)
+      g->chans[n]->uncounted = c->uncounted;
   }
   nprt_graph_settle_push(g);
   /* np-fuse decides with the same rule: a fused channel whose consumer is

@@ -288,7 +288,8 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
   nprt_exec *ex = self->ex;
   nprt_inst *f = ex->sched.running;
   if (NPRT_LIKELY(c && ex->sched.phase == NPRT_PHASE_RUN &&
-                  f->nest < NPRT_MAX_NEST && !nprt_chan_consumer_gone(c))) {
+                  (c->uncounted || f->nest < NPRT_MAX_NEST) &&
+                  !nprt_chan_consumer_gone(c))) {
     nprt_inst *to = ex->graph->insts[c->dst];
     /* The channel may lead to an instance the runtime added instead of
      * the element the call site names: then it is a plain send. */
@@ -301,7 +302,7 @@ static inline nprt_inst *nprt_fused_enter(nprt_inst *self, uint32_t port,
           !atomic_load_explicit(&c->carries_pkt, memory_order_relaxed))
         atomic_store_explicit(&c->carries_pkt, true, memory_order_relaxed);
       self->progress = true;
-      ++f->nest;
+      f->nest += !c->uncounted;
       ++to->iterations;
       to->progress = true;
       if (select) {
@@ -346,6 +347,10 @@ void nprt_fused_leave(nprt_inst *self) {
   nprt_exec *ex = self->ex;
   --ex->sched.running->nest;
   nprt_prof_switch(&ex->prof, self);
+}
+
+void nprt_fused_pass_leave(nprt_inst *self) {
+  nprt_prof_switch(&self->ex->prof, self);
 }
 
 /*--- Devices -------------------------------------------------------------*/

@@ -120,6 +120,7 @@ struct CProgramLowering : ProgramLowering {
         v["depth"] = std::to_string(c.depth) + "u";
         v["lossy"] = c.lossy ? "true" : "false";
         v["fused"] = c.fused ? "true" : "false";
+        v["uncounted"] = info.uncountedChannels[i] ? "true" : "false";
         os << "  " << abi::designated("nprt_channel_desc", v) << ",\n";
       }
       os << "};\n";

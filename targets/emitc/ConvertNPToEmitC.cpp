@@ -241,6 +241,7 @@ LogicalResult npcc::toemitc::describeProgram(ModuleOp module,
       ++index;
     }
   });
+  classifyFusedSends(program, info);
   return success();
 }
 

@@ -107,18 +107,23 @@ Replacement lowerSend(np::SendOp op, np::SendOp::Adaptor a,
 /// value as sent and received and says whether the call is to be made now
 /// (inline while the port's link is armed, nprt/link.h); if not, it has
 /// sent the value through the channel. The push function is a static
-/// function of the same file, which the C compiler can inline.
+/// function of the same file, which the C compiler can inline. A static
+/// hop (FusedHops.cpp) calls nprt_link_pass_* and nprt_link_pass_leave.
 Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
                            const NPLoweringInfo &info, OpBuilder &b) {
   Location loc = op.getLoc();
   Value self = enclosingInstance(op);
   // The push function takes integers in 64 bits too (ElementLowering).
   Value v = carried(b, op, a.getValue());
-  Value to =
-      abi::call(b, loc,
-                forValue(op.getValue().getType(), Fn::nprt_link_enter_pkt,
-                         Fn::nprt_link_enter_val),
-                {self, portOf(info, op), v});
+  bool isStatic = info.staticSends.contains(op);
+  Fn enter = forValue(op.getValue().getType(), Fn::nprt_link_enter_pkt,
+                      Fn::nprt_link_enter_val);
+  if (isStatic)
+    enter = info.handedSends.contains(op)
+                ? Fn::nprt_link_forward_pkt
+                : forValue(op.getValue().getType(), Fn::nprt_link_pass_pkt,
+                           Fn::nprt_link_pass_val);
+  Value to = abi::call(b, loc, enter, {self, portOf(info, op), v});
   Value null = b.create<emitc::LiteralOp>(
       loc, abi::instanceType(b.getContext()), "NULL");
   Value call = b.create<emitc::CmpOp>(loc, b.getI1Type(),
@@ -132,7 +137,8 @@ Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
   b.create<emitc::CallOp>(
       loc, SymbolRefAttr::get(b.getContext(), info.fusedCallee.at(op)),
       TypeRange(), ValueRange{to, v});
-  abi::call(b, loc, Fn::nprt_link_leave, {self, portOf(info, op)});
+  abi::call(b, loc, isStatic ? Fn::nprt_link_pass_leave : Fn::nprt_link_leave,
+            {self, portOf(info, op)});
   b.create<emitc::YieldOp>(loc);
   return replaceWith();
 }

@@ -21,6 +21,10 @@
 #include <map>
 #include <string>
 
+namespace npcc::np {
+class ProgramOp;
+} // namespace npcc::np
+
 namespace npcc::toemitc {
 
 /// What the patterns need to know about the module beyond the op they
@@ -97,6 +101,14 @@ struct NPLoweringInfo {
   /// Fused sends whose call stands for the select the consumer's handler
   /// starts with (nprt_link_selected).
   llvm::DenseSet<mlir::Operation *> fusedSelect;
+  /// For each channel of the program: a pushed call along it is not
+  /// counted in its stack's depth (np::uncountedChannels).
+  std::vector<bool> uncountedChannels;
+  /// Fused sends on uncounted channels: static hops (nprt_link_pass_*,
+  /// FusedHops.cpp).
+  llvm::DenseSet<mlir::Operation *> staticSends;
+  /// Static hops of a packet that cannot be the sender's stand-in.
+  llvm::DenseSet<mlir::Operation *> handedSends;
 };
 
 /// A conversion pattern with access to the precomputed facts.
@@ -124,6 +136,10 @@ void populateNPPacketToEmitCPatterns(mlir::TypeConverter &converter,
 /// state made explicit, one element per instance) and fills `info`.
 mlir::LogicalResult describeProgram(mlir::ModuleOp module,
                                     NPLoweringInfo &info);
+
+/// Fills `info`'s uncountedChannels, staticSends and handedSends
+/// (FusedHops.cpp); after the elements and ports are described.
+void classifyFusedSends(np::ProgramOp program, NPLoweringInfo &info);
 
 /// Patterns a target adds to the conversion (its program).
 using ExtraPatterns =

@@ -16,6 +16,7 @@
 
 #include "dialects/NP/IR/HandlerShape.h"
 #include "dialects/NP/IR/NPOps.h"
+#include "dialects/NP/Transforms/PushDepth.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -777,9 +778,13 @@ LogicalResult Runner::build(ModuleOp module) {
     descs.push_back(d);
     instances.push_back(std::move(inst));
   }
+  // Values wait in the same channels as on the C target: the same calls
+  // count toward the depth limit.
+  std::vector<bool> uncounted = np::uncountedChannels(program);
   for (unsigned i = 0, e = program.getChannels().size(); i < e; ++i) {
     np::ProgramOp::Channel c = program.getChannel(i);
-    channels.push_back({c.src, c.srcPort, c.dst, c.dstPort, c.depth, c.lossy});
+    channels.push_back({c.src, c.srcPort, c.dst, c.dstPort, c.depth, c.lossy,
+                        /*fused=*/false, uncounted[i]});
   }
   return success(ok);
 }

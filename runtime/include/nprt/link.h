@@ -107,6 +107,66 @@ static inline void nprt_link_leave(nprt_inst *self, uint32_t port) {
     nprt_fused_leave(self);
 }
 
+/* Static hops. A pushed call along an uncounted channel
+ * (nprt_channel_desc.uncounted: it closes no cycle of the graph, and
+ * fewer than NPRT_LINK_STATIC_DEPTH calls that close none can follow it)
+ * does not count toward the depth of calls on its stack: between two
+ * counted calls the graph bounds how deep such calls go. A fused send on one (nprt_link_pass_*)
+ * then checks only that its link is armed and counts what the runtime
+ * would count. When the link is not armed the runtime decides as for any
+ * fused send, and nprt_link_pass_leave lets it see the end of the call
+ * only when the link is not armed then: a link armed then was armed by
+ * the runtime (so nothing is profiled) or was armed all along. */
+#define NPRT_LINK_STATIC_DEPTH 32u
+
+static inline nprt_inst *nprt_link_pass(nprt_inst *self, uint32_t port) {
+  nprt_inst_head *h = (nprt_inst_head *)(void *)self;
+  nprt_link *l = &h->links[port];
+  nprt_inst_head *to = (nprt_inst_head *)(void *)l->to;
+  if (__builtin_expect(to != NULL, 1)) {
+    ++*l->packets;
+    ++to->iterations;
+    to->progress = true;
+    h->progress = true;
+  }
+  return (nprt_inst *)(void *)to;
+}
+
+/* A static hop of a packet that may be the sender's stand-in. */
+static inline nprt_inst *nprt_link_pass_pkt(nprt_inst *self, uint32_t port,
+                                            nprt_pkt *p) {
+  if (__builtin_expect(p != ((nprt_inst_head *)(void *)self)->standin, 1)) {
+    nprt_inst *to = nprt_link_pass(self, port);
+    if (__builtin_expect(to != NULL, 1))
+      return to;
+  }
+  return nprt_fused_enter_pkt(self, port, p);
+}
+
+/* A static hop of a packet the sender was handed (its push body's
+ * argument, a received or a device's packet): never a stand-in. */
+static inline nprt_inst *nprt_link_forward_pkt(nprt_inst *self, uint32_t port,
+                                               nprt_pkt *p) {
+  nprt_inst *to = nprt_link_pass(self, port);
+  return __builtin_expect(to != NULL, 1) ? to
+                                         : nprt_fused_enter_pkt(self, port, p);
+}
+
+/* A static hop of an integer. */
+static inline nprt_inst *nprt_link_pass_val(nprt_inst *self, uint32_t port,
+                                            uint64_t v) {
+  nprt_inst *to = nprt_link_pass(self, port);
+  return __builtin_expect(to != NULL, 1) ? to
+                                         : nprt_fused_enter_val(self, port, v);
+}
+
+/* The call a static hop made returned. */
+static inline void nprt_link_pass_leave(nprt_inst *self, uint32_t port) {
+  nprt_link *l = &((nprt_inst_head *)(void *)self)->links[port];
+  if (__builtin_expect(l->to == NULL, 0))
+    nprt_fused_pass_leave(self);
+}
+
 #ifdef __cplusplus
 }
 #endif

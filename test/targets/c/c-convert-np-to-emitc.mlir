@@ -85,6 +85,6 @@ module {
 // CHECK: emitc.verbatim "static const nprt_instance_desc npcc_instances[] = {
 // CHECK-SAME: {.name = \22a\22, .element = \22E\22, .in_ports = \22i,w\22, .out_ports = \22o,v\22, .placement = \22npu\22, .init = NULL, .handler = npcc_0_a_handler, .signal = NULL, .timer = NULL, .timer_period = 0ull, .fini = NULL, .state_size = sizeof(npcc_0_a_state), .state_init = &npcc_0_a_state_init, .handlers = NULL, .n_handlers = 0u, .push_ports = 0ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull}
 // CHECK-SAME: {.name = \22b\22, .element = \22E\22, {{.*}} .placement = \22fpga\22, .init = NULL, .handler = npcc_1_b_handler, .signal = npcc_1_b_signal, .timer = NULL, .timer_period = 0ull, .fini = NULL, .state_size = 0, .state_init = NULL, .handlers = NULL, .n_handlers = 0u, .push_ports = 1ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull}
-// CHECK-SAME: {.src = 1u, .src_port = 0u, .dst = 0u, .dst_port = 0u, .depth = 4u, .lossy = true, .fused = false}
+// CHECK-SAME: {.src = 1u, .src_port = 0u, .dst = 0u, .dst_port = 0u, .depth = 4u, .lossy = true, .fused = false, .uncounted = false}
 // CHECK-SAME: static const nprt_program npcc_program = {.name = \22G\22, .instances = npcc_instances, .n_instances = 2u, .channels = npcc_channels, .n_channels = 4u, .devices = NULL, .n_devices = 0u, .shared = NULL, .n_shared = 0u, .stages = NULL, .auto_pipeline = NULL, .cores = 0u, .mapping = 0u};
 // CHECK-SAME: return nprt_main(argc, argv, &npcc_program);

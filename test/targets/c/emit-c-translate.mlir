@@ -25,8 +25,8 @@ module {
 // The channel is fused (np-fuse): the send calls the sink's push body.
 // CHECK: static inline void npcc_1_sink_push_i(nprt_inst* {{v[0-9]+}}, int64_t {{v[0-9]+}});
 // CHECK-LABEL: static void npcc_0_src_handler(
-// CHECK: [[TO:v[0-9]+]] = nprt_link_enter_val({{.*}}, 0u, {{.*}})
+// CHECK: [[TO:v[0-9]+]] = nprt_link_pass_val({{.*}}, 0u, {{.*}})
 // CHECK: npcc_1_sink_push_i([[TO]],
 // CHECK-LABEL: static void npcc_1_sink_handler(
 // CHECK: nprt_recv_val({{.*}}, 0u)
-// CHECK: {.src = 0u, .src_port = 0u, .dst = 1u, .dst_port = 0u, .depth = 0u, .lossy = false, .fused = true}
+// CHECK: {.src = 0u, .src_port = 0u, .dst = 1u, .dst_port = 0u, .depth = 0u, .lossy = false, .fused = true, .uncounted = true}

@@ -51,7 +51,7 @@ module {
 // CHECK: emitc.declare_func @npcc_1_f_push_i
 // CHECK-LABEL: emitc.func @npcc_0_src_handler(
 // CHECK: emitc.call_opaque "nprt_device_recv"
-// CHECK: emitc.call_opaque "nprt_link_enter_pkt"
+// CHECK: emitc.call_opaque "nprt_link_forward_pkt"
 // CHECK: emitc.call @npcc_1_f_push_i(
 // CHECK-LABEL: emitc.func @npcc_1_f_handler(
 // CHECK-LABEL: emitc.func @npcc_1_f_push_i(
@@ -63,7 +63,7 @@ module {
 // CHECK-SAME: nprt_main(argc, argv, &npcc_program);
 
 // NOFUSE-LABEL: emitc.func @npcc_0_src_handler(
-// NOFUSE-NOT: nprt_link_enter
+// NOFUSE-NOT: nprt_link_
 // NOFUSE: emitc.call_opaque "nprt_send_pkt"
-// NOFUSE-NOT: nprt_link_enter
+// NOFUSE-NOT: nprt_link_
 // NOFUSE: int main(
