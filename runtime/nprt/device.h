@@ -20,7 +20,10 @@
  *
  *  - Bursts. rx_burst returns up to `max` packets and tx_burst takes `n`;
  *    the executor asks for one packet at a time today (NPL receives one),
- *    a device may still batch behind the call (the PCIe slots do).
+ *    a device may still batch behind the call (the PCIe slots do). A kind
+ *    whose frames lie in memory (a mapped pcap file) publishes its burst
+ *    of records in nprt_device.rx, which the executor copies into packets
+ *    without calling it (below).
  *  - Ownership. A received packet belongs to the caller; it comes from
  *    the host's pool (nprt_dev_host.pool). A packet given to tx_burst
  *    belongs to the device from then on, whether it was accepted or not:
@@ -41,16 +44,22 @@
 #define NPRT_DEVICE_H
 
 #include "runtime/nprt/options.h"
+#include "runtime/nprt/pcap_io.h"
 #include "runtime/nprt/pool.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Records a device reads at once (a pcap input parses this many, then
+ * hands them out one receive at a time). */
+#define NPRT_RX_BURST 32u
 
 typedef enum nprt_dev_status {
   NPRT_DEV_OK,    /* packets were returned */
@@ -152,7 +161,55 @@ struct nprt_device {
   /* Outputs: the instance whose end ends what the device is sent
    * (nprt_device_desc.sender), or NULL. */
   const char *sender;
+  /* Inputs whose frames lie in memory where the device read them (a
+   * mapped pcap file): the records of the burst it read last, rx[rx_next]
+   * to rx[rx_n - 1] not handed out yet. The executor copies the next
+   * into a packet itself (nprt_device_rx_rec), without calling the kind:
+   * a burst costs one call of rx_burst, which reads the next one once
+   * these are taken (and handles what the copy does not: a frame too
+   * big for a buffer, an empty pool). Bytes of a record may be read up
+   * to `rx_end` (at least the record's end), which lets a short frame be
+   * copied as one whole cache line. The kind counts a burst's records as
+   * received when it reads them and the ones still here as not
+   * (nprt_device_rx_pending). A kind that does not read so leaves rx_n 0. */
+  const nprt_pcap_rec *rx;
+  uint32_t rx_next, rx_n;
+  uintptr_t rx_end;
 };
+
+/* The records of `d`'s burst not handed out yet, and their bytes. */
+static inline uint32_t nprt_device_rx_pending(const nprt_device *d,
+                                              uint64_t *bytes) {
+  *bytes = 0;
+  for (uint32_t i = d->rx_next; i < d->rx_n; ++i)
+    *bytes += d->rx[i].caplen;
+  return d->rx_n - d->rx_next;
+}
+
+/* Record `r` of input `d` as a new packet of `pool`, or NULL when it needs
+ * what only the kind's rx_burst does (a frame bigger than a buffer, an
+ * empty free list). A frame of at most a cache line with a line of bytes
+ * before `rx_end` is copied as that line, one fixed copy (the bytes past
+ * the frame are buffer room nothing reads). */
+static inline nprt_pkt *nprt_device_rx_rec(const nprt_device *d,
+                                           nprt_pool *pool,
+                                           const nprt_pcap_rec *r) {
+  uint32_t caplen = r->caplen;
+  if (__builtin_expect(!pool->free_list || caplen > NPRT_POOL_BUF_BYTES, 0))
+    return NULL;
+  nprt_pkt *p = nprt_pool_get(pool, caplen);
+  /* The fields before the copy: the reset's stores to them fold away. */
+  p->in_port = d->id;
+  p->ts = r->ts;
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  b->cap_len = caplen;
+  b->wire_len = r->len;
+  if (caplen <= 64u && d->rx_end >= (uintptr_t)r->bytes + 64u)
+    memcpy(p->data, r->bytes, 64u);
+  else
+    memcpy(p->data, r->bytes, caplen);
+  return p;
+}
 
 /* For `open`: zeroed state of `size` bytes as the device's `impl`; NULL
  * with the reason in `err` when memory is out. */

@@ -46,6 +46,9 @@ static void nprt_device_release(nprt_device *d) {
   d->ops = NULL;
   d->impl = NULL;
   d->sender = NULL;
+  d->rx = NULL;
+  d->rx_next = d->rx_n = 0;
+  d->rx_end = 0;
 }
 
 /* Makes `d` of the table's kind, opened as `cfg` says. */

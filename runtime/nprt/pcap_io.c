@@ -281,22 +281,72 @@ nprt_pcap_status nprt_pcap_in_next(nprt_pcap_in *d, nprt_pool *pool,
     d->pending = false;
     r = &d->rec;
   }
-  nprt_pkt *p = nprt_pool_alloc(pool, r->caplen);
+  nprt_pkt *p = nprt_pcap_rec_pkt(pool, dev, r, nprt_pcap_in_end(d));
   if (!p) {
     d->done = true;
     snprintf(err, errlen, "out of memory");
     return NPRT_PCAP_ERROR;
   }
-  memcpy(p->data, r->bytes, r->caplen);
-  p->in_port = dev;
-  p->ts = r->ts;
-  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
-  b->cap_len = r->caplen;
-  b->wire_len = r->len;
   ++d->packets;
   d->bytes += r->caplen;
   *out = p;
   return NPRT_PCAP_OK;
+}
+
+uint32_t nprt_pcap_in_burst(nprt_pcap_in *d, nprt_pcap_rec *recs, uint32_t max,
+                            nprt_pcap_status *st, char *err, size_t errlen) {
+  uint32_t n = 0;
+  *st = NPRT_PCAP_OK;
+  if (d->map && !d->swapped && !d->pending && !d->done) {
+    /* A well-formed file in the host's byte order: the records checked
+     * as nprt_pcap_map_fast checks them, in one loop. */
+    const uint8_t *at = d->map + d->off, *end = d->map + d->map_size;
+    uint32_t snap = (uint32_t)d->snaplen;
+    int64_t unit = d->nano ? 1 : 1000;
+    uint64_t bytes = 0;
+    nprt_pcap_rec *r = recs, *last = recs + max;
+    while (r < last && (size_t)(end - at) >= NPRT_PCAP_REC_HDR) {
+      uint32_t v[4];
+      memcpy(v, at, sizeof(v));
+      const uint8_t *frame = at + NPRT_PCAP_REC_HDR;
+      if (v[2] > snap || (size_t)(end - frame) < v[2])
+        break;
+      r->bytes = frame;
+      r->caplen = v[2];
+      r->len = v[3];
+      r->ts =
+          (int64_t)(int32_t)v[0] * 1000000000 + (int64_t)(int32_t)v[1] * unit;
+      at = frame + v[2];
+      bytes += v[2];
+      ++r;
+    }
+    n = (uint32_t)(r - recs);
+    d->off = (size_t)(at - d->map);
+    d->packets += n;
+    d->bytes += bytes;
+  }
+  while (n < max) {
+    /* A well-formed record in the host's byte order: checked and passed
+     * where it lies. */
+    if (d->map && nprt_pcap_map_fast(d, &recs[n])) {
+      ++n;
+      continue;
+    }
+    /* The rest (the other byte order, a record to cut, the end, an
+     * error, a file libpcap reads) as nprt_pcap_in_next takes it. */
+    nprt_pcap_status s = nprt_pcap_in_peek(d, err, errlen);
+    if (s != NPRT_PCAP_OK) {
+      *st = s;
+      break;
+    }
+    d->pending = false;
+    recs[n++] = d->rec;
+    ++d->packets;
+    d->bytes += d->rec.caplen;
+    if (!d->map)
+      break; /* the bytes are libpcap's until its next read */
+  }
+  return n;
 }
 
 void nprt_pcap_in_share(nprt_pcap_in *d, const nprt_pcap_in *from) {
@@ -393,6 +443,8 @@ int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
   d->limit = NPRT_PCAP_OUT_FIRST;
   d->buf = NULL;
   d->fd = -1;
+  d->sec_ts = 0;
+  d->sec = 0;
   uint8_t header[24];
   if (nprt_pcap_file_header(linktype, snaplen, nano, header, err, errlen) != 0)
     return -1;
@@ -418,21 +470,8 @@ int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
 
 size_t nprt_pcap_out_record(const nprt_pcap_out *d, const nprt_pkt *p,
                             uint8_t *to) {
-  const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
-  /* Floor division: a time stamp before the epoch keeps 0 <= frac < 1 s. */
-  int64_t sec = p->ts / 1000000000, ns = p->ts % 1000000000;
-  if (ns < 0) {
-    ns += 1000000000;
-    --sec;
-  }
-  /* pcap_dump's record: 32-bit seconds and fraction, caplen, len, in host
-   * byte order. */
   uint32_t h[4];
-  h[0] = (uint32_t)(uint64_t)sec;
-  h[1] = (uint32_t)(d->nano ? ns : ns / 1000);
-  h[2] = d->cut && p->len > d->cut ? d->cut : p->len;
-  /* An unchanged capture keeps its wire length (snap-length cut). */
-  h[3] = b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
+  nprt_pcap_rec_header(p, d->nano, d->cut, h);
   memcpy(to, h, sizeof(h));
   memcpy(to + sizeof(h), p->data, h[2]);
   return sizeof(h) + h[2];

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +78,11 @@ typedef struct nprt_pcap_out {
   /* Packets lost to a failed write: handed over after it, or cut off with
    * the torn end of the file when it closed. */
   uint64_t unwritten;
+  /* The second of the last record written (a packet's time stamp split
+   * into seconds and fraction without a division while the second lasts):
+   * it began at `sec_ts` ns. Zero (second 0) is a valid start. */
+  int64_t sec_ts;
+  uint32_t sec;
 } nprt_pcap_out;
 
 typedef enum nprt_pcap_status {
@@ -94,6 +100,46 @@ int nprt_pcap_in_open(nprt_pcap_in *d, const char *path, char *err,
 nprt_pcap_status nprt_pcap_in_next(nprt_pcap_in *d, nprt_pool *pool,
                                    uint32_t dev, nprt_pkt **out, char *err,
                                    size_t errlen);
+/* Takes up to `max` records at once into `recs`, with nprt_pcap_in_next's
+ * checks and messages, without making packets of them; they count as
+ * read (`packets`, `bytes`; a caller that does not hand some out takes
+ * them off again). Returns how many; *st says why
+ * it stopped short of `max`: NPRT_PCAP_EOF, or NPRT_PCAP_ERROR with the
+ * reason in `err` for the record after the last one returned (the device
+ * counts as exhausted from then on). A mapped file's records stay valid
+ * while `d` is open; an input read through libpcap gives one record at a
+ * time (libpcap's buffer holds one). */
+uint32_t nprt_pcap_in_burst(nprt_pcap_in *d, nprt_pcap_rec *recs, uint32_t max,
+                            nprt_pcap_status *st, char *err, size_t errlen);
+/* The end of what record bytes of `d` may be read up to: the end of its
+ * mapping, 0 for an input read through libpcap. */
+static inline uintptr_t nprt_pcap_in_end(const nprt_pcap_in *d) {
+  return d->map ? (uintptr_t)(d->map + d->map_size) : 0;
+}
+/* Copies record `r` into a new packet of `pool` tagged with in_port
+ * `dev`; NULL when memory is out. A record of at most a cache line whose
+ * bytes lie at least that far before `end` (nprt_pcap_in_end) is copied
+ * as a whole cache line: one fixed copy instead of a call to memcpy (the
+ * bytes past the frame are buffer room nothing reads). Inline: every
+ * packet of an input passes here. */
+static inline nprt_pkt *nprt_pcap_rec_pkt(nprt_pool *pool, uint32_t dev,
+                                          const nprt_pcap_rec *r,
+                                          uintptr_t end) {
+  nprt_pkt *p = nprt_pool_get(pool, r->caplen);
+  if (__builtin_expect(p == NULL, 0))
+    return NULL;
+  /* The fields before the copy: the reset's stores to them fold away. */
+  p->in_port = dev;
+  p->ts = r->ts;
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  b->cap_len = r->caplen;
+  b->wire_len = r->len;
+  if (r->caplen <= 64u && end >= (uintptr_t)r->bytes + 64u)
+    memcpy(p->data, r->bytes, 64u);
+  else
+    memcpy(p->data, r->bytes, r->caplen);
+  return p;
+}
 /* The next record without taking it (d->rec): the same results as
  * nprt_pcap_in_next, which then takes it; nprt_pcap_in_pass passes over it
  * (the device counts only the packets it hands out). */
@@ -114,6 +160,24 @@ int nprt_pcap_out_open(nprt_pcap_out *d, const char *path, int linktype,
  * packets are counted but not written, and return 0. Records are buffered:
  * a failure shows when the buffer is written. */
 int nprt_pcap_out_write(nprt_pcap_out *d, const nprt_pkt *p);
+/* The 16-byte record header nprt_pcap_out_write writes for `p`, cut to
+ * `cut` bytes (0: none): pcap_dump's, 32-bit seconds and fraction,
+ * captured and original length, in host byte order. */
+static inline void nprt_pcap_rec_header(const nprt_pkt *p, bool nano,
+                                        uint32_t cut, uint32_t h[4]) {
+  const nprt_pkt_buf *b = nprt_pkt_to_cbuf(p);
+  /* Floor division: a time stamp before the epoch keeps 0 <= frac < 1 s. */
+  int64_t sec = p->ts / 1000000000, ns = p->ts % 1000000000;
+  if (ns < 0) {
+    ns += 1000000000;
+    --sec;
+  }
+  h[0] = (uint32_t)(uint64_t)sec;
+  h[1] = (uint32_t)(nano ? ns : ns / 1000);
+  h[2] = cut && p->len > cut ? cut : p->len;
+  /* An unchanged capture keeps its wire length (snap-length cut). */
+  h[3] = b->cap_len == p->len && b->wire_len > p->len ? b->wire_len : p->len;
+}
 /* The record nprt_pcap_out_write would write for `p`, into `to` (room for
  * NPRT_PCAP_REC_HDR + p->len bytes); returns its size. */
 size_t nprt_pcap_out_record(const nprt_pcap_out *d, const nprt_pkt *p,

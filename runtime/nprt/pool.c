@@ -20,8 +20,6 @@ struct nprt_pool_chunk {
   nprt_pool_chunk *next;
 };
 
-/* Header rounded up to a cache line, so frames start 64-byte aligned. */
-#define NPRT_BUF_HDR ((sizeof(nprt_pkt_buf) + 63u) & ~(size_t)63u)
 #define NPRT_BUF_SIZE (NPRT_BUF_HDR + NPRT_PKT_HEADROOM + NPRT_POOL_BUF_BYTES)
 #define NPRT_CHUNK_HDR 64u
 
@@ -56,38 +54,13 @@ static int nprt_pool_grow(nprt_pool *pool) {
   for (int i = NPRT_POOL_CHUNK_BUFS; i-- > 0;) {
     nprt_pkt *p = (nprt_pkt *)(base + (size_t)i * NPRT_BUF_SIZE);
     p->pool = pool;
+    nprt_pkt_to_buf(p)->owner = pool;
     p->annos_set = (1u << NPRT_PKT_ANNOS) - 1u; /* not cleared yet */
     nprt_pkt_to_buf(p)->state = NPRT_BUF_FREE;
     p->next = pool->free_list;
     pool->free_list = p;
   }
   return 0;
-}
-
-static void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
-                           uint32_t room) {
-  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
-  /* Bytes a later push exposes read as 0, not as an earlier packet's: runs
-   * are repeatable (the interpreter and the C target see the same). The
-   * push clears them (`fresh`), so a packet that is never pushed costs
-   * nothing. */
-  p->fresh = NPRT_PKT_HEADROOM;
-  p->data = buf_start + NPRT_PKT_HEADROOM;
-  p->len = len;
-  p->headroom = NPRT_PKT_HEADROOM;
-  p->tailroom = room - len;
-  p->in_port = 0;
-  p->paint = 0;
-  p->out_port = 0;
-  p->anno = 0;
-  p->ts = 0;
-  for (uint32_t set = p->annos_set; set; set &= set - 1u)
-    p->annos[__builtin_ctz(set)] = 0;
-  p->annos_set = 0;
-  p->next = NULL;
-  b->cap_len = 0;
-  b->wire_len = 0;
-  b->state = NPRT_BUF_LIVE;
 }
 
 /* A broken ownership rule: continuing would hand one buffer to two owners

@@ -127,6 +127,75 @@ static inline const nprt_pkt_buf *nprt_pkt_to_cbuf(const nprt_pkt *p) {
   return (const nprt_pkt_buf *)p;
 }
 
+/* A buffer's header rounded up to a cache line, so frames start 64-byte
+ * aligned; the frame's headroom follows it. */
+#define NPRT_BUF_HDR ((sizeof(nprt_pkt_buf) + 63u) & ~(size_t)63u)
+
+/* Makes the buffer `p` (its frame room `room` bytes from `buf_start`
+ * plus the headroom) a new packet of `len` bytes: what nprt_pool_alloc
+ * and its inline fast path hand out. */
+static inline void nprt_pkt_reset(nprt_pkt *p, uint8_t *buf_start, uint32_t len,
+                                  uint32_t room) {
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  /* Bytes a later push exposes read as 0, not as an earlier packet's: runs
+   * are repeatable (the interpreter and the C target see the same). The
+   * push clears them (`fresh`), so a packet that is never pushed costs
+   * nothing. */
+  p->fresh = NPRT_PKT_HEADROOM;
+  p->data = buf_start + NPRT_PKT_HEADROOM;
+  p->len = len;
+  p->headroom = NPRT_PKT_HEADROOM;
+  p->tailroom = room - len;
+  p->in_port = 0;
+  p->paint = 0;
+  p->out_port = 0;
+  p->anno = 0;
+  p->ts = 0;
+  for (uint32_t set = p->annos_set; set; set &= set - 1u)
+    p->annos[__builtin_ctz(set)] = 0;
+  p->annos_set = 0;
+  /* `next` links free buffers only: a live packet's is never read. */
+  b->cap_len = 0;
+  b->wire_len = 0;
+  b->state = NPRT_BUF_LIVE;
+}
+
+/* nprt_pool_alloc, inline where it is cheap (a buffer on this pool's own
+ * free list), which is every packet of a run in a steady state: the
+ * devices' receive and transmit paths take and give buffers per packet.
+ * Counted as nprt_pool_alloc counts. */
+static inline nprt_pkt *nprt_pool_get(nprt_pool *pool, uint32_t len) {
+  nprt_pkt *p = pool->free_list;
+  if (__builtin_expect(p == NULL || len > NPRT_POOL_BUF_BYTES, 0))
+    return nprt_pool_alloc(pool, len);
+  pool->free_list = p->next;
+  /* Its `owner` is this pool already: only the pool a buffer belongs to
+   * hands it out (nprt_pool_grow set it). */
+  nprt_pkt_reset(p, (uint8_t *)p + NPRT_BUF_HDR, len, NPRT_POOL_BUF_BYTES);
+  ++pool->allocated;
+  if (++pool->live > pool->high_water)
+    pool->high_water = pool->live;
+  return p;
+}
+
+/* nprt_pool_free, inline for a live buffer of this very pool; everything
+ * else (a double free, another core's packet, a heap packet) takes the
+ * out-of-line path, which checks and reports. A live buffer of this pool
+ * was handed out by it (only its pool hands a buffer out): its `owner` is
+ * this pool and the pool's `live` counts it. */
+static inline void nprt_pool_put(nprt_pool *pool, nprt_pkt *p) {
+  nprt_pkt_buf *b = nprt_pkt_to_buf(p);
+  if (__builtin_expect(b->state != NPRT_BUF_LIVE || p->pool != pool, 0)) {
+    nprt_pool_free(pool, p);
+    return;
+  }
+  b->state = NPRT_BUF_FREE;
+  ++pool->freed;
+  --pool->live;
+  p->next = pool->free_list;
+  pool->free_list = p;
+}
+
 #ifdef __cplusplus
 }
 #endif

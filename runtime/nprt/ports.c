@@ -123,9 +123,9 @@ uint32_t nprt_select(nprt_inst *self, uint64_t mask) {
 
 /*--- Sending -------------------------------------------------------------*/
 
-static void nprt_discard(nprt_inst *self, uint64_t v, bool is_pkt) {
+static inline void nprt_discard(nprt_inst *self, uint64_t v, bool is_pkt) {
   if (is_pkt && v)
-    nprt_pool_free(&self->ex->pool, (nprt_pkt *)(uintptr_t)v);
+    nprt_pool_put(&self->ex->pool, (nprt_pkt *)(uintptr_t)v);
   ++self->drops;
 }
 
@@ -357,44 +357,53 @@ void nprt_fused_pass_leave(nprt_inst *self) {
 
 /* Every kind of device is called through its table (device.h). */
 
-nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
+/* No packet yet from input `d` (rx_burst said `st`): waits as the status
+ * says until one comes, or ends the instance. Returns the device's packet
+ * and sets *dp to the device (the table may have moved). */
+static __attribute__((noinline)) nprt_pkt *
+nprt_device_wait(nprt_inst *self, uint32_t dev, nprt_device **dp,
+                 nprt_dev_status st) {
   nprt_exec *ex = self->ex;
-  self->used_device = true;
-  nprt_device *d = nprt_devices_in(&ex->devices, dev);
-  if (!d || !d->ops->rx_burst)
-    nprt_exec_terminate(self);
+  nprt_device *d = *dp;
   bool reactive = d->ops->reactive;
-  if (!reactive && nprt_status_stopping(&ex->status))
-    nprt_exec_terminate(self);
   nprt_pkt *p;
   for (;;) {
-    uint32_t n = 0;
-    nprt_dev_status st = d->ops->rx_burst(d, &p, 1, &n);
-    if (n)
-      break;
     if (st == NPRT_DEV_BUSY) {
       nprt_exec_wait(self, NPRT_WAIT_PHASE, ex->sched.phase, 0);
       /* While it waited, another instance may have opened a device of a
        * higher number, moving the table. */
       d = nprt_devices_in(&ex->devices, dev);
-      continue;
+    } else {
+      if (st != NPRT_DEV_AGAIN)
+        nprt_exec_terminate(self);
+      /* The sender's clock may have moved without a packet for this
+       * receiver (the FPGA read a device of its own): so does ours, with
+       * the timers that fall due, as on one core. */
+      int64_t t = reactive && d->ops->rx_clock && !ex->clock.live
+                      ? d->ops->rx_clock(d)
+                      : INT64_MIN;
+      if (t != INT64_MIN && (!ex->clock.started || t > ex->clock.now))
+        nprt_exec_advance(self, t);
+      /* More can come once the graph moves: wait for the device to say
+       * so (device.h). */
+      nprt_exec_wait(self, NPRT_WAIT_DEVICE, dev, 0);
+      d = nprt_devices_in(&ex->devices, dev);
     }
-    if (st != NPRT_DEV_AGAIN)
-      nprt_exec_terminate(self);
-    /* The sender's clock may have moved without a packet for this
-     * receiver (the FPGA read a device of its own): so does ours, with
-     * the timers that fall due, as on one core. */
-    int64_t t = reactive && d->ops->rx_clock && !ex->clock.live
-                    ? d->ops->rx_clock(d)
-                    : INT64_MIN;
-    if (t != INT64_MIN && (!ex->clock.started || t > ex->clock.now))
-      nprt_exec_advance(self, t);
-    /* More can come once the graph moves: wait for the device to say so
-     * (device.h). */
-    nprt_exec_wait(self, NPRT_WAIT_DEVICE, dev, 0);
-    d = nprt_devices_in(&ex->devices, dev);
+    uint32_t n = 0;
+    st = d->ops->rx_burst(d, &p, 1, &n);
+    if (n)
+      break;
   }
-  self->progress = true;
+  *dp = d;
+  return p;
+}
+
+/* The clock after packet `p` from input `d`, in every case but the
+ * common one (nprt_device_recv). */
+static __attribute__((noinline)) void
+nprt_device_clock(nprt_inst *self, const nprt_device *d, nprt_pkt *p) {
+  nprt_exec *ex = self->ex;
+  bool reactive = d->ops->reactive;
   /* A reactive device's packets (the FPGA's answers) keep their stamps;
    * on the trace's clock they move it to the sender's clock when it sent
    * them (rx_clock), as reading from a device had moved it on one core:
@@ -402,23 +411,83 @@ nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
    * never saw (npsmith, seed 100023), and a packet it made has the stamp
    * 0, which must not start the clock (seed 202997). Live, the host's
    * clock runs on its own. */
-  if (!(reactive && ex->clock.live)) {
-    /* Live, a packet is stamped when it is read, as a capture would be. */
-    if (ex->clock.live)
-      p->ts = nprt_clock_live_now(&ex->clock);
-    int64_t t = reactive && d->ops->rx_clock ? d->ops->rx_clock(d) : p->ts;
-    /* In order, before the end, no timer to run: only the clock moves. */
-    if (t == INT64_MIN)
-      ;
-    else if (ex->clock.started && !ex->clock.has_timers && t >= ex->clock.now &&
-             t <= ex->clock.end)
-      ex->clock.now = t;
-    else
-      nprt_exec_advance(self, t);
-  }
+  if (reactive && ex->clock.live)
+    return;
+  /* Live, a packet is stamped when it is read, as a capture would be. */
+  if (ex->clock.live)
+    p->ts = nprt_clock_live_now(&ex->clock);
+  int64_t t = reactive && d->ops->rx_clock ? d->ops->rx_clock(d) : p->ts;
+  /* In order, before the end, no timer to run: only the clock moves. */
+  if (t == INT64_MIN)
+    ;
+  else if (ex->clock.started && !ex->clock.has_timers && t >= ex->clock.now &&
+           t <= ex->clock.end)
+    ex->clock.now = t;
+  else
+    nprt_exec_advance(self, t);
+}
+
+/* Everything but the next record of a burst (nprt_device_recv). */
+static __attribute__((noinline)) nprt_pkt *
+nprt_device_recv_slow(nprt_inst *self, uint32_t dev) {
+  nprt_exec *ex = self->ex;
+  self->used_device = true;
+  nprt_device *d = nprt_devices_in(&ex->devices, dev);
+  if (NPRT_UNLIKELY(!d || !d->ops->rx_burst))
+    nprt_exec_terminate(self);
+  bool reactive = d->ops->reactive;
+  if (!reactive && nprt_status_stopping(&ex->status))
+    nprt_exec_terminate(self);
+  nprt_pkt *p;
+  uint32_t n = 0;
+  nprt_dev_status st = d->ops->rx_burst(d, &p, 1, &n);
+  if (NPRT_UNLIKELY(!n))
+    p = nprt_device_wait(self, dev, &d, st);
+  self->progress = true;
+  int64_t t = p->ts;
+  if (NPRT_LIKELY(!reactive && !ex->clock.live && ex->clock.started &&
+                  !ex->clock.has_timers && t >= ex->clock.now &&
+                  t <= ex->clock.end))
+    ex->clock.now = t;
+  else
+    nprt_device_clock(self, d, p);
   nprt_prof_rx(&self->ex->prof, self, p);
   nprt_prof_sim(&ex->prof, self);
   return p;
+}
+
+/* Every packet a source reads passes here. The common case, the next
+ * record of the burst a device read (nprt_device.rx), stamped in order on
+ * the trace's clock with nothing to run before it, is a copy into a
+ * buffer of the pool and a few tests, with no call of the device; the
+ * device is called once its burst is used up, and for the rest. */
+nprt_pkt *nprt_device_recv(nprt_inst *self, uint32_t dev) {
+  nprt_exec *ex = self->ex;
+  nprt_devices *t = &ex->devices;
+  if (NPRT_LIKELY(dev < t->n_in)) {
+    nprt_device *d = &t->in[dev];
+    uint32_t next = d->rx_next;
+    /* A device that reads records is not reactive: stopping ends it. */
+    if (NPRT_LIKELY(next < d->rx_n && !nprt_status_stopping(&ex->status))) {
+      nprt_pkt *p = nprt_device_rx_rec(d, &ex->pool, &d->rx[next]);
+      if (NPRT_LIKELY(p != NULL)) {
+        d->rx_next = next + 1;
+        self->used_device = true;
+        self->progress = true;
+        nprt_clock *c = &ex->clock;
+        int64_t ts = p->ts;
+        if (NPRT_LIKELY(!c->live && c->started && !c->has_timers &&
+                        ts >= c->now && ts <= c->end))
+          c->now = ts;
+        else
+          nprt_device_clock(self, d, p);
+        nprt_prof_rx(&ex->prof, self, p);
+        nprt_prof_sim(&ex->prof, self);
+        return p;
+      }
+    }
+  }
+  return nprt_device_recv_slow(self, dev);
 }
 
 void nprt_device_send(nprt_inst *self, uint32_t dev, nprt_pkt *p) {
