@@ -122,13 +122,20 @@ inline void ListManager::answer(uint64_t cycle, unsigned h, bool match) {
 }
 
 inline void ListManager::takeAnswers(uint64_t cycle) {
-  while (qHead != qTail && queue[qHead & 15].due <= cycle) {
-    const Answer &a = queue[qHead++ & 15];
-    if (a.header != header)
-      continue; // an answer for a header already ended
-    ++answered;
-    matched |= a.match;
+  // In locals, written back once: the loop runs this once per item.
+  unsigned h = qHead, t = qTail;
+  uint64_t n = answered;
+  bool m = matched;
+  for (; h != t && queue[h & 15].due <= cycle; ++h) {
+    const Answer &a = queue[h & 15];
+    if (a.header == header) { // else an answer for a header already ended
+      ++n;
+      m |= a.match;
+    }
   }
+  qHead = h;
+  answered = n;
+  matched = m;
 }
 
 inline bool ListManager::startNext(uint64_t cycle) {
