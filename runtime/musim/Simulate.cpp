@@ -287,8 +287,16 @@ template <bool Observe, bool HasLM> bool loop(Context &c) {
           NPCC_MUSIM_CASE64(0)
 #endif
         }
-        if (res == ISSUE_OUT && c.quickFail(end - left, o->cpTag))
-          continue;
+        if (res == ISSUE_OUT) {
+          // The cycle, worked out here: the opaque copy keeps the compiler
+          // from counting it every cycle as well.
+          uint32_t l = left;
+#if defined(__GNUC__)
+          asm("" : "+r"(l));
+#endif
+          if (c.quickFail(end - l, o->cpTag))
+            continue;
+        }
         if (res == ISSUE_PAST_END)
           break;     // the general path faults, this cycle
         tail = true; // the bookkeeping must hear of this word
