@@ -14,18 +14,10 @@
 
 #include <string.h>
 
-/* `s` + `w` in one's complement arithmetic on 64 bits: the carry out of
- * bit 63 wraps around to bit 0 (an add and an add-with-carry). */
-static inline uint64_t nprt_csum_add(uint64_t s, uint64_t w) {
-  s += w;
-  return s + (s < w);
-}
-
 /* The one's complement sum of bytes [d, d + n) taken as 16-bit words in the
- * host's byte order, folded to 16 bits; 0 only if every byte is 0. Words of
- * 8 bytes at a time (RFC 1071: the sum's 16-bit columns do not depend on
- * how many words are added at once, as 2^16 = 1 modulo 0xffff), four per
- * round while at least 32 bytes are left. */
+ * host's byte order, folded to 16 bits; 0 only if every byte is 0 (see
+ * packet.h). Four words of 8 bytes per round while at least 32 bytes are
+ * left. */
 static uint32_t nprt_csum_native(const uint8_t *d, uint64_t n) {
   uint64_t s = 0, w;
   if (n >= 8) {
@@ -44,17 +36,8 @@ static uint32_t nprt_csum_native(const uint8_t *d, uint64_t n) {
       memcpy(&w, d, 8);
       s = nprt_csum_add(s, w);
     }
-    /* The last 1..7 bytes: the 8 bytes that end with them (never reading
-     * outside the range), shifted so only they are left, in the columns
-     * they have (they start a multiple of 8 bytes into the range). */
-    if (n) {
-      memcpy(&w, d + n - 8, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-      s = nprt_csum_add(s, w << (64 - 8 * n));
-#else
-      s = nprt_csum_add(s, w >> (64 - 8 * n));
-#endif
-    }
+    if (n)
+      s = nprt_csum_add(s, nprt_csum_tail(d + n, n));
   } else {
     /* Fewer than 8 bytes: 4, 2 and 1 of them (a lone last byte is the high
      * byte of a big-endian word, its first byte in memory). */
@@ -79,13 +62,7 @@ static uint32_t nprt_csum_native(const uint8_t *d, uint64_t n) {
       s += v;
     }
   }
-  /* 64 -> 32 -> 16 bits, each an add and an add of its carry; a non-zero
-   * sum stays non-zero. */
-  uint32_t hi32 = (uint32_t)(s >> 32), s32 = (uint32_t)s + hi32;
-  s32 += s32 < hi32;
-  uint16_t hi16 = (uint16_t)(s32 >> 16), s16 = (uint16_t)((uint16_t)s32 + hi16);
-  s16 += s16 < hi16;
-  return s16;
+  return nprt_csum_fold64(s);
 }
 
 uint32_t nprt_pkt_csum(const nprt_pkt *p, uint32_t off, uint32_t len,
@@ -94,17 +71,13 @@ uint32_t nprt_pkt_csum(const nprt_pkt *p, uint32_t off, uint32_t len,
   if (npsim_running())
     nprt_sim_unit(p, off, len, NPSIM_CHECKSUM);
 #endif
-  uint64_t sum = acc;
   uint64_t end = (uint64_t)off + len;
   uint64_t have = end < p->len ? end : p->len;
-  /* The bytes inside both the range and the frame; the rest count as 0.
-   * Summed in the host's order, then swapped into network order: a swap
-   * of the 16-bit sum is the sum of the swapped words (RFC 1071, 2.B). */
+  /* The bytes inside both the range and the frame; the rest count as 0. */
+  uint32_t net16 = 0;
   if (off < have)
-    sum += NPRT_BE16((uint16_t)nprt_csum_native(p->data + off, have - off));
-  while (sum >> 16)
-    sum = (sum & 0xffff) + (sum >> 16);
-  return (uint32_t)sum;
+    net16 = NPRT_BE16((uint16_t)nprt_csum_native(p->data + off, have - off));
+  return nprt_csum_finish(acc, net16);
 }
 
 #define NPRT_CRC_POLY_ETHERNET 0xedb88320u

@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// nprt_pkt_csum sums eight bytes at a time in the host's byte order; the
-// definition sums big-endian 16-bit words one by one. They must agree on
+// nprt_pkt_csum and nprt_pkt_csum_inline sum eight bytes at a time in the
+// host's byte order; the definition sums big-endian 16-bit words one by
+// one. They must agree on
 // every range (clipped to the frame, an odd last byte the high byte of its
 // word), every start alignment and every accumulator, including whether a
 // zero sum comes out as 0 or 0xffff.
@@ -67,9 +68,12 @@ TEST(Checksum, RandomRangesAndAlignmentsAgainstTheDefinition) {
                    : it % 3 == 1 ? (uint32_t)(xorshift(seed) & 0xffff)
                                  : (uint32_t)xorshift(seed);
     nprt_pkt p = frame(d, frameLen);
-    ASSERT_EQ(nprt_pkt_csum(&p, off, len, acc),
-              refCsum(d, frameLen, off, len, acc))
+    uint32_t want = refCsum(d, frameLen, off, len, acc);
+    ASSERT_EQ(nprt_pkt_csum(&p, off, len, acc), want)
         << "frame " << frameLen << " align " << align << " off " << off
+        << " len " << len << " acc " << acc << " kind " << kind;
+    ASSERT_EQ(nprt_pkt_csum_inline(&p, off, len, acc), want)
+        << "inline: frame " << frameLen << " align " << align << " off " << off
         << " len " << len << " acc " << acc << " kind " << kind;
   }
 }
@@ -88,6 +92,16 @@ TEST(Checksum, EveryRangeOfASmallFrame) {
       for (uint32_t len = 0; len <= 80; ++len)
         ASSERT_EQ(nprt_pkt_csum(&p, off, len, 0), refCsum(d, 70, off, len, 0))
             << "align " << align << " off " << off << " len " << len;
+    // The inline path as a header check calls it: offset 0, no
+    // accumulator (constants the C compiler folds in).
+    for (uint32_t len = 0; len <= 80; ++len)
+      ASSERT_EQ(nprt_pkt_csum_inline(&p, 0, len, 0), refCsum(d, 70, 0, len, 0))
+          << "inline: align " << align << " len " << len;
+    for (uint32_t off = 0; off <= 72; ++off)
+      for (uint32_t len = 0; len <= 80; ++len)
+        ASSERT_EQ(nprt_pkt_csum_inline(&p, off, len, 0xfffe),
+                  refCsum(d, 70, off, len, 0xfffe))
+            << "inline: align " << align << " off " << off << " len " << len;
   }
 }
 
