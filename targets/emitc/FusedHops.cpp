@@ -2,8 +2,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 //
-// A fused send on an uncounted channel (np::uncountedChannels: no cycle
-// of channels holds it and few calls can follow it) is a static hop: its
+// A fused send on an uncounted channel (np::uncountedChannels: it closes
+// no cycle and few calls can follow it) is a static hop: its
 // call leaves the stack's count of nested calls alone, so the inline path
 // (nprt/link.h's nprt_link_pass_*) only checks that its link is armed.
 // Where the packet sent is one the sender was handed, it cannot be the
