@@ -345,8 +345,8 @@ uint32_t nprt_pkt_csum(const nprt_pkt *p, uint32_t off, uint32_t len,
  * inside the frame (an IP, UDP or TCP header): with the constant offset
  * and accumulator of a header check it is about 45 instructions where the
  * call costs 60. Other ranges, and npsim's flavour (whose nprt_pkt_csum
- * charges the checksum unit), call nprt_pkt_csum. Not yet in nprt/abi.def:
- * the C lowering still calls nprt_pkt_csum. */
+ * charges the checksum unit), call nprt_pkt_csum. The C lowering emits
+ * it for np.pkt_csum (nprt/abi.def). */
 static inline __attribute__((always_inline)) uint32_t nprt_pkt_csum_inline(
     const nprt_pkt *p, uint32_t off, uint32_t len, uint32_t acc) {
 #ifndef NPRT_SIM
