@@ -4,8 +4,11 @@
  *
  * Parses the command line, builds the graph the generated program describes,
  * runs it and returns the exit code. The only place that knows about argv.
+ * A program in the compact form (program_expand.h) is expanded first:
+ * everything below sees the full tables.
  *
  *===----------------------------------------------------------------------===*/
+#include "runtime/nprt/program_expand.h"
 #include "runtime/nprt/run.h"
 
 #include "nprt/host.h"
@@ -22,12 +25,11 @@ int nprt_main(int argc, char **argv, const nprt_program *program) {
   return nprt_main_hosted(argc, argv, program, NULL);
 }
 
-int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
-                     const nprt_host *host) {
-  const char *prog =
-      argc > 0 && argv[0] ? nprt_basename(argv[0]) : program->name;
+/* nprt_main_hosted on a program in the full form, `prog` named. */
+static int nprt_main_full(int argc, char **argv, const nprt_program *program,
+                          const nprt_host *host, const char *prog) {
   nprt_options opts;
-  nprt_options_init(&opts, prog ? prog : "nprt", program->name);
+  nprt_options_init(&opts, prog, program->name);
   if (host)
     opts.stack_bytes = host->stack_bytes;
   nprt_parse_result r = nprt_options_parse(&opts, argc, argv);
@@ -92,5 +94,20 @@ int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
   nprt_graph_destroy(g);
   nprt_options_free(&opts);
   fflush(stdout);
+  return rc;
+}
+
+int nprt_main_hosted(int argc, char **argv, const nprt_program *program,
+                     const nprt_host *host) {
+  const char *prog =
+      argc > 0 && argv[0] ? nprt_basename(argv[0]) : program->name;
+  if (!prog)
+    prog = "nprt";
+  nprt_program full;
+  void *storage;
+  if (nprt_program_expand(program, &full, &storage, stderr, prog) != 0)
+    return NPRT_EXIT_ERROR;
+  int rc = nprt_main_full(argc, argv, &full, host, prog);
+  nprt_program_expand_free(storage);
   return rc;
 }

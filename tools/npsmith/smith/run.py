@@ -736,22 +736,99 @@ def sim_mapping(c_source, cores):
     return "pipeline" if cores <= len(auto) and auto[cores - 1] else "rtc"
 
 
+def c_table(c_source, name):
+    """The text between the braces of the C array `name[] = {...}`, or
+    None if the source declares no such table."""
+    m = re.search(r"\b%s\[\]\s*=\s*\{" % re.escape(name), c_source)
+    if not m:
+        return None
+    depth = 1
+    for k in range(m.end(), len(c_source)):
+        if c_source[k] == "{":
+            depth += 1
+        elif c_source[k] == "}":
+            depth -= 1
+            if depth == 0:
+                return c_source[m.end():k]
+    return None
+
+
+def c_numbers(body):
+    """The integers of a C initializer list ("0,1u,\n  2,"), or None if
+    something in it is not one."""
+    numbers = []
+    for word in body.split(","):
+        word = word.strip().rstrip("uUlL")
+        if not word:
+            continue
+        try:
+            numbers.append(int(word))
+        except ValueError:
+            return None
+    return numbers
+
+
+def c_rows(body):
+    """The top-level {...} rows of a C initializer list."""
+    rows, depth, start = [], 0, 0
+    for k, ch in enumerate(body):
+        if ch == "{":
+            if depth == 0:
+                start = k + 1
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                rows.append(body[start:k])
+    return rows
+
+
+def instance_replication(c_source):
+    """Per instance of the C program, whether it is replicated, and its
+    channels as (src, dst): from the compact tables the C target emits
+    (npcc_classes picked by npcc_inst_class, npcc_channel_words), else
+    from full ones (npcc_instances, npcc_channels). None where the
+    tables are missing or unreadable."""
+    classes = c_table(c_source, "npcc_classes")
+    inst_class = c_table(c_source, "npcc_inst_class")
+    if classes is not None and inst_class is not None:
+        by_class = [re.search(r"\.replicate = true\b", row) is not None
+                    for row in c_rows(classes)]
+        picks = c_numbers(inst_class)
+        if picks is None or any(c >= len(by_class) for c in picks):
+            return None
+        replicate = [by_class[c] for c in picks]
+    else:
+        table = c_table(c_source, "npcc_instances")
+        if table is None:
+            return None
+        replicate = [re.search(r"\.replicate = true\b", row) is not None
+                     for row in c_rows(table)]
+    words = c_table(c_source, "npcc_channel_words")
+    if words is not None:
+        w = c_numbers(words)
+        if w is None or len(w) % 6:
+            return None
+        channels = [(w[k], w[k + 2]) for k in range(0, len(w), 6)]
+    else:
+        table = c_table(c_source, "npcc_channels")
+        if table is None:
+            return None
+        channels = [(int(s), int(d)) for s, d in re.findall(
+            r"\.src = (\d+)u, .*?\.dst = (\d+)u", table)]
+    return replicate, channels
+
+
 def has_tail(c_source):
     """Whether the C program's tables have a channel from a run-once
     instance to a replicated one."""
-    table = re.search(r"npcc_instances\[\] = \{(.*?)\n\};", c_source, re.S)
-    chans = re.search(r"npcc_channels\[\] = \{(.*?)\n\};", c_source, re.S)
-    if not table or not chans:
+    tables = instance_replication(c_source)
+    if tables is None:
         return False
-    replicate = [m == "true" for m in
-                 re.findall(r"\.replicate = (true|false)", table.group(1))]
-    for src, dst in re.findall(r"\.src = (\d+)u, .*?\.dst = (\d+)u",
-                               chans.group(1)):
-        s, d = int(src), int(dst)
-        if s < len(replicate) and d < len(replicate) and \
-                not replicate[s] and replicate[d]:
-            return True
-    return False
+    replicate, channels = tables
+    n = len(replicate)
+    return any(s < n and d < n and not replicate[s] and replicate[d]
+               for s, d in channels)
 
 
 def program_text(program):
