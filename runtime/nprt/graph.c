@@ -190,6 +190,7 @@ void nprt_graph_connect(nprt_graph *g, uint32_t src, uint32_t src_port,
   c->dst_port = dst_port;
   s->out[src_port].ch = c;
   d->in[dst_port].ch = c;
+  s->links[src_port].push = d->push_fns ? d->push_fns[dst_port] : NULL;
   g->chans[g->n_chans++] = c;
 }
 
@@ -309,6 +310,7 @@ uint32_t nprt_graph_add_program_instance(nprt_graph *g,
   g->insts[id]->n_handlers = d->n_handlers;
   g->insts[id]->push_ports = d->push_ports;
   g->insts[id]->select_ports = d->select_ports;
+  g->insts[id]->push_fns = d->push_fns;
   return id;
 }
 

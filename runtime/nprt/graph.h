@@ -123,6 +123,10 @@ struct nprt_inst {
   /* Of push_ports, those where a pushed call stands for the select the
    * handler starts with (nprt_instance_desc.select_ports). */
   uint64_t select_ports;
+  /* The push body of each input port, or NULL
+   * (nprt_instance_desc.push_fns); nprt_graph_connect puts the one of a
+   * channel's port in its sender's link. */
+  const nprt_push_fn *push_fns;
   /* Some link into it is armed (nprt/link.h). */
   bool armed_in;
   /* The runtime added it (a multicore run's lane ends, say): no element of

@@ -244,7 +244,8 @@ static inline void nprt_link_arm(nprt_inst *self, uint32_t port, nprt_chan *c,
     return;
   nprt_link *l = &self->links[port];
   *l = (nprt_link){
-      to, &c->packets, (nprt_inst *const *)&ex->sched.running, &l->spare, 0, 0};
+      to, &c->packets, (nprt_inst *const *)&ex->sched.running, &l->spare, 0,
+      0,  l->push};
   if (select) {
     l->select_next = &to->select_next;
     l->select_to = to->select_next;

@@ -71,7 +71,8 @@ static int nprt_expand_instances(const nprt_expand_ctx *cx,
   return 0;
 }
 
-/* Fills `out[0..n_channels)` from the channel words; -1 after reporting. */
+/* Fills `out[0..n_channels)` from the runs of channel words; -1 after
+ * reporting. */
 static int nprt_expand_channels(const nprt_expand_ctx *cx,
                                 const nprt_program *in,
                                 nprt_channel_desc *out) {
@@ -79,27 +80,53 @@ static int nprt_expand_channels(const nprt_expand_ctx *cx,
     return nprt_expand_missing(cx, in->n_channels, "channels", "channel_words");
   const uint32_t known =
       NPRT_CHANNEL_LOSSY | NPRT_CHANNEL_FUSED | NPRT_CHANNEL_UNCOUNTED;
-  for (uint32_t k = 0; k < in->n_channels; ++k) {
-    const uint32_t *w = &in->channel_words[(size_t)k * NPRT_CHANNEL_WORDS];
-    uint32_t src = w[0], dst = w[2], flags = w[5];
-    if (src >= in->n_instances || dst >= in->n_instances)
+  const uint32_t n = in->n_instances;
+  const uint32_t *w = in->channel_words;
+  for (uint32_t k = 0; k < in->n_channels; w += NPRT_CHANNEL_WORDS) {
+    uint32_t count = w[0], src = w[1], dst = w[3], flags = w[6];
+    if (count == 0 || count > in->n_channels - k)
+      return nprt_expand_error(cx,
+                               "a run of %u channels from channel %u, the "
+                               "program has %u",
+                               count, k, in->n_channels);
+    if (src >= n || dst >= n || count > n - src || count > n - dst)
       return nprt_expand_error(cx,
                                "channel %u goes from instance %u to "
                                "instance %u, the program has %u instances",
-                               k, src, dst, in->n_instances);
+                               k, src + count - 1, dst + count - 1, n);
     if (flags & ~known)
       return nprt_expand_error(cx, "channel %u has unknown flags 0x%x", k,
                                flags & ~known);
-    nprt_channel_desc *c = &out[k];
-    memset(c, 0, sizeof(*c));
-    c->src = src;
-    c->src_port = w[1];
-    c->dst = dst;
-    c->dst_port = w[3];
-    c->depth = w[4];
-    c->lossy = (flags & NPRT_CHANNEL_LOSSY) != 0;
-    c->fused = (flags & NPRT_CHANNEL_FUSED) != 0;
-    c->uncounted = (flags & NPRT_CHANNEL_UNCOUNTED) != 0;
+    for (uint32_t j = 0; j < count; ++j, ++k) {
+      nprt_channel_desc *c = &out[k];
+      memset(c, 0, sizeof(*c));
+      c->src = src + j;
+      c->src_port = w[2];
+      c->dst = dst + j;
+      c->dst_port = w[4];
+      c->depth = w[5];
+      c->lossy = (flags & NPRT_CHANNEL_LOSSY) != 0;
+      c->fused = (flags & NPRT_CHANNEL_FUSED) != 0;
+      c->uncounted = (flags & NPRT_CHANNEL_UNCOUNTED) != 0;
+    }
+  }
+  return 0;
+}
+
+/* Fills the `n` stages from the runs of `stage_runs`; -1 after
+ * reporting. */
+static int nprt_expand_stages(const nprt_expand_ctx *cx, const nprt_program *in,
+                              uint8_t *out, size_t n) {
+  const uint32_t *w = in->stage_runs;
+  for (size_t at = 0; at < n; w += 2) {
+    uint32_t count = w[0], stage = w[1];
+    if (count == 0 || count > n - at || stage >= NPRT_MAX_CORES)
+      return nprt_expand_error(cx,
+                               "a run of %u stages %u at stage entry %zu of "
+                               "%zu",
+                               count, stage, at, n);
+    memset(out + at, (int)stage, count);
+    at += count;
   }
   return 0;
 }
@@ -113,7 +140,10 @@ int nprt_program_expand(const nprt_program *in, nprt_program *out,
   *storage = NULL;
   size_t n_insts = !in->instances ? in->n_instances : 0;
   size_t n_chans = !in->channels ? in->n_channels : 0;
-  if (!n_insts && !n_chans)
+  size_t n_stages = !in->stages && in->stage_runs
+                        ? (size_t)NPRT_MAX_CORES * in->n_instances
+                        : 0;
+  if (!n_insts && !n_chans && !n_stages)
     return 0;
   /* One block: the instances, then the channels (aligned for them). */
   size_t align = _Alignof(nprt_channel_desc);
@@ -123,7 +153,8 @@ int nprt_program_expand(const nprt_program *in, nprt_program *out,
                              in->n_instances, in->n_channels);
   size_t chans_at =
       (n_insts * sizeof(nprt_instance_desc) + align - 1) / align * align;
-  char *block = malloc(chans_at + n_chans * sizeof(nprt_channel_desc));
+  size_t stages_at = chans_at + n_chans * sizeof(nprt_channel_desc);
+  char *block = malloc(stages_at + n_stages);
   if (!block) {
     fprintf(cx.err, "%s: error: out of memory\n", cx.prog);
     return -1;
@@ -131,7 +162,9 @@ int nprt_program_expand(const nprt_program *in, nprt_program *out,
   nprt_instance_desc *insts = (nprt_instance_desc *)block;
   nprt_channel_desc *chans = (nprt_channel_desc *)(block + chans_at);
   if ((n_insts && nprt_expand_instances(&cx, in, insts) != 0) ||
-      (n_chans && nprt_expand_channels(&cx, in, chans) != 0)) {
+      (n_chans && nprt_expand_channels(&cx, in, chans) != 0) ||
+      (n_stages && nprt_expand_stages(&cx, in, (uint8_t *)block + stages_at,
+                                      n_stages) != 0)) {
     free(block);
     *out = *in;
     return -1;
@@ -140,6 +173,8 @@ int nprt_program_expand(const nprt_program *in, nprt_program *out,
     out->instances = insts;
   if (n_chans)
     out->channels = chans;
+  if (n_stages)
+    out->stages = (const uint8_t *)block + stages_at;
   *storage = block;
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "targets/c/Passes.h"
 #include "targets/c/ProgramToEmitC.h"
+#include "targets/c/ShareElementCode.h"
 #include "targets/emitc/NPToEmitC.h"
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -30,8 +31,10 @@ struct ConvertNPToEmitCPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     NPLoweringInfo info;
+    c::callPushBodiesFromHandlers(module);
     if (failed(describeProgram(module, info)))
       return signalPassFailure();
+    c::shareElementCode(module, info);
     auto program = [&](TypeConverter &tc, RewritePatternSet &patterns) {
       c::populateCProgramPatterns(tc, patterns, info);
     };
@@ -49,9 +52,11 @@ struct ConvertNPToEmitCPass
       return;
     OpBuilder b(module.getContext());
     b.setInsertionPointAfter(*includes.begin());
+    llvm::DenseSet<Operation *> declared;
     for (Operation *element : info.elementAt)
-      for (const auto &kv : info.elements.at(element).pushFns)
-        b.create<emitc::DeclareFuncOp>(module.getLoc(), kv.second);
+      if (declared.insert(element).second)
+        for (const auto &kv : info.elements.at(element).pushFns)
+          b.create<emitc::DeclareFuncOp>(module.getLoc(), kv.second);
   }
 };
 

@@ -216,6 +216,7 @@ LogicalResult npcc::toemitc::describeProgram(ModuleOp module,
             info)))
       return failure();
     info.elementAt.push_back(element);
+    info.elements[element].instances.push_back(i);
   }
   for (auto element : module.getOps<np::ElementOp>())
     if (!info.elements.count(element))

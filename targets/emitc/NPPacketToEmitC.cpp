@@ -134,12 +134,27 @@ Replacement lowerFusedSend(np::FusedSendOp op, np::FusedSendOp::Adaptor a,
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   if (info.fusedSelect.contains(op))
     abi::call(b, loc, Fn::nprt_link_selected, {self, portOf(info, op)});
-  b.create<emitc::CallOp>(
-      loc, SymbolRefAttr::get(b.getContext(), info.fusedCallee.at(op)),
-      TypeRange(), ValueRange{to, v});
+  if (info.indirectSends.contains(op))
+    abi::call(b, loc,
+              forValue(op.getValue().getType(), Fn::nprt_link_call_pkt,
+                       Fn::nprt_link_call_val),
+              {self, portOf(info, op), to, v});
+  else
+    b.create<emitc::CallOp>(
+        loc, SymbolRefAttr::get(b.getContext(), info.fusedCallee.at(op)),
+        TypeRange(), ValueRange{to, v});
   abi::call(b, loc, isStatic ? Fn::nprt_link_pass_leave : Fn::nprt_link_leave,
             {self, portOf(info, op)});
   b.create<emitc::YieldOp>(loc);
+  return replaceWith();
+}
+
+Replacement lowerCallPush(np::CallPushOp op, np::CallPushOp::Adaptor a,
+                          const NPLoweringInfo &info, OpBuilder &b) {
+  b.create<emitc::CallOp>(
+      op.getLoc(),
+      SymbolRefAttr::get(b.getContext(), info.callPushCallee.at(op)),
+      TypeRange(), ValueRange{a.getSelf(), carried(b, op, a.getValue())});
   return replaceWith();
 }
 
@@ -339,6 +354,7 @@ void npcc::toemitc::populateNPPacketToEmitCPatterns(
       BodyOpLowering<TryRecvOp, lowerTryRecv>,
       BodyOpLowering<SendOp, lowerSend>,
       BodyOpLowering<FusedSendOp, lowerFusedSend>,
+      BodyOpLowering<CallPushOp, lowerCallPush>,
       BodyOpLowering<SelectOp, lowerSelect>,
       BodyOpLowering<TableOp, lowerTable>,
       BodyOpLowering<MetaGetOp, lowerMeta<MetaGetOp, Fn::nprt_pkt_get_meta>>,

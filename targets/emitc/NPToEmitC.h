@@ -62,6 +62,9 @@ struct NPLoweringInfo {
     /// The C function of each np.push body, by port: `<prefix>_push_<port>`
     /// (ordered, so that declarations come out in a fixed order).
     std::map<std::string, std::string> pushFns;
+    /// The instances whose code this is, in program order (several when
+    /// the C target shares it: targets/c/ShareElementCode.h).
+    llvm::SmallVector<unsigned, 1> instances;
   };
   /// The state every element of one source name shares (np.state shared):
   /// one C struct, one runtime-allocated object, reached through
@@ -109,6 +112,12 @@ struct NPLoweringInfo {
   llvm::DenseSet<mlir::Operation *> staticSends;
   /// Static hops of a packet that cannot be the sender's stand-in.
   llvm::DenseSet<mlir::Operation *> handedSends;
+  /// Fused sends of code several instances share whose consumers do not
+  /// share theirs: they call the push body the sender's link holds
+  /// (nprt_link_call_*) rather than fusedCallee.
+  llvm::DenseSet<mlir::Operation *> indirectSends;
+  /// For every np.call_push: the C function of the push body it calls.
+  llvm::DenseMap<mlir::Operation *, std::string> callPushCallee;
 };
 
 /// A conversion pattern with access to the precomputed facts.

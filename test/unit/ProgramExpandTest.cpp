@@ -84,8 +84,8 @@ std::vector<nprt_instance_desc> testClasses() {
 const char testNames[] = "src\0c0\0c1";
 const uint32_t testInstClass[] = {0, 1, 1};
 const uint32_t testChannelWords[] = {
-    0, 0, 1, 1, 64, NPRT_CHANNEL_LOSSY,                          //
-    1, 0, 2, 1, 0,  NPRT_CHANNEL_FUSED | NPRT_CHANNEL_UNCOUNTED, //
+    1, 0, 0, 1, 1, 64, NPRT_CHANNEL_LOSSY,                          //
+    1, 1, 0, 2, 1, 0,  NPRT_CHANNEL_FUSED | NPRT_CHANNEL_UNCOUNTED, //
 };
 
 nprt_program compactProgram(const std::vector<nprt_instance_desc> &classes) {
@@ -235,16 +235,16 @@ TEST(ProgramExpand, ChannelToAMissingInstanceIsAnError) {
   nprt_program in = compactProgram(classes);
   uint32_t words[2 * NPRT_CHANNEL_WORDS];
   std::memcpy(words, testChannelWords, sizeof(words));
-  words[NPRT_CHANNEL_WORDS + 2] = 3;
+  words[NPRT_CHANNEL_WORDS + 3] = 3;
   in.channel_words = words;
   expectError(in, "channel 1 goes from instance 1 to instance 3, the program "
                   "has 3 instances");
-  words[NPRT_CHANNEL_WORDS + 2] = 2;
-  words[0] = 7;
+  words[NPRT_CHANNEL_WORDS + 3] = 2;
+  words[1] = 7;
   expectError(in, "channel 0 goes from instance 7 to instance 1, the program "
                   "has 3 instances");
   // With the instances in full, their count bounds the channels alike.
-  words[0] = 0;
+  words[1] = 0;
   in.instances = classes.data();
   in.n_instances = 2;
   expectError(in, "channel 1 goes from instance 1 to instance 2, the program "
@@ -279,9 +279,65 @@ TEST(ProgramExpand, MalformedTablesAreErrors) {
   in = compactProgram(classes);
   uint32_t words[2 * NPRT_CHANNEL_WORDS];
   std::memcpy(words, testChannelWords, sizeof(words));
-  words[NPRT_CHANNEL_WORDS + 5] |= 8;
+  words[NPRT_CHANNEL_WORDS + 6] |= 8;
   in.channel_words = words;
   expectError(in, "channel 1 has unknown flags 0x8");
+}
+
+// A run stands for channels whose ends both advance by one: a chain.
+TEST(ProgramExpand, ChannelRunsAreChains) {
+  std::vector<nprt_instance_desc> classes = testClasses();
+  nprt_program in = compactProgram(classes);
+  const uint32_t chain[] = {2, 0, 0, 1, 1, 16, NPRT_CHANNEL_FUSED};
+  in.channel_words = chain;
+  auto e = expand(in);
+  ASSERT_EQ(e->rc, 0) << e->err;
+  for (uint32_t k = 0; k < 2; ++k) {
+    const nprt_channel_desc &c = e->out.channels[k];
+    EXPECT_EQ(c.src, k);
+    EXPECT_EQ(c.dst, k + 1);
+    EXPECT_EQ(c.src_port, 0u);
+    EXPECT_EQ(c.dst_port, 1u);
+    EXPECT_EQ(c.depth, 16u);
+    EXPECT_TRUE(c.fused);
+    EXPECT_FALSE(c.lossy);
+  }
+  // A run past the last instance, or past the channels, is an error.
+  const uint32_t longRun[] = {2, 1, 0, 2, 1, 16, 0};
+  in.channel_words = longRun;
+  expectError(in, "channel 0 goes from instance 2 to instance 3, the program "
+                  "has 3 instances");
+  const uint32_t tooMany[] = {3, 0, 0, 0, 0, 16, 0};
+  in.channel_words = tooMany;
+  expectError(in, "a run of 3 channels from channel 0, the program has 2");
+}
+
+// The stages of every core count come in runs of one stage.
+TEST(ProgramExpand, StageRuns) {
+  std::vector<nprt_instance_desc> classes = testClasses();
+  nprt_program in = compactProgram(classes);
+  // 16 rows of 3 instances: all in stage 0, but instance 2 in stage 1
+  // from two cores on; the runs cross rows.
+  std::vector<uint8_t> want(NPRT_MAX_CORES * 3, 0);
+  for (unsigned row = 1; row < NPRT_MAX_CORES; ++row)
+    want[row * 3 + 2] = 1;
+  std::vector<uint32_t> runs;
+  for (size_t k = 0; k < want.size();) {
+    size_t end = k;
+    while (end < want.size() && want[end] == want[k])
+      ++end;
+    runs.insert(runs.end(), {(uint32_t)(end - k), want[k]});
+    k = end;
+  }
+  in.stage_runs = runs.data();
+  auto e = expand(in);
+  ASSERT_EQ(e->rc, 0) << e->err;
+  ASSERT_NE(e->out.stages, nullptr);
+  EXPECT_EQ(std::vector<uint8_t>(e->out.stages, e->out.stages + want.size()),
+            want);
+  const uint32_t bad[] = {48, 16};
+  in.stage_runs = bad;
+  expectError(in, "a run of 48 stages 16 at stage entry 0 of 48");
 }
 
 // nprt_main runs a compact program as it runs the same program in full.
@@ -300,8 +356,9 @@ struct CompactCounters {
     instClass = {0, 1, 1, 2};
     for (uint32_t k = 0; k < full.n_channels; ++k) {
       const nprt_channel_desc &c = full.channels[k];
-      words.insert(words.end(), {c.src, c.src_port, c.dst, c.dst_port, c.depth,
-                                 c.lossy ? (uint32_t)NPRT_CHANNEL_LOSSY : 0u});
+      words.insert(words.end(),
+                   {1u, c.src, c.src_port, c.dst, c.dst_port, c.depth,
+                    c.lossy ? (uint32_t)NPRT_CHANNEL_LOSSY : 0u});
     }
     program = full;
     program.instances = nullptr;

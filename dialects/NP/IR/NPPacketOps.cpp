@@ -120,25 +120,8 @@ LogicalResult FusedSendOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (!element)
     return emitOpError() << "'" << getTarget().getRootReference().getValue()
                          << "' does not name an 'np.element'";
-  StringRef port = getTarget().getLeafReference().getValue();
-  for (auto push : element.getBody()->getOps<PushOp>()) {
-    if (push.getPort() != port)
-      continue;
-    if (push.getValue().getType() == getValue().getType())
-      return success();
-    InFlightDiagnostic diag = emitOpError()
-                              << "operand type " << getValue().getType()
-                              << " does not match the type "
-                              << push.getValue().getType()
-                              << " the 'np.push' body takes";
-    diag.attachNote(push.getLoc()) << "push body here";
-    return diag;
-  }
-  InFlightDiagnostic diag =
-      emitOpError() << "element '" << element.getSymName()
-                    << "' has no 'np.push' body for port '" << port << "'";
-  diag.attachNote(element.getLoc()) << "element declared here";
-  return diag;
+  return element.verifyPushCall(
+      *this, getTarget().getLeafReference().getValue(), getValue().getType());
 }
 
 LogicalResult SelectOp::verify() {

@@ -425,6 +425,35 @@ LogicalResult PushOp::verifyRegions() {
   return failure(r.wasInterrupted());
 }
 
+LogicalResult ElementOp::verifyPushCall(Operation *caller, StringRef port,
+                                        Type type) {
+  for (auto push : getBody()->getOps<PushOp>()) {
+    if (push.getPort() != port)
+      continue;
+    if (push.getValue().getType() == type)
+      return success();
+    InFlightDiagnostic diag =
+        caller->emitOpError()
+        << "operand type " << type << " does not match the type "
+        << push.getValue().getType() << " the 'np.push' body takes";
+    diag.attachNote(push.getLoc()) << "push body here";
+    return diag;
+  }
+  InFlightDiagnostic diag = caller->emitOpError()
+                            << "element '" << getSymName()
+                            << "' has no 'np.push' body for port '" << port
+                            << "'";
+  diag.attachNote(getLoc()) << "element declared here";
+  return diag;
+}
+
+LogicalResult CallPushOp::verify() {
+  if (!isa<HandlerOp>((*this)->getParentOp()))
+    return emitOpError() << "must be directly in an 'np.handler'";
+  return (*this)->getParentOfType<ElementOp>().verifyPushCall(
+      *this, getPort(), getValue().getType());
+}
+
 LogicalResult PushOp::verifySymbolUses(SymbolTableCollection &symbols) {
   auto element = (*this)->getParentOfType<ElementOp>();
   auto port =

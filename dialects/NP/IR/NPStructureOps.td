@@ -61,6 +61,12 @@ def NP_ElementOp : NP_Op<"element", [
   let extraClassDeclaration = [{
     /// The port named `name`, or null.
     PortOp lookupPort(::llvm::StringRef name);
+    /// Checks that the element has an np.push body for `port` that takes a
+    /// value of type `type`, as `caller` (a fused send or a call_push)
+    /// calls it; the error goes on `caller`.
+    ::llvm::LogicalResult verifyPushCall(::mlir::Operation *caller,
+                                         ::llvm::StringRef port,
+                                         ::mlir::Type type);
     /// The NPL element this one specialises (`origin`, or the symbol name
     /// without one): the elements of one source name share `shared` state.
     ::llvm::StringRef getSourceName() {
@@ -306,6 +312,33 @@ def NP_PushOp : NP_BodyOp<"push", [
     /// The value the body is handed: its last argument.
     ::mlir::BlockArgument getValue();
   }];
+}
+
+def NP_CallPushOp : NP_Op<"call_push"> {
+  let summary = "the handler's rest as a call of the element's push body";
+  let description = [{
+    Runs the element's `np.push` body for `port` with `value`, as a plain
+    call from its handler: nothing is counted or sent. The C target
+    writes a handler that starts with a receive from `port`, whose push
+    body is the rest of it, as that receive followed by this call, so the
+    code of the rest is emitted once (c-convert-np-to-emitc). Only in a
+    handler that has `self` (`np-make-state-explicit`).
+
+    Example:
+
+    ```mlir
+    np.handler {
+    ^bb0(%self: !np.self):
+      %p = np.recv @in : !np.pkt
+      np.call_push @in(%self, %p) : !np.pkt
+    }
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$port, NP_SelfType:$self,
+                       AnyType:$value);
+  let assemblyFormat =
+      "$port `(` $self `,` $value `)` attr-dict `:` type($value)";
+  let hasVerifier = 1;
 }
 
 def NP_SignalOp : NP_BodyOp<"signal"> {

@@ -39,6 +39,12 @@ typedef struct nprt_link {
    * starts with, else `spare` (never NULL: graph.c). */
   uint32_t *select_next;
   uint32_t select_to, spare;
+  /* The consumer's push body on the channel's port, set when the channel
+   * is connected and kept when the link is armed or disarmed: what an
+   * indirect fused send calls (nprt_link_call_*). NULL when the consumer
+   * has none or the runtime put an instance of its own in between (then
+   * nprt_fused_enter_* never lets a call through). */
+  nprt_push_fn push;
 } nprt_link;
 
 /* The first fields of every instance (graph.h's nprt_inst). */
@@ -111,10 +117,10 @@ static inline void nprt_link_leave(nprt_inst *self, uint32_t port) {
  * (nprt_channel_desc.uncounted: it closes no cycle of the graph, and
  * fewer than NPRT_LINK_STATIC_DEPTH calls that close none can follow it)
  * does not count toward the depth of calls on its stack: between two
- * counted calls the graph bounds how deep such calls go. A fused send on one (nprt_link_pass_*)
- * then checks only that its link is armed and counts what the runtime
- * would count. When the link is not armed the runtime decides as for any
- * fused send, and nprt_link_pass_leave lets it see the end of the call
+ * counted calls the graph bounds how deep such calls go. A fused send on one
+ * (nprt_link_pass_*) then checks only that its link is armed and counts what
+ * the runtime would count. When the link is not armed the runtime decides as
+ * for any fused send, and nprt_link_pass_leave lets it see the end of the call
  * only when the link is not armed then: a link armed then was armed by
  * the runtime (so nothing is profiled) or was armed all along. */
 #define NPRT_LINK_STATIC_DEPTH 32u
@@ -165,6 +171,23 @@ static inline void nprt_link_pass_leave(nprt_inst *self, uint32_t port) {
   nprt_link *l = &((nprt_inst_head *)(void *)self)->links[port];
   if (__builtin_expect(l->to == NULL, 0))
     nprt_fused_pass_leave(self);
+}
+
+/* Indirect fused sends. Instances that share their element's code may
+ * have consumers that do not share theirs: such a send calls the push body
+ * its link holds on the consumer nprt_link_enter_* or nprt_link_pass_*
+ * returned (never NULL then: a call goes through only to an instance of
+ * the program pushed to on that port). */
+static inline void nprt_link_call_pkt(nprt_inst *self, uint32_t port,
+                                      nprt_inst *to, nprt_pkt *p) {
+  nprt_push_fn f = ((nprt_inst_head *)(void *)self)->links[port].push;
+  ((void (*)(nprt_inst *, nprt_pkt *))f)(to, p);
+}
+
+static inline void nprt_link_call_val(nprt_inst *self, uint32_t port,
+                                      nprt_inst *to, int64_t v) {
+  nprt_push_fn f = ((nprt_inst_head *)(void *)self)->links[port].push;
+  ((void (*)(nprt_inst *, int64_t))f)(to, v);
 }
 
 #ifdef __cplusplus

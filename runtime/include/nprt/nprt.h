@@ -26,6 +26,17 @@ typedef struct nprt_inst nprt_inst;
 
 typedef void (*nprt_fn)(nprt_inst *self);
 typedef void (*nprt_signal_fn)(nprt_inst *self, int64_t arg);
+/* A push body, stored untyped: (nprt_inst *, nprt_pkt *) for a port of
+ * packets, (nprt_inst *, int64_t) for one of values. */
+typedef void (*nprt_push_fn)(void);
+/* nprt_program.channel_words: the words of one run of channels (count,
+ * src, src_port, dst, dst_port, depth, flags) and the flags. */
+#define NPRT_CHANNEL_WORDS 7u
+enum {
+  NPRT_CHANNEL_LOSSY = 1u,
+  NPRT_CHANNEL_FUSED = 2u,
+  NPRT_CHANNEL_UNCOUNTED = 4u,
+};
 
 /* Value kinds of handler parameters and results (nprt_handler_desc): an
  * unsigned or signed integer of a width (1..64), a bool, or an IPv4 prefix

@@ -202,3 +202,22 @@ np.element @EarlyExit {
     }
   }
 }
+
+// -----
+
+// A handler that is a receive and then its push body (c-convert-np-to-emitc).
+// CHECK-LABEL: np.element @CallsPush
+// CHECK: %[[P:.*]] = np.recv @i : !np.pkt
+// CHECK-NEXT: np.call_push @i(%{{.*}}, %[[P]]) : !np.pkt
+np.element @CallsPush {
+  np.port @i in : !np.pkt
+  np.handler {
+  ^bb0(%self: !np.self):
+    %p = np.recv @i : !np.pkt
+    np.call_push @i(%self, %p) : !np.pkt
+  }
+  np.push @i {
+  ^bb0(%self: !np.self, %p: !np.pkt):
+    np.drop %p
+  }
+}

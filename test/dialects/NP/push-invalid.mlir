@@ -355,3 +355,47 @@ np.element @B {
 }
 // expected-error @below {{channel 0 is not fused, but element 'A' sends on 'o' with 'np.fused_send'}}
 np.program @P elements [@A, @B] names ["a", "b"] placements ["npu", "npu"] channels [array<i64: 0, 0, 1, 0, 4, 0, 0>]
+
+// -----
+
+// np.call_push (c-convert-np-to-emitc): a handler's call of its element's
+// push body for a port.
+// expected-note @below {{element declared here}}
+np.element @E {
+  np.port @i in : !np.pkt
+  np.handler {
+  ^bb0(%self: !np.self):
+    %p = np.recv @i : !np.pkt
+    // expected-error @below {{element 'E' has no 'np.push' body for port 'i'}}
+    np.call_push @i(%self, %p) : !np.pkt
+  }
+}
+
+// -----
+
+np.element @E {
+  np.port @i in : i32
+  np.handler {
+  ^bb0(%self: !np.self):
+    %v = np.recv @i : i32
+    %w = arith.trunci %v : i32 to i16
+    // expected-error @below {{operand type 'i16' does not match the type 'i32' the 'np.push' body takes}}
+    np.call_push @i(%self, %w) : i16
+  }
+  // expected-note @below {{push body here}}
+  np.push @i {
+  ^bb0(%self: !np.self, %v: i32):
+  }
+}
+
+// -----
+
+np.element @E {
+  np.port @i in : i32
+  np.handler {}
+  np.push @i {
+  ^bb0(%self: !np.self, %v: i32):
+    // expected-error @below {{must be directly in an 'np.handler'}}
+    np.call_push @i(%self, %v) : i32
+  }
+}

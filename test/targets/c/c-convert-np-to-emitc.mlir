@@ -82,9 +82,13 @@ module {
 // CHECK-NOT: nprt_state
 // CHECK-LABEL: emitc.func @npcc_1_b_signal(
 // CHECK-SAME: !emitc.ptr<!emitc.opaque<"nprt_inst">>, %{{.*}}: i64)
-// CHECK: emitc.verbatim "static const nprt_instance_desc npcc_instances[] = {
-// CHECK-SAME: {.name = \22a\22, .element = \22E\22, .in_ports = \22i,w\22, .out_ports = \22o,v\22, .placement = \22npu\22, .init = NULL, .handler = npcc_0_a_handler, .signal = NULL, .timer = NULL, .timer_period = 0ull, .fini = NULL, .state_size = sizeof(npcc_0_a_state), .state_init = &npcc_0_a_state_init, .handlers = NULL, .n_handlers = 0u, .push_ports = 0ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull}
-// CHECK-SAME: {.name = \22b\22, .element = \22E\22, {{.*}} .placement = \22fpga\22, .init = NULL, .handler = npcc_1_b_handler, .signal = npcc_1_b_signal, .timer = NULL, .timer_period = 0ull, .fini = NULL, .state_size = 0, .state_init = NULL, .handlers = NULL, .n_handlers = 0u, .push_ports = 1ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull}
-// CHECK-SAME: {.src = 1u, .src_port = 0u, .dst = 0u, .dst_port = 0u, .depth = 4u, .lossy = true, .fused = false, .uncounted = false}
-// CHECK-SAME: static const nprt_program npcc_program = {.name = \22G\22, .instances = npcc_instances, .n_instances = 2u, .channels = npcc_channels, .n_channels = 4u, .devices = NULL, .n_devices = 0u, .shared = NULL, .n_shared = 0u, .stages = NULL, .auto_pipeline = NULL, .cores = 0u, .mapping = 0u};
+// CHECK: emitc.verbatim "static const nprt_instance_desc npcc_classes[] = {
+// CHECK-SAME: {.name = NULL, .element = \22E\22, .in_ports = \22i,w\22, .out_ports = \22o,v\22, .placement = \22npu\22, .init = NULL, .handler = npcc_0_a_handler, .signal = NULL, .timer = NULL, .timer_period = 0ull, .fini = NULL, .state_size = sizeof(npcc_0_a_state), .state_init = &npcc_0_a_state_init, .handlers = NULL, .n_handlers = 0u, .push_ports = 0ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull, .push_fns = NULL}
+// CHECK-SAME: {.name = NULL, .element = \22E\22, {{.*}} .placement = \22fpga\22, .init = NULL, .handler = npcc_1_b_handler, .signal = npcc_1_b_signal, .timer = NULL, .timer_period = 0ull, .fini = NULL, .state_size = 0, .state_init = NULL, .handlers = NULL, .n_handlers = 0u, .push_ports = 1ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull, .push_fns = NULL}
+// CHECK-SAME: static const char npcc_inst_names[] ={{\\0A}}   \22a\\0\22 \22b\\0\22;
+// CHECK-SAME: static const uint32_t npcc_inst_class[] = {{{\\0A}}  0,1,};
+// The channel that closes the cycle (b:o -> a:i, depth 4, lossy) stays
+// counted: flags 1, where the others are uncounted (4) as well.
+// CHECK-SAME: static const uint32_t npcc_channel_words[] = {{{\\0A}}  1,0,0,1,0,4,4,1,1,0,0,0,4,1,1,0,1,1,1,1,4,1,1,1,0,1,1,0,};
+// CHECK-SAME: static const nprt_program npcc_program = {.name = \22G\22, .instances = NULL, .n_instances = 2u, .channels = NULL, .n_channels = 4u, .devices = NULL, .n_devices = 0u, .shared = NULL, .n_shared = 0u, .stages = NULL, .auto_pipeline = NULL, .cores = 0u, .mapping = 0u, .classes = npcc_classes, .n_classes = 2u, .inst_names = npcc_inst_names, .inst_class = npcc_inst_class, .channel_words = npcc_channel_words, .stage_runs = NULL};
 // CHECK-SAME: return nprt_main(argc, argv, &npcc_program);

@@ -56,7 +56,7 @@ module {
 // CHECK-LABEL: emitc.func @npcc_2_f_handler(
 // CHECK-NOT: nprt_shared
 // CHECK: emitc.verbatim "static const nprt_shared_desc npcc_shared[] = {\0A  {.size = sizeof(npcc_shared_0_E), .init = &npcc_shared_0_E_init},\0A};
-// CHECK-SAME: .n_handlers = 0u, .push_ports = {{[0-9]+}}ull, .shared = &npcc_shared[0], .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull},\0A  {.name = \22b\22
-// CHECK-SAME: .n_handlers = 0u, .push_ports = {{[0-9]+}}ull, .shared = &npcc_shared[0], .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull},\0A  {.name = \22f\22
-// CHECK-SAME: .n_handlers = 0u, .push_ports = {{[0-9]+}}ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull},\0A};
-// CHECK-SAME: .shared = npcc_shared, .n_shared = 1u, .stages = NULL, .auto_pipeline = NULL, .cores = 0u, .mapping = 0u};
+// CHECK-SAME: .handler = npcc_0_a_handler, {{[^}]*}}, .n_handlers = 0u, .push_ports = {{[0-9]+}}ull, .shared = &npcc_shared[0], .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull, .push_fns = NULL},\0A
+// CHECK-SAME: .handler = npcc_1_b_handler, {{[^}]*}}, .n_handlers = 0u, .push_ports = {{[0-9]+}}ull, .shared = &npcc_shared[0], .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull, .push_fns = NULL},\0A
+// CHECK-SAME: .handler = npcc_2_f_handler, {{[^}]*}}, .n_handlers = 0u, .push_ports = {{[0-9]+}}ull, .shared = NULL, .replicate = false, .merges = NULL, .n_merges = 0u, .select_ports = 0ull, .push_fns = NULL},\0A};
+// CHECK-SAME: .shared = npcc_shared, .n_shared = 1u, .stages = NULL, .auto_pipeline = NULL, .cores = 0u, .mapping = 0u,

@@ -29,4 +29,7 @@ module {
 // CHECK: npcc_1_sink_push_i([[TO]],
 // CHECK-LABEL: static void npcc_1_sink_handler(
 // CHECK: nprt_recv_val({{.*}}, 0u)
-// CHECK: {.src = 0u, .src_port = 0u, .dst = 1u, .dst_port = 0u, .depth = 0u, .lossy = false, .fused = true, .uncounted = true}
+// One channel from 0:0 to 1:0, a rendezvous (depth 0), fused and
+// uncounted (flags 6).
+// CHECK: static const uint32_t npcc_channel_words[] = {
+// CHECK-NEXT: 1,0,0,1,0,0,6,};

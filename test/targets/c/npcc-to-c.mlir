@@ -57,7 +57,7 @@ module {
 // CHECK-LABEL: emitc.func @npcc_1_f_push_i(
 // CHECK-LABEL: emitc.func @npcc_2_sink_handler(
 // CHECK: emitc.call_opaque "nprt_device_send"
-// CHECK: static const nprt_instance_desc npcc_instances
+// CHECK: static const nprt_instance_desc npcc_classes
 // CHECK: static const nprt_program npcc_program
 // CHECK: int main(int argc, char **argv) {
 // CHECK-SAME: nprt_main(argc, argv, &npcc_program);

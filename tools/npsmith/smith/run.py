@@ -786,7 +786,7 @@ def c_rows(body):
 def instance_replication(c_source):
     """Per instance of the C program, whether it is replicated, and its
     channels as (src, dst): from the compact tables the C target emits
-    (npcc_classes picked by npcc_inst_class, npcc_channel_words), else
+    (npcc_classes picked by npcc_inst_class, runs of npcc_channel_words), else
     from full ones (npcc_instances, npcc_channels). None where the
     tables are missing or unreadable."""
     classes = c_table(c_source, "npcc_classes")
@@ -806,10 +806,13 @@ def instance_replication(c_source):
                      for row in c_rows(table)]
     words = c_table(c_source, "npcc_channel_words")
     if words is not None:
+        # Runs of 7 words: count, src, src_port, dst, dst_port, depth,
+        # flags; the j-th channel of a run goes from src + j to dst + j.
         w = c_numbers(words)
-        if w is None or len(w) % 6:
+        if w is None or len(w) % 7:
             return None
-        channels = [(w[k], w[k + 2]) for k in range(0, len(w), 6)]
+        channels = [(w[k + 1] + j, w[k + 3] + j)
+                    for k in range(0, len(w), 7) for j in range(w[k])]
     else:
         table = c_table(c_source, "npcc_channels")
         if table is None:
