@@ -17,8 +17,10 @@
 #include "dialects/NP/IR/NPOps.h"
 #include "dialects/NP/Transforms/TopGraph.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -177,18 +179,35 @@ void npcc::c::shareElementCode(ModuleOp module, NPLoweringInfo &info) {
       }
 }
 
+/// The size (operations) from which a handler calls its push body rather
+/// than repeat it. The C compiler inlines a push body called from one
+/// place into its sender; called from two it keeps a function, and the
+/// call costs every packet on the path 10 to 20 instructions (callgrind,
+/// router.click). Below this size repeating the code costs the compiler
+/// little; above, the call is small beside the body (CheckIPHeader,
+/// IPGWOptions and IPFragmenter in the IPv4 router, a third of its C).
+constexpr unsigned kCallPushMinOps = 500;
+
 void npcc::c::callPushBodiesFromHandlers(ModuleOp module) {
   for (auto element : module.getOps<np::ElementOp>()) {
     np::HandlerOp handler = element.getHandler();
     if (!handler)
       continue;
     Block &body = *handler.getBody();
-    // The receive, and only pure operations before it: those run after it
-    // in the push body, and nothing can tell.
+    // The receive, and before it only what nothing else can see: pure
+    // operations, and local variables (allocas) with their first values.
+    // Those run after the receive in the push body, and nothing can tell.
     np::RecvOp recv;
+    llvm::SmallPtrSet<Value, 8> locals;
     for (Operation &op : body) {
-      recv = dyn_cast<np::RecvOp>(op);
-      if (recv || !isPure(&op))
+      if ((recv = dyn_cast<np::RecvOp>(op)))
+        break;
+      if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+        locals.insert(alloca.getResult());
+        continue;
+      }
+      auto store = dyn_cast<memref::StoreOp>(op);
+      if (!isPure(&op) && !(store && locals.contains(store.getMemref())))
         break;
     }
     if (!recv || body.getNumArguments() != 1 ||
@@ -199,6 +218,10 @@ void npcc::c::callPushBodiesFromHandlers(ModuleOp module) {
       if (p.getPort() == recv.getPort())
         push = p;
     if (!push || push.getValue().getType() != recv.getType())
+      continue;
+    unsigned size = 0;
+    push.walk([&](Operation *) { ++size; });
+    if (size < kCallPushMinOps)
       continue;
     // Everything but the receive and the terminator goes; uses of the
     // pure operations before the receive are all after it.

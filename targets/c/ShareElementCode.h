@@ -30,7 +30,8 @@ namespace npcc::c {
 void shareElementCode(mlir::ModuleOp module, toemitc::NPLoweringInfo &info);
 
 /// Rewrites each handler that starts with a receive from a port with a
-/// push body, after nothing but pure operations, as that receive and an
+/// push body, after nothing but pure operations and local variables with
+/// their first values, as that receive and an
 /// np.call_push: the push body is the rest of the handler, which the C
 /// then holds once. Before describeProgram.
 void callPushBodiesFromHandlers(mlir::ModuleOp module);
