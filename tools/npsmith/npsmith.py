@@ -162,7 +162,8 @@ def main(argv=None):
     p.add_argument("--keep", action="store_true",
                    help="keep every case and its runs, not only failures")
     p.add_argument("--quiet", action="store_true",
-                   help="a counter, not a line per program")
+                   help="a counter on a terminal, nothing elsewhere, not a "
+                   "line per program")
     p.add_argument("--no-coverage", dest="coverage", action="store_false",
                    help="no coverage report (saves an npcc --target=mlir "
                    "per program)")

@@ -140,22 +140,26 @@ def main(args, tools, targets):
     job = Job(args, tools, targets)
     start = time.monotonic()
     results = []
+    counter = args.quiet and sys.stdout.isatty()
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     it = pool.imap_unordered(job, seeds) if pool else map(job, seeds)
     try:
         for k, out in enumerate(it, 1):
             results.append(out)
             if args.quiet:
-                sys.stdout.write("\r%d/%d programs, %d failing" % (
-                    k, len(seeds), sum(1 for r in results
-                                       if r["failures"])))
+                # A counter rewritten in place on a terminal; into a file
+                # it would be one line of every count, so nothing there.
+                if counter:
+                    sys.stdout.write("\r%d/%d programs, %d failing" % (
+                        k, len(seeds), sum(1 for r in results
+                                           if r["failures"])))
             else:
                 print(progress_line(k, len(seeds), out))
             sys.stdout.flush()
     finally:
         if pool:
             pool.terminate()
-    if args.quiet:
+    if counter:
         print()
     results.sort(key=lambda r: r["seed"])
     print(summary(results, targets, time.monotonic() - start))
