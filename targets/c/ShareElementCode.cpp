@@ -51,7 +51,7 @@ std::string codeKey(np::ElementOp element, const NPLoweringInfo &info) {
   llvm::raw_string_ostream os(key);
   os << element.getSourceName() << '\n';
   OpPrintingFlags flags;
-  flags.useLocalScope();
+  flags.useLocalScope().assumeVerified();
   for (Operation &op : *element.getBody()) {
     op.print(os, flags);
     os << '\n';

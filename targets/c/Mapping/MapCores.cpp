@@ -507,57 +507,67 @@ std::vector<std::vector<unsigned>> sccsInOrder(const Graph &g,
 /// contiguous groups minimising the largest group, where a group also pays
 /// kLaneCost per value entering it across a cut (`cut[i]`: the traffic
 /// crossing between component i-1 and i) and no group starts at a
-/// component i with `noCut[i]`. Returns each component's group.
-std::vector<unsigned> partition(const std::vector<double> &w,
-                                const std::vector<double> &cut,
-                                const std::vector<bool> &noCut,
-                                unsigned parts) {
-  unsigned m = w.size();
-  std::vector<double> prefix(m + 1, 0);
-  for (unsigned i = 0; i < m; ++i)
-    prefix[i + 1] = prefix[i] + w[i];
-  auto groupCost = [&](unsigned a, unsigned b) { // components [a, b)
-    return prefix[b] - prefix[a] + (a ? cut[a] * kLaneCost : 0);
-  };
-  const double inf = 1e300;
-  // best[k][i]: first i components in k groups.
-  std::vector<std::vector<double>> best(parts + 1,
-                                        std::vector<double>(m + 1, inf));
-  std::vector<std::vector<unsigned>> from(parts + 1,
-                                          std::vector<unsigned>(m + 1, 0));
-  best[0][0] = 0;
-  for (unsigned k = 1; k <= parts; ++k)
-    for (unsigned i = 0; i <= m; ++i)
-      for (unsigned j = 0; j <= i; ++j) {
-        if (best[k - 1][j] >= inf || (j < i && noCut[j]))
-          continue;
-        double c = std::max(best[k - 1][j], j == i ? 0 : groupCost(j, i));
-        // Fewer, larger groups win ties: a cut is never free.
-        if (c < best[k][i] - 1e-9) {
-          best[k][i] = c;
-          from[k][i] = j;
+/// component i with `noCut[i]`. The table of the best splits into k
+/// groups does not depend on the most groups allowed, so it is filled
+/// once, up to `maxParts`, for every count of cores (a graph of 5,000
+/// instances took seconds when it was refilled for each).
+class Partitioner {
+public:
+  Partitioner(const std::vector<double> &w, const std::vector<double> &cut,
+              const std::vector<bool> &noCut, unsigned maxParts)
+      : m(w.size()), best(maxParts + 1, std::vector<double>(m + 1, kInf)),
+        from(maxParts + 1, std::vector<unsigned>(m + 1, 0)) {
+    std::vector<double> prefix(m + 1, 0);
+    for (unsigned i = 0; i < m; ++i)
+      prefix[i + 1] = prefix[i] + w[i];
+    auto groupCost = [&](unsigned a, unsigned b) { // components [a, b)
+      return prefix[b] - prefix[a] + (a ? cut[a] * kLaneCost : 0);
+    };
+    // best[k][i]: first i components in k groups.
+    best[0][0] = 0;
+    for (unsigned k = 1; k <= maxParts; ++k)
+      for (unsigned i = 0; i <= m; ++i)
+        for (unsigned j = 0; j <= i; ++j) {
+          if (best[k - 1][j] >= kInf || (j < i && noCut[j]))
+            continue;
+          double c = std::max(best[k - 1][j], j == i ? 0 : groupCost(j, i));
+          // Fewer, larger groups win ties: a cut is never free.
+          if (c < best[k][i] - 1e-9) {
+            best[k][i] = c;
+            from[k][i] = j;
+          }
         }
-      }
-  unsigned bestK = 1;
-  for (unsigned k = 1; k <= parts; ++k)
-    if (best[k][m] < best[bestK][m] - 1e-9)
-      bestK = k;
-  std::vector<unsigned> group(m, 0);
-  unsigned i = m;
-  for (unsigned k = bestK; k > 0; --k) {
-    unsigned j = from[k][i];
-    for (unsigned x = j; x < i; ++x)
-      group[x] = k - 1;
-    i = j;
   }
-  // Empty groups in front shift the rest: number the used ones from 0.
-  if (m && group[0] != 0) {
-    unsigned shift = group[0];
-    for (unsigned &g : group)
-      g -= shift;
+
+  /// Each component's group when at most `parts` groups are allowed.
+  std::vector<unsigned> groups(unsigned parts) const {
+    unsigned bestK = 1;
+    for (unsigned k = 1; k <= parts; ++k)
+      if (best[k][m] < best[bestK][m] - 1e-9)
+        bestK = k;
+    std::vector<unsigned> group(m, 0);
+    unsigned i = m;
+    for (unsigned k = bestK; k > 0; --k) {
+      unsigned j = from[k][i];
+      for (unsigned x = j; x < i; ++x)
+        group[x] = k - 1;
+      i = j;
+    }
+    // Empty groups in front shift the rest: number the used ones from 0.
+    if (m && group[0] != 0) {
+      unsigned shift = group[0];
+      for (unsigned &g : group)
+        g -= shift;
+    }
+    return group;
   }
-  return group;
-}
+
+private:
+  static constexpr double kInf = 1e300;
+  unsigned m;
+  std::vector<std::vector<double>> best;
+  std::vector<std::vector<unsigned>> from;
+};
 
 /// Per instance, the packets it sees per packet the sources make (see
 /// MapCoresPass::map).
@@ -763,8 +773,9 @@ struct MapCoresPass : npcc::c::impl::MapCoresBase<MapCoresPass> {
     for (unsigned k = 0; k < g.channels.size(); ++k)
       if (cls[g.channels[k].src].replicate && !cls[g.channels[k].dst].replicate)
         lanes += traffic[k];
+    Partitioner partition(cw, cut, noCut, kMaxCores);
     for (unsigned n = 1; n <= kMaxCores; ++n) {
-      std::vector<unsigned> grp = partition(cw, cut, noCut, n);
+      std::vector<unsigned> grp = partition.groups(n);
       std::vector<double> load(n, 0);
       for (unsigned c = 0; c < m; ++c) {
         load[grp[c]] += cw[c];
